@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from './constants.ts';
+import { VALIDATION } from './messages.ts';
+import { IsoDateTimeSchema } from './common.ts';
+
+/** A required text field whose "missing" and "not text" answers name the field. */
+const text = (label: string, required: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? required : `${label} must be text`) });
+
+export const LoginRequestSchema = z
+  .object({
+    emailOrUsername: text('Email or username', VALIDATION.emailOrUsernameRequired)
+      .trim()
+      .min(1, VALIDATION.emailOrUsernameRequired)
+      .max(EMAIL_MAX_LENGTH, VALIDATION.emailTooLong),
+    password: text('Password', VALIDATION.passwordRequired)
+      .min(1, VALIDATION.passwordRequired)
+      .max(PASSWORD_MAX_LENGTH, VALIDATION.passwordTooLong),
+  })
+  .meta({ id: 'LoginRequest' });
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const EmailSchema = text('Email', 'Email is required')
+  .trim()
+  .max(EMAIL_MAX_LENGTH, VALIDATION.emailTooLong)
+  .pipe(z.email(VALIDATION.invalidEmail));
+
+export const UsernameSchema = text('Username', 'Username is required')
+  .trim()
+  .min(USERNAME_MIN_LENGTH, VALIDATION.usernameTooShort)
+  .max(USERNAME_MAX_LENGTH, VALIDATION.usernameTooLong)
+  .regex(/^[A-Za-z0-9_-]+$/, VALIDATION.usernameCharacters);
+
+export const PasswordSchema = text('Password', VALIDATION.passwordRequired)
+  .min(PASSWORD_MIN_LENGTH, VALIDATION.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, VALIDATION.passwordTooLong);
+
+const registerFields = {
+  email: EmailSchema,
+  username: UsernameSchema,
+  name: text('Name', VALIDATION.nameRequired)
+    .trim()
+    .min(1, VALIDATION.nameRequired)
+    .max(NAME_MAX_LENGTH, VALIDATION.nameTooLong),
+  password: PasswordSchema,
+};
+
+/** What the server accepts: confirmPassword is never sent. */
+export const RegisterRequestSchema = z.object(registerFields).meta({ id: 'RegisterRequest' });
+export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
+
+/** What the register form checks before sending. */
+export const RegisterFormSchema = z
+  .object({ ...registerFields, confirmPassword: z.string() })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: VALIDATION.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+export type RegisterForm = z.infer<typeof RegisterFormSchema>;
+
+export const UserSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    username: z.string(),
+    email: z.string(),
+    googleId: z.string().nullable(),
+    apiKey: z.string().nullable(),
+    createdAt: IsoDateTimeSchema,
+    isAdmin: z.boolean(),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof UserSchema>;
+
+export const AuthResponseSchema = z.object({ token: z.string(), user: UserSchema }).meta({ id: 'AuthResponse' });
+export type AuthResponse = z.infer<typeof AuthResponseSchema>;
+
+export const RegenerateKeyResponseSchema = z
+  .object({ apiKey: z.string(), user: UserSchema })
+  .meta({ id: 'RegenerateKeyResponse' });
+export type RegenerateKeyResponse = z.infer<typeof RegenerateKeyResponseSchema>;

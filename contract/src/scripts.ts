@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import {
+  AUTO_EXECUTE_GAMES_MAX_ENTRIES,
+  SCRIPT_CODE_MAX_BYTES,
+  SCRIPT_DESCRIPTION_MAX_LENGTH,
+  SCRIPT_NAME_MAX_LENGTH,
+} from './constants.ts';
+import { VALIDATION } from './messages.ts';
+import { IsoDateTimeSchema } from './common.ts';
+
+const utf8Bytes = (value: string) => new TextEncoder().encode(value).length;
+
+export const ScriptNameSchema = z
+  .string({ error: VALIDATION.scriptNameRequired })
+  .trim()
+  .min(1, VALIDATION.scriptNameRequired)
+  .max(SCRIPT_NAME_MAX_LENGTH, VALIDATION.scriptNameTooLong);
+
+export const ScriptCodeSchema = z
+  .string({ error: VALIDATION.scriptCodeRequired })
+  .refine((code) => code.trim().length > 0, VALIDATION.scriptCodeRequired)
+  // Cheap length test first: a string of n UTF-16 units is at most 3n UTF-8 bytes.
+  .refine(
+    (code) => code.length * 3 <= SCRIPT_CODE_MAX_BYTES || utf8Bytes(code) <= SCRIPT_CODE_MAX_BYTES,
+    VALIDATION.scriptCodeTooLarge,
+  );
+
+/** Roblox place/universe ids are numbers; the product stores them as text. */
+const GameIdSchema = z.union([z.string().trim().min(1).max(64), z.number().int().nonnegative()]).transform(String);
+
+export const AutoExecuteGameSchema = z.object({
+  enabled: z.boolean(),
+  gameName: z.string().max(200).optional(),
+  gameImageUrl: z.string().max(2048).optional(),
+});
+
+/** Keyed by game id, or 'all' for every game. */
+export const AutoExecuteGamesSchema = z
+  .record(z.string().min(1).max(64), AutoExecuteGameSchema)
+  .refine((games) => Object.keys(games).length <= AUTO_EXECUTE_GAMES_MAX_ENTRIES, VALIDATION.autoExecuteGamesTooMany);
+export type AutoExecuteGames = z.infer<typeof AutoExecuteGamesSchema>;
+
+const optionalScriptFields = {
+  description: z.string().max(SCRIPT_DESCRIPTION_MAX_LENGTH, VALIDATION.scriptDescriptionTooLong).nullish(),
+  isAutoExecute: z.boolean().optional(),
+  isPublic: z.boolean().optional(),
+  gameId: GameIdSchema.nullish(),
+  gameName: z.string().max(200).nullish(),
+  gameImageUrl: z.string().max(2048).nullish(),
+  autoExecuteGames: AutoExecuteGamesSchema.nullish(),
+};
+
+export const CreateScriptRequestSchema = z
+  .object({ name: ScriptNameSchema, code: ScriptCodeSchema, ...optionalScriptFields })
+  .meta({ id: 'CreateScriptRequest' });
+export type CreateScriptRequest = z.infer<typeof CreateScriptRequestSchema>;
+
+/** PUT takes the full shape or any part of it (the editor sometimes sends code only). */
+export const UpdateScriptRequestSchema = z
+  .object({ name: ScriptNameSchema.optional(), code: ScriptCodeSchema.optional(), ...optionalScriptFields })
+  .refine((update) => Object.values(update).some((value) => value !== undefined), VALIDATION.scriptUpdateEmpty)
+  .meta({ id: 'UpdateScriptRequest' });
+export type UpdateScriptRequest = z.infer<typeof UpdateScriptRequestSchema>;
+
+export const ScriptSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    code: z.string(),
+    isAutoExecute: z.boolean(),
+    isPublic: z.boolean(),
+    executionCount: z.number().int(),
+    userId: z.string(),
+    gameId: z.string().nullable(),
+    gameName: z.string().nullable(),
+    gameImageUrl: z.string().nullable(),
+    autoExecuteGames: AutoExecuteGamesSchema.nullable(),
+    createdAt: IsoDateTimeSchema,
+    updatedAt: IsoDateTimeSchema,
+  })
+  .meta({ id: 'Script' });
+export type Script = z.infer<typeof ScriptSchema>;
+
+export const ScriptListSchema = z.array(ScriptSchema).meta({ id: 'ScriptList' });

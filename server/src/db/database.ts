@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { DatabaseConfig } from '../config.ts';
+import type { Database } from './schema.ts';
+import { migrationProvider } from './migrations/index.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: DatabaseConfig['kind'];
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: WAL for concurrent readers, synchronous=FULL so an acknowledged write survives a power
+ * cut, foreign keys on (SQLite has them off by default), a busy timeout instead of SQLITE_BUSY.
+ */
+function openSqlite(file: string): SQLite.Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const plugins = [new CamelCasePlugin()];
+  if (config.kind === 'sqlite') {
+    const sqlite = openSqlite(config.file);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+    return { db, kind: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Applies every pending migration; throws (and the server does not start) if one fails. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Runs `work` in a transaction, joining the caller's when `db` already is one. */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,0 +1,11 @@
+/** A failure the client caused or may see: its message is sent as `{ "error": message }`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: { headers?: Record<string, string>; issues?: { path: string; message: string }[] } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
+import { ErrorResponseSchema } from '@moonrelay/contract/common';
+import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
+
+/**
+ * The OpenAPI 3.0 document, generated from the contract's endpoint list and zod schemas (schemas
+ * with a `meta({ id })` become shared components). The API docs page is built from this document.
+ */
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: the error names the first problem, issues lists them all',
+  401: 'Missing or invalid session token or API key',
+  403: 'Not allowed for this kind of caller',
+  404: 'Not found, or not yours',
+  409: 'Conflicts with an existing record',
+  413: 'Request body too large',
+  429: 'Rate limit exceeded; see Retry-After',
+};
+
+const SECURITY: Record<Endpoint['auth'], object[]> = {
+  none: [],
+  session: [{ sessionToken: [] }],
+  'session-or-key': [{ sessionToken: [] }, { apiKey: [] }],
+};
+
+type JsonSchema = Record<string, unknown>;
+
+function collectSchemas(): {
+  toRef: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema;
+  components: JsonSchema;
+} {
+  const registry = z.registry<{ id: string }>();
+  // Responses become shared components; request bodies are inlined in their input shape (what a
+  // caller sends, before the contract's trimming and transforms).
+  const responses = Object.values(endpoints as Record<string, Endpoint>).map((e) => e.response);
+  for (const schema of [...responses, ErrorResponseSchema]) {
+    const id = schema ? z.globalRegistry.get(schema)?.id : undefined;
+    if (schema && id && !registry.has(schema)) registry.add(schema, { id });
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'openapi-3.0',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  });
+  const toRef = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+    if (registry.has(schema)) return { $ref: `#/components/schemas/${registry.get(schema)?.id}` };
+    const { id: _id, ...inline } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
+    return inline as JsonSchema;
+  };
+  const components: JsonSchema = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    const { $schema: _ignored, id: _id, ...rest } = schema as JsonSchema;
+    components[id] = rest;
+  }
+  return { toRef, components };
+}
+
+function operation(endpoint: Endpoint, toRef: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  const responses: Record<string, unknown> = {
+    200: { description: 'Success', content: { 'application/json': { schema: toRef(endpoint.response, 'output') } } },
+  };
+  for (const status of [...endpoint.errors, 429]) {
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema: errorRef } },
+    };
+  }
+  const pathParams = [...endpoint.path.matchAll(/:(\w+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  return {
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    security: SECURITY[endpoint.auth],
+    'x-rate-limit': endpoint.rateLimit,
+    ...(pathParams.length ? { parameters: pathParams } : {}),
+    ...(endpoint.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(endpoint.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument() {
+  const { toRef, components } = collectSchemas();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of Object.values(endpoints as Record<string, Endpoint>)) {
+    const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][endpoint.method] = operation(endpoint, toRef);
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: `${APP_NAME} API`,
+      version: APP_VERSION.replace(/^v/, ''),
+      description:
+        'Errors answer `{ "error": "..." }` with a 4xx status. Every call is rate limited per session, API key ' +
+        'or IP (RateLimit-* headers; 429 with Retry-After when exceeded).',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        sessionToken: { type: 'http', scheme: 'bearer', description: 'The token from login or register' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'Your API key (mr_...), as the game client sends it' },
+      },
+      schemas: components,
+    },
+    paths,
+  };
+}

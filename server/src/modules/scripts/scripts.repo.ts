@@ -1,0 +1,42 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { ScriptsTable } from '../../db/schema.ts';
+
+export type ScriptRow = Selectable<ScriptsTable>;
+export type ScriptPatch = Updateable<Omit<ScriptsTable, 'id' | 'userId' | 'createdAt'>>;
+
+/** Every query is scoped by owner: a script id alone never reaches another user's row. */
+export const scriptsRepo = {
+  listForUser(db: Db, userId: string): Promise<ScriptRow[]> {
+    return db
+      .selectFrom('scripts')
+      .selectAll()
+      .where('userId', '=', userId)
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id')
+      .execute();
+  },
+
+  findForUser(db: Db, userId: string, id: string): Promise<ScriptRow | undefined> {
+    return db.selectFrom('scripts').selectAll().where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+  },
+
+  async insert(db: Db, row: ScriptRow): Promise<void> {
+    await db.insertInto('scripts').values(row).execute();
+  },
+
+  async updateForUser(db: Db, userId: string, id: string, patch: ScriptPatch): Promise<boolean> {
+    const result = await db
+      .updateTable('scripts')
+      .set(patch)
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async deleteForUser(db: Db, userId: string, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('scripts').where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+};

@@ -1,0 +1,59 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { UsersTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+export const usersRepo = {
+  async insert(db: Db, row: UserRow): Promise<void> {
+    await db.insertInto('users').values(row).execute();
+  },
+
+  async count(db: Db): Promise<number> {
+    const { count } = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  },
+
+  findById(db: Db, id: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Emails are stored lower-cased and usernames are compared by their lower-cased key. */
+  findByEmailOrUsername(db: Db, identifier: string): Promise<UserRow | undefined> {
+    const key = identifier.trim().toLowerCase();
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb('email', '=', key), eb('usernameKey', '=', key)]))
+      .executeTakeFirst();
+  },
+
+  async existing(db: Db, email: string, usernameKey: string): Promise<{ email: boolean; username: boolean }> {
+    const rows = await db
+      .selectFrom('users')
+      .select(['email', 'usernameKey'])
+      .where((eb) => eb.or([eb('email', '=', email), eb('usernameKey', '=', usernameKey)]))
+      .execute();
+    return {
+      email: rows.some((row) => row.email === email),
+      username: rows.some((row) => row.usernameKey === usernameKey),
+    };
+  },
+
+  async setAdmin(db: Db, id: string, isAdmin: boolean, at: string): Promise<void> {
+    await db
+      .updateTable('users')
+      .set({ isAdmin: isAdmin ? 1 : 0, updatedAt: at })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** Sessions, the API key and scripts go with it (ON DELETE CASCADE). */
+  async delete(db: Db, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+};
