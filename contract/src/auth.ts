@@ -27,10 +27,12 @@ export const LoginRequestSchema = z
   .meta({ id: 'LoginRequest' });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
+// Trimmed before the address check; the format is restated for the OpenAPI document, which sees only the input side.
 export const EmailSchema = text('Email', 'Email is required')
   .trim()
   .max(EMAIL_MAX_LENGTH, VALIDATION.emailTooLong)
-  .pipe(z.email(VALIDATION.invalidEmail));
+  .pipe(z.email(VALIDATION.invalidEmail))
+  .meta({ format: 'email' });
 
 export const UsernameSchema = text('Username', 'Username is required')
   .trim()

@@ -94,9 +94,11 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       methodNotAllowed: () => new AppError(405, 'Method not allowed'),
     }),
   );
+  // Sets (rather than throws) the 404 so that allowedMethods above can still turn it into a 405.
   koa.use(
-    apiOnly(() => {
-      throw new AppError(404, ERRORS.notFound);
+    apiOnly((ctx) => {
+      ctx.status = 404;
+      ctx.body = { error: ERRORS.notFound };
     }),
   );
   koa.use(webApp(config.webDistDir));

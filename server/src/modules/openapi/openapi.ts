@@ -26,40 +26,51 @@ const SECURITY: Record<Endpoint['auth'], object[]> = {
 
 type JsonSchema = Record<string, unknown>;
 
-function collectSchemas(): {
-  toRef: (schema: z.ZodType, io: 'input' | 'output') => JsonSchema;
-  components: JsonSchema;
-} {
-  const registry = z.registry<{ id: string }>();
-  // Responses become shared components; request bodies are inlined in their input shape (what a
-  // caller sends, before the contract's trimming and transforms).
-  const responses = Object.values(endpoints as Record<string, Endpoint>).map((e) => e.response);
-  for (const schema of [...responses, ErrorResponseSchema]) {
-    const id = schema ? z.globalRegistry.get(schema)?.id : undefined;
-    if (schema && id && !registry.has(schema)) registry.add(schema, { id });
-  }
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'openapi-3.0',
-    uri: (id) => `#/components/schemas/${id}`,
-    unrepresentable: 'any',
-  });
-  const toRef = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-    if (registry.has(schema)) return { $ref: `#/components/schemas/${registry.get(schema)?.id}` };
-    const { id: _id, ...inline } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
-    return inline as JsonSchema;
-  };
+/**
+ * Schemas with a `meta({ id })` become shared components: answers in their output shape, request
+ * bodies in their input shape (what a caller sends, before the contract trims or transforms it).
+ */
+function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; components: JsonSchema } {
+  const all = Object.values(endpoints as Record<string, Endpoint>);
   const components: JsonSchema = {};
-  for (const [id, schema] of Object.entries(schemas)) {
-    const { $schema: _ignored, id: _id, ...rest } = schema as JsonSchema;
-    components[id] = rest;
-  }
+  const ids = new Map<z.ZodType, string>();
+  const generate = (schemas: (z.ZodType | undefined)[], io: 'input' | 'output') => {
+    const registry = z.registry<{ id: string }>();
+    for (const schema of schemas) {
+      const id = schema ? z.globalRegistry.get(schema)?.id : undefined;
+      if (schema && id && !registry.has(schema)) {
+        registry.add(schema, { id });
+        ids.set(schema, id);
+      }
+    }
+    const { schemas: generated } = z.toJSONSchema(registry, {
+      target: 'openapi-3.0',
+      io,
+      uri: (id) => `#/components/schemas/${id}`,
+      unrepresentable: 'any',
+    });
+    for (const [id, schema] of Object.entries(generated)) {
+      const { $schema: _schema, id: _id, ...rest } = schema as JsonSchema;
+      components[id] = rest;
+    }
+  };
+  generate([...all.map((e) => e.response), ErrorResponseSchema], 'output');
+  generate(
+    all.map((e) => e.body),
+    'input',
+  );
+  const toRef = (schema: z.ZodType): JsonSchema => {
+    const id = ids.get(schema);
+    if (!id) throw new Error('Every request and response schema of the contract needs meta({ id })');
+    return { $ref: `#/components/schemas/${id}` };
+  };
   return { toRef, components };
 }
 
-function operation(endpoint: Endpoint, toRef: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+function operation(endpoint: Endpoint, toRef: (s: z.ZodType) => JsonSchema) {
   const errorRef = { $ref: '#/components/schemas/Error' };
   const responses: Record<string, unknown> = {
-    200: { description: 'Success', content: { 'application/json': { schema: toRef(endpoint.response, 'output') } } },
+    200: { description: 'Success', content: { 'application/json': { schema: toRef(endpoint.response) } } },
   };
   for (const status of [...endpoint.errors, 429]) {
     responses[status] = {
@@ -80,7 +91,7 @@ function operation(endpoint: Endpoint, toRef: (s: z.ZodType, io: 'input' | 'outp
     'x-rate-limit': endpoint.rateLimit,
     ...(pathParams.length ? { parameters: pathParams } : {}),
     ...(endpoint.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(endpoint.body, 'input') } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(endpoint.body) } } } }
       : {}),
     responses,
   };

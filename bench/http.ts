@@ -1,0 +1,348 @@
+/**
+ * HTTP benchmark: `npm run bench -- http [--duration N] [--rounds N]`.
+ *
+ * Measures requests/second and p99 latency (autocannon, 10 connections) of three targets:
+ *   - baseline: a bare node:http server answering {"hello":"world"};
+ *   - user:     Moonrelay's GET /api/user with a session token;
+ *   - scripts:  Moonrelay's GET /api/scripts for a user with 50 scripts.
+ * Both servers run as child processes, so the load generator never shares their event loop.
+ *
+ * Why a baseline in the same run: the machines are shared and noisy, so absolute numbers move from
+ * run to run. The baseline suffers the same noise, so compare the ratios to it, not the absolute
+ * numbers. For the same reason the targets are interleaved in every round and medians are reported.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type { AuthResponse } from '@moonrelay/contract/auth';
+
+const HOST = '127.0.0.1';
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 1;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const SCRIPT_COUNT = 50;
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+const HELLO_SERVER = `
+const body = JSON.stringify({ hello: 'world' });
+require('node:http')
+  .createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  })
+  .listen(Number(process.env.PORT), '${HOST}');
+`;
+
+interface Server {
+  name: string;
+  child: ChildProcess;
+  /** The last lines the server printed (stdout and stderr), shown only if the benchmark fails. */
+  output: string;
+  exited: boolean;
+  stopped: boolean;
+}
+
+interface Target {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+interface Sample {
+  rps: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' } },
+  });
+  const duration = positiveInteger('--duration', values.duration);
+  const rounds = positiveInteger('--rounds', values.rounds);
+
+  const servers: Server[] = [];
+  let dataDir: string | undefined;
+  let interrupted = false;
+  let cleanup: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleanup ??= (async () => {
+      await Promise.all(servers.map(stop));
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    })());
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  // Last resort if the process ends without cleaning up: the servers run in their own process groups.
+  const onExit = () => servers.filter((s) => !s.stopped).forEach((s) => signalGroup(s, 'SIGKILL'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', onExit);
+
+  const start = (name: string, command: string, commandArgs: string[], env: Record<string, string>) => {
+    if (interrupted) throw new Error('interrupted');
+    const server = startServer(name, command, commandArgs, env);
+    servers.push(server);
+    return server;
+  };
+
+  try {
+    const helloPort = await freePort();
+    const hello = start('hello', process.execPath, ['-e', HELLO_SERVER], { PORT: String(helloPort) });
+    const helloUrl = `http://${HOST}:${helloPort}/`;
+
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-bench-'));
+    const port = await freePort();
+    const moonrelay = start('moonrelay', 'npx', ['tsx', 'server/src/main.ts'], {
+      PORT: String(port),
+      HOST,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      NODE_ENV: 'production',
+    });
+    const base = `http://${HOST}:${port}`;
+
+    await Promise.all([waitUntilReady(hello, helloUrl), waitUntilReady(moonrelay, `${base}/api/openapi.json`)]);
+    const token = await seed(base);
+    const auth = { authorization: `Bearer ${token}` };
+    const targets: Target[] = [
+      { name: 'baseline', url: helloUrl },
+      { name: 'user', url: `${base}/api/user`, headers: auth },
+      { name: 'scripts', url: `${base}/api/scripts`, headers: auth },
+    ];
+
+    console.log(
+      `HTTP benchmark: ${rounds} round(s) x ${duration} s per target (after a ${WARMUP_SECONDS} s warm-up), ` +
+        `${CONNECTIONS} connections`,
+    );
+    const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of targets) {
+        await load(target, WARMUP_SECONDS);
+        const result = await load(target, duration);
+        const sample = {
+          rps: result.requests.average,
+          p99Ms: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+        };
+        samples.get(target.name)?.push(sample);
+        console.log(
+          `  round ${round}/${rounds}  ${target.name.padEnd(8)}  ${fmt(sample.rps, 0)} req/s  p99 ${fmt(sample.p99Ms, 2)} ms`,
+        );
+        if (sample.non2xx > 0)
+          console.log(`WARNING: ${target.name} round ${round}: ${sample.non2xx} non-2xx responses`);
+        if (sample.errors > 0)
+          console.log(`WARNING: ${target.name} round ${round}: ${sample.errors} connection errors`);
+      }
+    }
+    report(targets, samples, { durationSeconds: duration, rounds, connections: CONNECTIONS });
+  } catch (error) {
+    for (const server of servers) {
+      if (server.output.trim()) console.error(`--- ${server.name} output ---\n${server.output.trimEnd()}`);
+    }
+    throw error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await cleanUp();
+    process.off('exit', onExit);
+  }
+}
+
+function report(targets: Target[], samples: Map<string, Sample[]>, settings: Record<string, number>): void {
+  const summary = targets.map((target) => {
+    const list = samples.get(target.name) ?? [];
+    return {
+      name: target.name,
+      rps: median(list.map((s) => s.rps)),
+      p99Ms: median(list.map((s) => s.p99Ms)),
+      non2xx: list.reduce((sum, s) => sum + s.non2xx, 0),
+      errors: list.reduce((sum, s) => sum + s.errors, 0),
+      rounds: list.map((s) => ({ rps: s.rps, p99Ms: s.p99Ms })),
+    };
+  });
+  const baseline = summary[0];
+  if (!baseline) return;
+  const ratio = (value: number, to: number) => (to > 0 ? value / to : null);
+  const rows = summary.map((s) => ({
+    ...s,
+    rpsRatio: ratio(s.rps, baseline.rps),
+    p99Ratio: ratio(s.p99Ms, baseline.p99Ms),
+  }));
+
+  const table = [
+    ['target', 'req/s (median)', 'p99 ms (median)', 'req/s vs baseline', 'p99 vs baseline'],
+    ...rows.map((r) => [
+      r.name,
+      fmt(r.rps, 0),
+      fmt(r.p99Ms, 2),
+      r.rpsRatio === null ? '-' : `${fmt(r.rpsRatio, 3)}x`,
+      r.p99Ratio === null ? '-' : `${fmt(r.p99Ratio, 2)}x`,
+    ]),
+  ];
+  const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0))) ?? [];
+  console.log('');
+  for (const row of table) {
+    console.log(
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+        .join('  '),
+    );
+  }
+  for (const r of rows) {
+    if (r.non2xx > 0)
+      console.log(`WARNING: ${r.name}: ${r.non2xx} non-2xx responses in total; its numbers are not valid`);
+  }
+  console.log(`RESULT ${JSON.stringify({ bench: 'http', ...settings, targets: rows })}`);
+}
+
+function load(target: Target, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, duration: seconds });
+}
+
+/** Creates the benchmark user and its scripts through the real API; answers the session token. */
+async function seed(base: string): Promise<string> {
+  const { token } = await call<AuthResponse>(base, 'POST', '/api/auth/register', {
+    email: 'bench@example.com',
+    username: 'bench',
+    name: 'Bench User',
+    password: 'bench-password-123',
+  });
+  for (let i = 1; i <= SCRIPT_COUNT; i++) {
+    await call(base, 'POST', '/api/scripts', { name: `Benchmark script ${i}`, code: luauScript(i) }, token);
+  }
+  const scripts = await call<unknown[]>(base, 'GET', '/api/scripts', undefined, token);
+  if (scripts.length !== SCRIPT_COUNT)
+    throw new Error(`expected ${SCRIPT_COUNT} scripts, the API lists ${scripts.length}`);
+  return token;
+}
+
+/** A few hundred bytes of Luau, like a typical small user script. */
+function luauScript(i: number): string {
+  return [
+    `-- Benchmark script ${i}: greets the player ten times.`,
+    'local Players = game:GetService("Players")',
+    'local player = Players.LocalPlayer',
+    'for step = 1, 10 do',
+    `  print(("step %d of script ${i} for %s"):format(step, player.Name))`,
+    '  task.wait(0.1)',
+    'end',
+    'print("done")',
+  ].join('\n');
+}
+
+async function call<T>(base: string, method: string, pathname: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(base + pathname, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  if (!response.ok) throw new Error(`${method} ${pathname} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Starts a server in its own process group, so stopping it also stops what it spawned (npx -> tsx -> node). */
+function startServer(name: string, command: string, args: string[], env: Record<string, string>): Server {
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server: Server = { name, child, output: '', exited: false, stopped: false };
+  const keep = (chunk: Buffer | string) => {
+    server.output = (server.output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.once('error', (error) => {
+    keep(`${error.message}\n`);
+    server.exited = true;
+  });
+  child.once('exit', () => {
+    server.exited = true;
+  });
+  return server;
+}
+
+async function waitUntilReady(server: Server, url: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.exited) throw new Error(`${server.name} server exited before answering ${url}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(200);
+  }
+  throw new Error(`${server.name} server did not answer ${url} within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** SIGTERM to the whole process group, then SIGKILL whatever is left after STOP_TIMEOUT_MS. */
+async function stop(server: Server): Promise<void> {
+  if (server.stopped) return;
+  if (!server.exited && signalGroup(server, 'SIGTERM')) {
+    const deadline = Date.now() + STOP_TIMEOUT_MS;
+    while (!server.exited && Date.now() < deadline) await sleep(50);
+  }
+  signalGroup(server, 'SIGKILL');
+  server.stopped = true;
+}
+
+function signalGroup(server: Server, signal: NodeJS.Signals): boolean {
+  if (server.child.pid === undefined) return false;
+  try {
+    process.kill(-server.child.pid, signal);
+    return true;
+  } catch {
+    return false; // The group is already gone.
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function positiveInteger(option: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${option} must be a positive integer, got "${value}"`);
+  return number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return NaN;
+  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+function fmt(value: number, digits: number): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}

@@ -1,0 +1,19 @@
+/**
+ * Runs one benchmark: `npm run bench -- <name> [options]`.
+ * Each benchmark is `bench/<name>.ts` exporting `run(args)`; add its name to BENCHMARKS.
+ */
+
+export const BENCHMARKS = ['http'];
+
+interface Benchmark {
+  run(args: string[]): Promise<void>;
+}
+
+const [name, ...args] = process.argv.slice(2);
+if (!name || !BENCHMARKS.includes(name)) {
+  console.error(`Usage: npm run bench -- <name> [options]\nAvailable benchmarks: ${BENCHMARKS.join(', ')}`);
+  process.exit(1);
+}
+
+const benchmark = (await import(`./${name}.ts`)) as Benchmark;
+await benchmark.run(args);

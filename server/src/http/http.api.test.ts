@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { engines } from '../../test/engines.ts';
+import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
+
+/** Hostile and careless input at the HTTP layer: every answer is a clear 4xx JSON, never a 5xx. */
+describe('HTTP edges', () => {
+  let server: TestServer;
+  let token: string;
+  const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moonrelay-web-'));
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Moonrelay</title><div id="root"></div>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    server = await startTestServer(engines[0]!, { WEB_DIST_DIR: webDir });
+    ({ token } = await registerUser(server));
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  const post = (raw: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    server.call('POST', '/api/scripts', { token, raw, headers });
+
+  it.each([
+    ['{"name":', ERRORS.malformedJson],
+    ['{name: "x"}', ERRORS.malformedJson],
+    ['"just a string"', ERRORS.bodyNotObject],
+    ['42', ERRORS.bodyNotObject],
+    ['[1,2]', ERRORS.bodyNotObject],
+    ['null', ERRORS.bodyNotObject],
+  ])('answers 400 JSON for the body %s', async (raw, message) => {
+    const res = await post(raw);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(res.body.error).toBe(message);
+  });
+
+  it('answers 413 JSON for a 2 MB body, and stores nothing', async () => {
+    const before = (await server.call('GET', '/api/scripts', { token })).body.length;
+    const res = await post(JSON.stringify({ name: 'huge', code: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: ERRORS.bodyTooLarge });
+    expect((await server.call('GET', '/api/scripts', { token })).body.length).toBe(before);
+  });
+
+  it('keeps the 1 MB limit on routes that do not carry code', async () => {
+    const res = await server.call('POST', '/api/auth/login', {
+      raw: JSON.stringify({ emailOrUsername: 'x', password: 'y'.repeat(1100 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const res = await post('name=x&code=y', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBe(415);
+    expect(res.body.error).toBe(ERRORS.bodyNotJson);
+  });
+
+  it('answers 404 JSON for unknown API routes and 405 for a wrong method', async () => {
+    const unknown = await server.call('GET', '/api/does-not-exist');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: ERRORS.notFound });
+    const wrongMethod = await server.call('PATCH', '/api/scripts', { token });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.error).toBe('Method not allowed');
+  });
+
+  it('never sends a stack trace', async () => {
+    for (const raw of ['{"name":', '\u0000', '{"__proto__":{"x":1},"name":"p","code":"print(1)"}']) {
+      const res = await post(raw);
+      expect(res.status).toBeLessThan(500);
+      expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
+    }
+  });
+
+  it('sets security headers and a CSP that names no other host', async () => {
+    const res = await server.call('GET', '/');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/https?:\/\/|cdn/i);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('echoes a plain request id and replaces a forged one', async () => {
+    const kept = await server.call('GET', '/api/openapi.json', { headers: { 'x-request-id': 'abc-123' } });
+    expect(kept.headers.get('x-request-id')).toBe('abc-123');
+    const replaced = await server.call('GET', '/api/openapi.json', { headers: { 'x-request-id': 'bad id\tinjected' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  describe('web app', () => {
+    it('serves index.html for app routes (SPA fallback)', async () => {
+      for (const route of ['/', '/dashboard', '/editor?id=1', '/settings']) {
+        const res = await server.call('GET', route);
+        expect(res.status).toBe(200);
+        expect(res.text).toContain('<div id="root">');
+        expect(res.headers.get('cache-control')).toBe('no-cache');
+      }
+    });
+
+    it('serves hashed assets with a long cache, and a missing asset as 404', async () => {
+      const asset = await server.call('GET', '/assets/app-abc123.js');
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+      expect((await server.call('GET', '/assets/missing.js')).status).toBe(404);
+    });
+
+    it('does not let a path escape the web folder', async () => {
+      const res = await fetch(`${server.url}/..%2f..%2f..%2fetc%2fpasswd`);
+      const text = await res.text();
+      expect(text).not.toContain('root:');
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '@moonrelay/contract/endpoints';
+import { engines } from '../../../test/engines.ts';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+
+describe('GET /api/openapi.json', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!);
+  });
+  afterAll(() => server.close());
+
+  it('documents every contract endpoint with its body, answer and errors', async () => {
+    const res = await server.call('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info.version).toBe('1.0.0');
+    for (const endpoint of Object.values(endpoints)) {
+      const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
+      const operation = doc.paths[path]?.[endpoint.method];
+      expect(operation, `${endpoint.method} ${path}`).toBeDefined();
+      expect(operation.responses['429']).toBeDefined();
+      for (const status of endpoint.errors) expect(operation.responses[String(status)]).toBeDefined();
+    }
+  });
+
+  it('resolves every $ref to a component', async () => {
+    const doc = (await server.call('GET', '/api/openapi.json')).body;
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) expect(doc.components.schemas[ref], ref).toBeDefined();
+  });
+
+  it('carries the contract’s rules into the schemas', async () => {
+    const doc = (await server.call('GET', '/api/openapi.json')).body;
+    const ref: string = doc.paths['/api/auth/register'].post.requestBody.content['application/json'].schema.$ref;
+    const register = doc.components.schemas[ref.split('/').pop()!];
+    expect(register.required).toEqual(['email', 'username', 'name', 'password']);
+    expect(register.properties.username).toMatchObject({ minLength: 3, maxLength: 30 });
+    expect(register.properties.email.format).toBe('email');
+    expect(doc.components.schemas.Script.properties.autoExecuteGames).toBeDefined();
+    expect(doc.paths['/api/scripts'].get.security).toEqual([{ sessionToken: [] }, { apiKey: [] }]);
+  });
+});
