@@ -45,8 +45,10 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     forced.unref();
-    server.closeIdleConnections();
+    // Keep-alive connections become idle as their last response ends; close each one as it does.
+    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearInterval(sweeper);
     clearTimeout(forced);
     await app.close();
     logger.info('stopped');

@@ -1,0 +1,44 @@
+import { loadConfig } from '../config.ts';
+import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { usersRepo } from '../modules/users/users.repo.ts';
+import { nowIso } from '../db/time.ts';
+
+/**
+ * Account administration from the command line, against the configured database:
+ *   npm run admin -- promote <email-or-username>
+ *   npm run admin -- demote <email-or-username>
+ * Runs the migrations first, so it also works before the server's first start.
+ */
+const USAGE = 'Usage: npm run admin -- promote|demote <email-or-username>';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, identifier] = argv;
+  if ((command !== 'promote' && command !== 'demote') || !identifier) {
+    console.error(USAGE);
+    return 2;
+  }
+  const database = openDatabase(loadConfig().database);
+  try {
+    await migrateToLatest(database.db);
+    const user = await usersRepo.findByEmailOrUsername(database.db, identifier);
+    if (!user) {
+      console.error(`No account with the email or username "${identifier}".`);
+      return 1;
+    }
+    await usersRepo.setAdmin(database.db, user.id, command === 'promote', nowIso());
+    console.log(
+      `${user.username} <${user.email}> is ${command === 'promote' ? 'now an admin' : 'no longer an admin'}.`,
+    );
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('defaults to port 3000 and SQLite under ./data', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data/moonrelay.db') });
+    expect(config.rateLimit).toEqual({ generalPerMinute: 100, executionPerMinute: 50 });
+  });
+
+  it('chooses PostgreSQL for a postgres:// DATABASE_URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@localhost/db' });
+  });
+
+  it('reads the admin list case-insensitively', () => {
+    expect(loadConfig({ ADMIN_EMAILS: ' A@x.io, b@Y.io ,' }).adminEmails).toEqual(['a@x.io', 'b@y.io']);
+  });
+
+  it('fails fast naming every invalid setting', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', APP_SECRET: 'short' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('PORT');
+    expect(message).toContain('DATABASE_URL: must start with postgres://');
+    expect(message).toContain('APP_SECRET: must be at least 32 characters');
+  });
+});
