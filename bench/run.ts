@@ -16,4 +16,9 @@ if (!name || !BENCHMARKS.includes(name)) {
 }
 
 const benchmark = (await import(`./${name}.ts`)) as Benchmark;
-await benchmark.run(args);
+try {
+  await benchmark.run(args);
+} catch (error) {
+  console.error(`bench ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

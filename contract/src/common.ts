@@ -17,4 +17,5 @@ export type SuccessResponse = z.infer<typeof SuccessResponseSchema>;
 /** Times travel as ISO 8601 strings. */
 export const IsoDateTimeSchema = z.iso.datetime();
 
-export const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+/** Any id is looked up as given: one that matches nothing (or is not a UUID) answers 404. */
+export const IdParamsSchema = z.object({ id: z.string().min(1) });

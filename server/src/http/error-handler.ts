@@ -43,8 +43,14 @@ function toAppError(error: unknown): AppError | undefined {
   const httpError = error as HttpLikeError;
   const parserError = fromParserError(httpError);
   if (parserError) return parserError;
+  // A compressed body that does not inflate (Content-Encoding: gzip over plain bytes, say).
+  if (typeof (error as { code?: unknown }).code === 'string' && /^Z_/.test((error as { code: string }).code)) {
+    return new AppError(400, 'Request body could not be decompressed');
+  }
+  // Other client errors raised by Koa or the body parser (an unsupported Content-Encoding, say)
+  // carry messages written for the client.
   const status = httpError.status ?? httpError.statusCode;
-  if (status && status >= 400 && status < 500 && httpError.expose) return new AppError(status, httpError.message ?? '');
+  if (status && status >= 400 && status < 500) return new AppError(status, httpError.message || 'Bad request');
   return undefined;
 }
 

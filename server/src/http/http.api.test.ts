@@ -56,6 +56,26 @@ describe('HTTP edges', () => {
     expect(res.status).toBe(413);
   });
 
+  it.each([
+    ['gzip', 400, 'Request body could not be decompressed'],
+    ['bogus', 415, 'Unsupported Content-Encoding: bogus'],
+  ])('answers a body with Content-Encoding %s with %i', async (encoding, status, message) => {
+    const res = await post('{"name":"a","code":"b"}', {
+      'content-type': 'application/json',
+      'content-encoding': encoding,
+    });
+    expect(res.status).toBe(status);
+    expect(res.body.error).toBe(message);
+  });
+
+  it('answers 404 for ids that match nothing, however odd', async () => {
+    for (const id of ['x'.repeat(500), '%E0%A4%A', '..%2f..%2fuser', '%00', "1' OR '1'='1"]) {
+      const res = await server.call('DELETE', `/api/scripts/${id}`, { token });
+      expect(res.status, id).toBe(404);
+      expect(res.body.error).toBe(ERRORS.scriptNotFound);
+    }
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     const res = await post('name=x&code=y', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(415);
