@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { LoginRequestSchema, RegisterFormSchema } from './auth.ts';
+import { VALIDATION } from './messages.ts';
+import { CreateScriptRequestSchema, UpdateScriptRequestSchema } from './scripts.ts';
+
+const register = {
+  email: 'ada@example.com',
+  username: 'ada',
+  name: 'Ada',
+  password: 'analytical',
+  confirmPassword: 'analytical',
+};
+const script = { name: 'Script', code: 'print(1)' };
+const manyGames = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i), { enabled: true }]));
+
+/** One input per validation message that must produce exactly that message. */
+const cases: Record<keyof typeof VALIDATION, [z.ZodType, unknown]> = {
+  emailOrUsernameRequired: [LoginRequestSchema, { emailOrUsername: ' ', password: 'x' }],
+  passwordRequired: [LoginRequestSchema, { emailOrUsername: 'ada', password: '' }],
+  invalidEmail: [RegisterFormSchema, { ...register, email: 'ada@' }],
+  usernameTooShort: [RegisterFormSchema, { ...register, username: 'ad' }],
+  usernameTooLong: [RegisterFormSchema, { ...register, username: 'a'.repeat(31) }],
+  usernameCharacters: [RegisterFormSchema, { ...register, username: 'ada lovelace' }],
+  nameRequired: [RegisterFormSchema, { ...register, name: '' }],
+  nameTooLong: [RegisterFormSchema, { ...register, name: 'n'.repeat(101) }],
+  passwordTooShort: [RegisterFormSchema, { ...register, password: 'short', confirmPassword: 'short' }],
+  passwordTooLong: [RegisterFormSchema, { ...register, password: 'p'.repeat(257), confirmPassword: 'p'.repeat(257) }],
+  passwordsDontMatch: [RegisterFormSchema, { ...register, confirmPassword: 'different' }],
+  emailTooLong: [RegisterFormSchema, { ...register, email: `${'a'.repeat(250)}@example.com` }],
+  scriptNameRequired: [CreateScriptRequestSchema, { ...script, name: '  ' }],
+  scriptNameTooLong: [CreateScriptRequestSchema, { ...script, name: 'n'.repeat(201) }],
+  scriptDescriptionTooLong: [CreateScriptRequestSchema, { ...script, description: 'd'.repeat(2001) }],
+  scriptCodeRequired: [CreateScriptRequestSchema, { ...script, code: '\n\t ' }],
+  scriptCodeTooLarge: [CreateScriptRequestSchema, { ...script, code: 'x'.repeat(1024 * 1024 + 1) }],
+  scriptUpdateEmpty: [UpdateScriptRequestSchema, {}],
+  autoExecuteGamesTooMany: [CreateScriptRequestSchema, { ...script, autoExecuteGames: manyGames }],
+};
+
+describe('every validation message', () => {
+  it.each(Object.entries(cases))('%s is produced by its rule', (key, [schema, input]) => {
+    const result = schema.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([VALIDATION[key as keyof typeof VALIDATION]]);
+  });
+});
