@@ -1,12 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects: the server and contract suites (node), the web app's component tests (jsdom),
+ * and the browser tests (*.spec.ts: Playwright driving Chromium against the real built server).
+ */
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // argon2 and PostgreSQL database creation are CPU- and IO-bound; two cores run two files at a time.
+    hookTimeout: 120_000,
+    // argon2, PostgreSQL database creation and Chromium are CPU-bound; two cores run two files at a time.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['contract/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts', 'lua/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['web/src/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['web/e2e/**/*.spec.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          // One browser at a time: each file starts its own server and Chromium.
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

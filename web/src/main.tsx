@@ -1,6 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { applyTheme, storedTheme } from './lib/theme.ts';
+
+// Before the first paint, so a light-theme user never sees a dark flash (and the reverse).
+applyTheme(storedTheme());
 
 const root = document.getElementById('root');
 if (root) {

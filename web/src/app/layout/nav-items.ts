@@ -1,0 +1,22 @@
+import { BookOpen, Code2, FileCode, LayoutDashboard, Library, Settings, Shield, type LucideIcon } from 'lucide-react';
+
+export interface NavItem {
+  path: string;
+  label: string;
+  icon: LucideIcon;
+  adminOnly?: boolean;
+}
+
+/** The sidebar's navigation (spec section 2); the root path / counts as the dashboard entry. */
+export const NAV_ITEMS: NavItem[] = [
+  { path: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { path: '/editor', label: 'Script Editor', icon: Code2 },
+  { path: '/scripts', label: 'My Scripts', icon: FileCode },
+  { path: '/scriptblox', label: 'ScriptBlox', icon: Library },
+  { path: '/api-docs', label: 'API Docs', icon: BookOpen },
+  { path: '/settings', label: 'Settings', icon: Settings },
+  { path: '/admin', label: 'Admin Panel', icon: Shield, adminOnly: true },
+];
+
+export const isActive = (item: NavItem, pathname: string) =>
+  pathname === item.path || (item.path === '/dashboard' && pathname === '/');

@@ -1,0 +1,5 @@
+import { Heading } from '@chakra-ui/react';
+
+export default function EditorPage() {
+  return <Heading>Editor</Heading>;
+}

@@ -1,0 +1,49 @@
+import { Button, Stack } from '@chakra-ui/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { LoginRequestSchema, type AuthResponse, type LoginRequest } from '@moonrelay/contract/auth';
+import { messageOf } from '../../../lib/api-client.ts';
+import { notify } from '../../../lib/toaster.tsx';
+import { useLogin } from '../api/login.ts';
+import { TextField } from './TextField.tsx';
+
+export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) => void }) {
+  const login = useLogin();
+  const { register, handleSubmit, formState } = useForm<LoginRequest>({
+    resolver: zodResolver(LoginRequestSchema),
+    defaultValues: { emailOrUsername: '', password: '' },
+  });
+  const submit = handleSubmit((values) =>
+    login.mutate(values, {
+      onSuccess: onSignedIn,
+      onError: (error) =>
+        notify({
+          type: 'error',
+          title: 'Login Failed',
+          description: messageOf(error, 'Invalid credentials. Please try again.'),
+        }),
+    }),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="4">
+        <TextField
+          label="Email or username"
+          autoComplete="username"
+          registration={register('emailOrUsername')}
+          error={formState.errors.emailOrUsername}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          registration={register('password')}
+          error={formState.errors.password}
+        />
+        <Button type="submit" colorPalette="purple" disabled={login.isPending}>
+          {login.isPending ? 'Logging in...' : 'Login'}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+import { Box, Card, Heading, Separator, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useNavigate } from 'react-router-dom';
+import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
+import type { AuthResponse } from '@moonrelay/contract/auth';
+import { useSession } from '../../../lib/session.ts';
+import { GoogleButton } from './GoogleButton.tsx';
+import { LoginForm } from './LoginForm.tsx';
+import { RegisterForm } from './RegisterForm.tsx';
+
+/** The signed-out screen, shown for every path without a stored token (spec section 2). */
+export function SignInScreen() {
+  const navigate = useNavigate();
+  const signedIn = ({ token, user }: AuthResponse) => {
+    useSession.getState().signIn(token, user);
+    navigate('/dashboard');
+  };
+  return (
+    <Box minH="100vh" display="flex" alignItems="center" justifyContent="center" p="6" bg="bg.subtle">
+      <Card.Root width="full" maxW="md">
+        <Card.Header>
+          <Heading size="2xl">
+            {APP_NAME}{' '}
+            <Text as="span" fontSize="sm" color="fg.muted">
+              {APP_VERSION}
+            </Text>
+          </Heading>
+          <Text color="fg.muted">
+            A Lua script execution platform with secure authentication, free API access and instant setup.
+          </Text>
+        </Card.Header>
+        <Card.Body>
+          <Tabs.Root defaultValue="login" variant="enclosed" fitted lazyMount>
+            <Tabs.List>
+              <Tabs.Trigger value="login">Login</Tabs.Trigger>
+              <Tabs.Trigger value="register">Register</Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="login">
+              <Stack gap="4">
+                <GoogleButton />
+                <Separator />
+                <LoginForm onSignedIn={signedIn} />
+              </Stack>
+            </Tabs.Content>
+            <Tabs.Content value="register">
+              <Stack gap="4">
+                <GoogleButton />
+                <Separator />
+                <RegisterForm onSignedIn={signedIn} />
+              </Stack>
+            </Tabs.Content>
+          </Tabs.Root>
+        </Card.Body>
+      </Card.Root>
+    </Box>
+  );
+}

@@ -1,0 +1,49 @@
+import { useSession } from './session.ts';
+
+/**
+ * The one HTTP client (spec section 7): JSON bodies, the stored token as Bearer, credentials
+ * included. A non-OK answer raises an ApiError whose message is "status: body text" (section 8).
+ * No toasts or redirects here: the query cache and the screens decide what a failure means.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+  ) {
+    super(`${status}: ${bodyText}`);
+    this.name = 'ApiError';
+  }
+
+  /** The server's `{ "error": "..." }` text, when the body is one. */
+  get serverMessage(): string | undefined {
+    try {
+      const parsed = JSON.parse(this.bodyText) as { error?: unknown };
+      return typeof parsed.error === 'string' ? parsed.error : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const token = useSession.getState().token;
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'include',
+  });
+  if (!response.ok) {
+    const text = await response.text();
+    throw new ApiError(response.status, text || response.statusText);
+  }
+  return (await response.json()) as T;
+}
+
+/** The server's message for a failed call, or the fallback text of the spec's toast. */
+export function messageOf(error: unknown, fallback: string): string {
+  return (error instanceof ApiError && error.serverMessage) || fallback;
+}

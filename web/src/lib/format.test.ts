@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, maskApiKey, timeAgo } from './format.ts';
+
+describe('maskApiKey', () => {
+  it('shows the first 8 and last 4 characters', () => {
+    expect(maskApiKey('mr_8wEbh0sj58IVWRtDgjJoLW1aVCDv')).toBe('mr_8wEbh…aVCDv'.replace('aVCDv', 'VCDv'));
+  });
+  it('shows a key of 12 characters or fewer in full', () => {
+    expect(maskApiKey('abcdefghijkl')).toBe('abcdefghijkl');
+    expect(maskApiKey('abcdefghijklm')).toBe('abcdefgh…jklm');
+  });
+});
+
+describe('timeAgo', () => {
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  it('speaks in the largest fitting unit', () => {
+    expect(timeAgo('2026-11-21T11:59:30Z', now)).toBe('just now');
+    expect(timeAgo('2026-11-21T11:57:00Z', now)).toBe('3 minutes ago');
+    expect(timeAgo('2026-11-20T12:00:00Z', now)).toBe('yesterday');
+  });
+});
+
+describe('formatDate', () => {
+  it("says 'Unknown' without a date", () => {
+    expect(formatDate(null)).toBe('Unknown');
+    expect(formatDate('nonsense')).toBe('Unknown');
+  });
+});

@@ -1,0 +1,32 @@
+import { API_KEY_MASK_HEAD, API_KEY_MASK_TAIL } from '@moonrelay/contract/constants';
+
+/** Masked API key (spec section 9): first 8, an ellipsis, last 4; shown whole when 12 or fewer. */
+export function maskApiKey(key: string): string {
+  if (key.length <= API_KEY_MASK_HEAD + API_KEY_MASK_TAIL) return key;
+  return `${key.slice(0, API_KEY_MASK_HEAD)}…${key.slice(-API_KEY_MASK_TAIL)}`;
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "3 minutes ago", "yesterday", "just now". */
+export function timeAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+  }
+  return 'just now';
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return 'Unknown';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? 'Unknown' : date.toLocaleDateString('en', { dateStyle: 'medium' });
+}

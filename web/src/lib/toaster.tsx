@@ -1,0 +1,37 @@
+import { Toaster as ChakraToaster, Portal, Stack, Toast, createToaster } from '@chakra-ui/react';
+import { TOAST_DURATION_MS } from '@moonrelay/contract/constants';
+
+/** One toast at a time (spec section 9), closing after 5000 ms unless told otherwise. */
+export const toaster = createToaster({ placement: 'bottom-end', max: 1, pauseOnPageIdle: true });
+
+export interface Notice {
+  title: string;
+  description?: string;
+  type?: 'success' | 'error' | 'info' | 'warning';
+  duration?: number;
+}
+
+/** Shows a toast, replacing the one on screen. 'error' is the spec's destructive style. */
+export function notify({ title, description, type = 'success', duration = TOAST_DURATION_MS }: Notice): void {
+  toaster.dismiss();
+  toaster.create({ title, description, type, duration, closable: true });
+}
+
+export function Toaster() {
+  return (
+    <Portal>
+      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
+        {(toast) => (
+          <Toast.Root width={{ md: 'sm' }} data-testid="toast">
+            <Toast.Indicator />
+            <Stack gap="1" flex="1" maxWidth="100%">
+              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
+              {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
+            </Stack>
+            {toast.closable && <Toast.CloseTrigger />}
+          </Toast.Root>
+        )}
+      </ChakraToaster>
+    </Portal>
+  );
+}
