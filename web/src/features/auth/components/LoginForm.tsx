@@ -15,7 +15,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
   });
   const submit = handleSubmit((values) =>
     login.mutate(values, {
-      onSuccess: onSignedIn,
+      onSuccess: (result) => onSignedIn(result),
       onError: (error) =>
         notify({
           type: 'error',

@@ -15,7 +15,7 @@ export function RegisterForm({ onSignedIn }: { onSignedIn: (result: AuthResponse
   });
   const submit = handleSubmit((values) =>
     registration.mutate(values, {
-      onSuccess: onSignedIn,
+      onSuccess: (result) => onSignedIn(result),
       onError: (error) =>
         notify({
           type: 'error',

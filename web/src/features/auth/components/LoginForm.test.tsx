@@ -1,0 +1,61 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { VALIDATION } from '@moonrelay/contract/messages';
+import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
+import { LoginForm } from './LoginForm.tsx';
+
+const user = {
+  id: 'u1',
+  name: 'Ada',
+  username: 'ada',
+  email: 'ada@example.com',
+  googleId: null,
+  apiKey: 'mr_x',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  isAdmin: false,
+};
+
+describe('LoginForm', () => {
+  it('shows the spec messages for empty fields and sends nothing', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    renderWithProviders(<LoginForm onSignedIn={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText(VALIDATION.emailOrUsernameRequired)).toBeInTheDocument();
+    expect(screen.getByText(VALIDATION.passwordRequired)).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("reads 'Logging in...' while the request runs, then hands over the session", async () => {
+    let release: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const respond = jsonFetch({ 'POST /api/auth/login': () => ({ body: { token: 'mrs_t', user } }) });
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof respond>) => {
+      await answered;
+      return respond(...args);
+    });
+    const onSignedIn = vi.fn();
+    renderWithProviders(<LoginForm onSignedIn={onSignedIn} />);
+    await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret password');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    const pending = await screen.findByRole('button', { name: 'Logging in...' });
+    expect(pending).toBeDisabled();
+    release();
+    await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith({ token: 'mrs_t', user }));
+  });
+
+  it("toasts 'Login Failed' with the server's text", async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({ 'POST /api/auth/login': () => ({ status: 401, body: { error: 'Invalid credentials' } }) }),
+    );
+    renderWithProviders(<LoginForm onSignedIn={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Login Failed')).toBeInTheDocument();
+    expect(screen.getByText('Invalid credentials')).toBeInTheDocument();
+  });
+});
