@@ -1,0 +1,86 @@
+/**
+ * Web bundle benchmark: `npm run bench -- web`.
+ *
+ * Builds the web app and reads Vite's manifest to measure what each screen downloads:
+ *   - the sign-in screen's first load (the entry chunk, its static imports and their CSS), gzipped,
+ *     against the 250 KB budget;
+ *   - what signing in adds, and each lazily loaded page;
+ *   - where the Ace editor ended up: it must be fetched only by screens with an editor.
+ * Sizes are deterministic for a given build, so no baseline run is needed; the exit code is 1 when
+ * the budget is exceeded or Ace is reachable from a screen without an editor.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const dist = path.join(repoRoot, 'web/dist');
+const SIGN_IN_BUDGET_BYTES = 250 * 1024;
+/** Ace's own module loader; present in every chunk that carries Ace code. */
+const ACE_SIGNATURE = /\bdefine\("ace\/(ace|mode\/|theme\/|editor)/;
+
+interface ManifestChunk {
+  file: string;
+  name?: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The files a chunk needs before it can run: itself, its static imports (recursively) and their CSS. */
+function staticClosure(manifest: Manifest, key: string, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const css of chunk.css ?? []) into.add(css);
+  for (const imported of chunk.imports ?? []) staticClosure(manifest, imported, into);
+  return into;
+}
+
+const total = (files: Iterable<string>) => [...files].reduce((sum, file) => sum + gzipSize(file), 0);
+const hasAce = (file: string) =>
+  file.endsWith('.js') && ACE_SIGNATURE.test(fs.readFileSync(path.join(dist, file), 'utf8'));
+
+export async function run(): Promise<void> {
+  execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  if (!entryKey) throw new Error('no entry chunk in the manifest');
+
+  const signIn = staticClosure(manifest, entryKey);
+  const signInJs = total([...signIn].filter((f) => f.endsWith('.js')));
+  const signInCss = total([...signIn].filter((f) => f.endsWith('.css')));
+  const rows: [string, number, string][] = [
+    ['sign-in first load (JS + CSS)', signInJs + signInCss, `budget ${kb(SIGN_IN_BUDGET_BYTES)}`],
+  ];
+
+  // Every lazily loaded chunk: what it adds on top of the first load.
+  const lazyKeys = Object.keys(manifest).filter((key) =>
+    Object.values(manifest).some((c) => c.dynamicImports?.includes(key)),
+  );
+  const problems: string[] = [];
+  for (const key of lazyKeys) {
+    const added = [...staticClosure(manifest, key)].filter((file) => !signIn.has(file));
+    const name = manifest[key]!.name ?? key;
+    const carriesAce = added.some(hasAce);
+    rows.push([`+ ${name}`, total(added), carriesAce ? 'includes Ace' : '']);
+    if (carriesAce && !/Editor/i.test(name)) problems.push(`Ace is loaded by ${name}, which has no editor`);
+  }
+  if ([...signIn].some(hasAce)) problems.push('Ace is part of the sign-in first load');
+  if (signInJs + signInCss > SIGN_IN_BUDGET_BYTES)
+    problems.push(`sign-in first load ${kb(signInJs + signInCss)} is over budget`);
+
+  console.log('gzipped sizes (level 9)');
+  for (const [label, bytes, note] of rows) console.log(`${label.padEnd(40)} ${kb(bytes).padStart(10)}  ${note}`);
+  console.log(
+    `RESULT ${JSON.stringify({ bench: 'web', signInJsBytes: signInJs, signInCssBytes: signInCss, budgetBytes: SIGN_IN_BUDGET_BYTES, chunks: rows.slice(1).map(([label, bytes, note]) => ({ chunk: label.slice(2), bytes, ace: note === 'includes Ace' })) })}`,
+  );
+  if (problems.length) throw new Error(problems.join('; '));
+}
