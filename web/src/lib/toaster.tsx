@@ -13,7 +13,8 @@ export interface Notice {
 
 /** Shows a toast, replacing the one on screen. 'error' is the spec's destructive style. */
 export function notify({ title, description, type = 'success', duration = TOAST_DURATION_MS }: Notice): void {
-  toaster.dismiss();
+  // remove() rather than dismiss(): the replacement shows at once instead of after the exit animation.
+  toaster.remove();
   toaster.create({ title, description, type, duration, closable: true });
 }
 

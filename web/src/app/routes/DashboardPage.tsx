@@ -1,5 +1,35 @@
-import { Heading } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react';
+import { LogOut, Plus } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { ApiAccessCard } from '../../features/account/components/ApiAccessCard.tsx';
+import { useLogout } from '../../features/auth/api/logout.ts';
+import { RecentScripts } from '../../features/scripts/components/RecentScripts.tsx';
+import { ScriptStats } from '../../features/scripts/components/ScriptStats.tsx';
 
+/** The dashboard (spec section 2): API access, script statistics and the most recent scripts. */
 export default function DashboardPage() {
-  return <Heading>Dashboard</Heading>;
+  const logout = useLogout();
+  return (
+    <Stack gap="6">
+      <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
+        <Box>
+          <Heading size="2xl">Dashboard</Heading>
+          <Text color="fg.muted">Manage your Lua scripts and API access</Text>
+        </Box>
+        <HStack>
+          <Button asChild colorPalette="purple">
+            <Link to="/editor">
+              <Plus size={16} /> New Script
+            </Link>
+          </Button>
+          <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            <LogOut size={16} /> Logout
+          </Button>
+        </HStack>
+      </Flex>
+      <ApiAccessCard />
+      <ScriptStats />
+      <RecentScripts />
+    </Stack>
+  );
 }

@@ -1,5 +1,5 @@
-import { Heading } from '@chakra-ui/react';
+import { MyScripts } from '../../features/scripts/components/MyScripts.tsx';
 
 export default function ScriptsPage() {
-  return <Heading>Scripts</Heading>;
+  return <MyScripts />;
 }

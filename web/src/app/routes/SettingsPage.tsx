@@ -1,5 +1,57 @@
-import { Heading } from '@chakra-ui/react';
+import { Alert, Button, Center, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../../features/account/api/current-user.ts';
+import { ApiKeyCard } from '../../features/account/components/ApiKeyCard.tsx';
+import { DangerZoneCard } from '../../features/account/components/DangerZoneCard.tsx';
+import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
+import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
+import { messageOf } from '../../lib/api-client.ts';
+import { useSession } from '../../lib/session.ts';
 
+/** Settings (spec section 2): profile, API key, preferences and account deletion. */
 export default function SettingsPage() {
-  return <Heading>Settings</Heading>;
+  const current = useCurrentUser();
+  const storedUser = useSession((state) => state.user);
+  // The stored copy shows at once; the fetched one replaces it when it arrives.
+  const user = current.data ?? storedUser;
+
+  return (
+    <Stack gap="6" maxW="3xl">
+      <Stack gap="2">
+        <HStack>
+          <Button asChild variant="ghost" size="sm" ms="-3">
+            <Link to="/dashboard">
+              <ArrowLeft /> Back to Dashboard
+            </Link>
+          </Button>
+        </HStack>
+        <Heading size="2xl">Settings</Heading>
+        <Text color="fg.muted">Manage your account, API key and preferences.</Text>
+      </Stack>
+      {user ? (
+        <>
+          <ProfileCard user={user} />
+          <ApiKeyCard apiKey={user.apiKey} />
+        </>
+      ) : current.isError ? (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Your account could not be loaded.</Alert.Title>
+            <Alert.Description>{messageOf(current.error, 'Please try again.')}</Alert.Description>
+          </Alert.Content>
+          <Button size="sm" variant="outline" onClick={() => void current.refetch()}>
+            Retry
+          </Button>
+        </Alert.Root>
+      ) : (
+        <Center py="10">
+          <Spinner />
+        </Center>
+      )}
+      <PreferencesCard />
+      <DangerZoneCard />
+    </Stack>
+  );
 }

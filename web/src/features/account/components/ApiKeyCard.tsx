@@ -1,0 +1,45 @@
+import { Button, Card, HStack, IconButton, Input, Text } from '@chakra-ui/react';
+import { Eye, EyeOff, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { maskApiKey } from '../../../lib/format.ts';
+import { CopyButton } from './CopyButton.tsx';
+import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
+
+/** Settings' API key: masked until revealed, with copy and regenerate. */
+export function ApiKeyCard({ apiKey }: { apiKey: string | null }) {
+  const [revealed, setRevealed] = useState(false);
+  return (
+    <Card.Root>
+      <Card.Header>
+        <Card.Title>API Key</Card.Title>
+        <Card.Description>Your game and API calls authenticate with this key. Keep it secret.</Card.Description>
+      </Card.Header>
+      <Card.Body>
+        {apiKey ? (
+          <HStack gap="2">
+            <Input readOnly aria-label="API key" fontFamily="mono" value={revealed ? apiKey : maskApiKey(apiKey)} />
+            <IconButton
+              aria-label={revealed ? 'Hide' : 'Show'}
+              variant="outline"
+              onClick={() => setRevealed((current) => !current)}
+            >
+              {revealed ? <EyeOff /> : <Eye />}
+            </IconButton>
+            <CopyButton value={apiKey} label="Copy API key" copiedTitle="API Key Copied" />
+          </HStack>
+        ) : (
+          <Text color="fg.muted">No API key available</Text>
+        )}
+      </Card.Body>
+      <Card.Footer>
+        <RegenerateKeyDialog
+          trigger={
+            <Button variant="outline" colorPalette="red">
+              <RefreshCw /> Regenerate API Key
+            </Button>
+          }
+        />
+      </Card.Footer>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,32 @@
+import { Card, Field, Input, Stack } from '@chakra-ui/react';
+import type { User } from '@moonrelay/contract/auth';
+import { formatDate } from '../../../lib/format.ts';
+
+function ReadOnlyField({ label, value }: { label: string; value: string }) {
+  return (
+    <Field.Root readOnly>
+      <Field.Label>{label}</Field.Label>
+      <Input readOnly value={value} />
+    </Field.Root>
+  );
+}
+
+/** The account's details; nothing here can be edited (spec section 5). */
+export function ProfileCard({ user }: { user: User }) {
+  return (
+    <Card.Root>
+      <Card.Header>
+        <Card.Title>Profile</Card.Title>
+        <Card.Description>Your account information.</Card.Description>
+      </Card.Header>
+      <Card.Body>
+        <Stack gap="4">
+          <ReadOnlyField label="Name" value={user.name} />
+          <ReadOnlyField label="Email" value={user.email} />
+          {user.googleId !== null && <ReadOnlyField label="Google ID" value={user.googleId} />}
+          <ReadOnlyField label="Account created" value={formatDate(user.createdAt)} />
+        </Stack>
+      </Card.Body>
+    </Card.Root>
+  );
+}

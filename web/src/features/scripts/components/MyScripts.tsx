@@ -1,0 +1,60 @@
+import { Alert, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { messageOf } from '../../../lib/api-client.ts';
+import { useScripts } from '../api/scripts.ts';
+import { filterScripts, type ScriptTypeFilter } from './script-filter.ts';
+import { ScriptFilters } from './ScriptFilters.tsx';
+import { ScriptsTable } from './ScriptsTable.tsx';
+
+/** The My Scripts screen (spec section 2): every script of the user, searchable, with its actions. */
+export function MyScripts() {
+  const scripts = useScripts();
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<ScriptTypeFilter>('all');
+  const all = scripts.data;
+  const visible = useMemo(() => filterScripts(all ?? [], search, type), [all, search, type]);
+
+  const emptyText = !all
+    ? 'Loading scripts...'
+    : all.length === 0
+      ? 'No scripts yet. Create your first script to get started.'
+      : 'No scripts match your search criteria.';
+
+  return (
+    <Stack gap="6">
+      <Flex justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="4" wrap="wrap">
+        <Stack gap="1">
+          <Heading size="2xl">{all ? `My Scripts (${all.length})` : 'My Scripts'}</Heading>
+          <Text color="fg.muted">Search, run, duplicate and manage your saved Lua scripts.</Text>
+        </Stack>
+        <Button asChild colorPalette="purple">
+          <Link to="/editor">
+            <Plus size={16} /> New Script
+          </Link>
+        </Button>
+      </Flex>
+
+      <Card.Root>
+        <Card.Header>
+          <ScriptFilters search={search} onSearchChange={setSearch} type={type} onTypeChange={setType} />
+        </Card.Header>
+        <Card.Body>
+          {/* A failed refresh keeps the list it already has; the error shows only when there is none. */}
+          {!all && scripts.isError ? (
+            <Alert.Root status="error">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>Failed to load scripts</Alert.Title>
+                <Alert.Description>{messageOf(scripts.error, scripts.error.message)}</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          ) : (
+            <ScriptsTable scripts={visible} emptyText={emptyText} />
+          )}
+        </Card.Body>
+      </Card.Root>
+    </Stack>
+  );
+}
