@@ -1,5 +1,6 @@
-import { Heading } from '@chakra-ui/react';
+import { ScriptEditorScreen } from '../../features/scripts/editor/ScriptEditorScreen.tsx';
 
+/** /editor and /editor?id={id}: a lazy chunk, so Ace is only fetched when the editor opens. */
 export default function EditorPage() {
-  return <Heading>Editor</Heading>;
+  return <ScriptEditorScreen />;
 }

@@ -1,0 +1,135 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, signInAs, startApp, type E2EApp, type TestUser } from './support/app.ts';
+import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
+import { ensureWebBuilt } from './support/build.ts';
+import { expectHidden, expectPath, expectVisible, storageItem } from './support/expect.ts';
+import { expectSignedIn, expectSignInScreen, mainArea, sidebarLink } from './support/ui.ts';
+
+/** The sidebar's entries for every signed-in user (spec section 2), in order. */
+const ENTRIES = [
+  { label: 'Dashboard', path: '/dashboard' },
+  { label: 'Script Editor', path: '/editor' },
+  { label: 'My Scripts', path: '/scripts' },
+  { label: 'ScriptBlox', path: '/scriptblox' },
+  { label: 'API Docs', path: '/api-docs' },
+  { label: 'Settings', path: '/settings' },
+];
+
+const COMING_LATER = 'This screen is coming with a later release of Moonrelay.';
+
+/** Chromium logs each API call the revoked token gets a 401 for. */
+const API_UNAUTHORIZED = /status of 401 \(Unauthorized\) \[[^\]]*\/api\/[^\]]*\]$/;
+
+let app: E2EApp;
+let browser: E2EBrowser;
+/** The first account on this server, so an admin; the accounts the tests create are not. */
+let admin: TestUser;
+
+beforeAll(async () => {
+  await ensureWebBuilt();
+  app = await startApp();
+  admin = await createUser(app, { name: 'Ada Admin' });
+  expect(admin.user.isAdmin).toBe(true);
+  browser = await launchBrowser({ origin: app.url });
+});
+
+afterEach(async () => {
+  await browser?.finishTest();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** The entry the sidebar marks as the current page, by its label. */
+async function currentEntry(page: Page): Promise<string[]> {
+  const links = page.getByRole('navigation', { name: 'Main' }).locator('a[aria-current="page"]');
+  return (await links.allInnerTexts()).map((text) => text.trim());
+}
+
+describe('navigation', () => {
+  it("an unknown route shows '404' and 'Page Not Found' inside the app", async () => {
+    const page = await browser.newPage();
+    const user = await createUser(app);
+    await signInAs(page, app, user, '/nope');
+    await expectSignedIn(page, user.name);
+    await expectVisible(mainArea(page).getByRole('heading', { name: '404', exact: true }));
+    await expectVisible(mainArea(page).getByText('Page Not Found', { exact: true }));
+    await expectPath(page, '/nope');
+    expect(await currentEntry(page)).toEqual([]);
+    await screenshot(page, 'not-found');
+
+    await mainArea(page).getByRole('link', { name: 'Back to the dashboard' }).click();
+    await expectPath(page, '/dashboard');
+    await expectVisible(mainArea(page).getByRole('heading', { name: 'Dashboard', exact: true }));
+  });
+
+  it('every sidebar entry opens its path and is marked as the current page', async () => {
+    const page = await browser.newPage();
+    const user = await createUser(app);
+    await signInAs(page, app, user, '/');
+    await expectSignedIn(page, user.name);
+    // The root path counts as the dashboard entry.
+    await expectVisible(mainArea(page).getByRole('heading', { name: 'Dashboard', exact: true }));
+    expect(await currentEntry(page)).toEqual(['Dashboard']);
+    // Not an admin: no Admin Panel entry.
+    await expectHidden(sidebarLink(page, 'Admin Panel'));
+
+    // Every entry from a page that is not its own (the dashboard entry last, coming from Settings).
+    for (const { label, path } of [...ENTRIES.slice(1), ENTRIES[0] as (typeof ENTRIES)[number]]) {
+      await sidebarLink(page, label).click();
+      await expectPath(page, path);
+      await expect.poll(() => currentEntry(page), { message: `${label} is the current entry` }).toEqual([label]);
+      await expectHidden(mainArea(page).getByText('Page Not Found', { exact: true }));
+    }
+    await expectVisible(mainArea(page).getByRole('heading', { name: 'Dashboard', exact: true }));
+  });
+
+  it("the admin's Admin Panel entry opens /admin", async () => {
+    const page = await browser.newPage();
+    await signInAs(page, app, admin, '/dashboard');
+    await expectSignedIn(page, admin.name);
+    await sidebarLink(page, 'Admin Panel').click();
+    await expectPath(page, '/admin');
+    expect(await currentEntry(page)).toEqual(['Admin Panel']);
+    await expectVisible(mainArea(page).getByText(COMING_LATER, { exact: true }));
+  });
+
+  it("/scriptblox, /api-docs and /admin show the 'coming with a later release' page", async () => {
+    const page = await browser.newPage();
+    // The admin, so that /admin is one of their screens.
+    await signInAs(page, app, admin, '/dashboard');
+    await expectSignedIn(page, admin.name);
+    for (const [path, title] of [
+      ['/scriptblox', 'ScriptBlox'],
+      ['/api-docs', 'API Documentation'],
+      ['/admin', 'Admin Panel'],
+    ] as const) {
+      await page.goto(app.url + path);
+      await expectSignedIn(page, admin.name);
+      await expectVisible(mainArea(page).getByRole('heading', { name: title, exact: true }));
+      await expectVisible(mainArea(page).getByText(COMING_LATER, { exact: true }));
+      await expectPath(page, path);
+    }
+    await screenshot(page, 'coming-later');
+  });
+
+  it('a token the server revoked sends the app back to the sign-in screen', async () => {
+    browser.allowConsoleErrors(API_UNAUTHORIZED);
+    const page = await browser.newPage();
+    const user = await createUser(app);
+    await signInAs(page, app, user, '/dashboard');
+    await expectSignedIn(page, user.name);
+
+    const logout = await app.call('POST', '/api/auth/logout', { token: user.token });
+    expect(logout.status).toBe(200);
+    await page.reload();
+
+    await expectSignInScreen(page);
+    await expect.poll(() => storageItem(page, 'token')).toBeNull();
+    expect(await storageItem(page, 'user')).toBeNull();
+    await expectHidden(page.getByText(user.name, { exact: true }));
+  });
+});

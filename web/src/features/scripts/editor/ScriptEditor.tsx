@@ -1,0 +1,306 @@
+import {
+  Box,
+  Button,
+  Card,
+  Field,
+  Flex,
+  Heading,
+  HStack,
+  Input,
+  Kbd,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Play, Save, Zap } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Controller, useForm, type FieldErrors } from 'react-hook-form';
+import {
+  SAVE_AND_EXECUTE_DELAY_MS,
+  SCRIPT_DESCRIPTION_MAX_LENGTH,
+  SCRIPT_NAME_MAX_LENGTH,
+} from '@moonrelay/contract/constants';
+import { VALIDATION } from '@moonrelay/contract/messages';
+import type { CreateScriptRequest, Script } from '@moonrelay/contract/scripts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { notify } from '../../../lib/toaster.tsx';
+import { useCreateScript, useExecuteScript, useUpdateScript, type ExecutionResult } from '../api/scripts.ts';
+import {
+  EDITOR_TEXT,
+  EDITOR_TOASTS,
+  EditorFormSchema,
+  formValuesOf,
+  scriptFieldsOf,
+  withReason,
+  type EditorFormInput,
+  type EditorFormValues,
+} from './editor-form.ts';
+import { ExecutionOutput, type Execution } from './ExecutionOutput.tsx';
+import { LuaCodeEditor } from './LuaCodeEditor.tsx';
+import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
+import type { GameChoice, GameConfig } from './save-config.ts';
+
+interface Props {
+  /** The saved script being edited; null while it is new. */
+  script: Script | null;
+  recentGames: readonly GameChoice[];
+  /** A new script was just created (the screen moves to its address). */
+  onCreated(script: Script): void;
+}
+
+const serverReason = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const MOD_KEY = isMac ? '⌘' : 'Ctrl';
+
+/** The Script Editor (spec section 2): details, Luau code, execute/save actions and the output pane. */
+export function ScriptEditor({ script, recentGames, onCreated }: Props) {
+  const scriptId = script?.id ?? null;
+  const create = useCreateScript();
+  const update = useUpdateScript();
+  const execute = useExecuteScript();
+  const [execution, setExecution] = useState<Execution>({ status: 'idle' });
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const saving = create.isPending || update.isPending;
+  const running = execution.status === 'running';
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    getValues,
+    reset,
+    setValue,
+    formState: { errors, isDirty },
+  } = useForm<EditorFormInput, unknown, EditorFormValues>({
+    resolver: zodResolver(EditorFormSchema),
+    defaultValues: formValuesOf(script),
+  });
+
+  // A shortcut pressed twice before React re-renders must not save twice (or create two scripts).
+  const saveInFlight = useRef(false);
+  const executeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(executeTimer.current), []);
+
+  async function persist(
+    request: CreateScriptRequest & GameConfig,
+    toasts: { success?: string; failure?: string } = {},
+  ): Promise<Script | null> {
+    if (saveInFlight.current) return null;
+    saveInFlight.current = true;
+    const submitted = getValues();
+    try {
+      const saved = scriptId
+        ? await update.mutateAsync({ id: scriptId, ...request })
+        : await create.mutateAsync(request);
+      notify({ title: toasts.success ?? (scriptId ? EDITOR_TOASTS.updated : EDITOR_TOASTS.created) });
+      // The form now matches what is stored; edits typed while the request ran stay (and stay unsaved).
+      const stored = formValuesOf(saved);
+      const editedMeanwhile = JSON.stringify(getValues()) !== JSON.stringify(submitted);
+      reset(stored, { keepValues: editedMeanwhile });
+      if (editedMeanwhile) setValue('executionType', stored.executionType);
+      if (!scriptId) onCreated(saved);
+      return saved;
+    } catch (error) {
+      const failure = toasts.failure ?? (scriptId ? EDITOR_TOASTS.updateFailed : EDITOR_TOASTS.createFailed);
+      notify({
+        type: 'error',
+        title: EDITOR_TOASTS.failureTitle,
+        description: withReason(failure, serverReason(error)),
+      });
+      return null;
+    } finally {
+      saveInFlight.current = false;
+    }
+  }
+
+  const onInvalid = (formErrors: FieldErrors<EditorFormInput>) => {
+    if (formErrors.name?.message === VALIDATION.scriptNameRequired) {
+      notify({ type: 'error', ...EDITOR_TOASTS.nameRequired });
+    }
+  };
+
+  /** Name, description, code and execution type; the game configuration is left as it is. */
+  const saveOnly = handleSubmit(async (values) => {
+    if (await persist(scriptFieldsOf(values))) setDialogOpen(false);
+  }, onInvalid);
+
+  const saveWithConfig = (choice: SaveChoice) =>
+    handleSubmit(async (values) => {
+      const request = { ...scriptFieldsOf(values), isAutoExecute: choice.autoExecute, ...choice.config };
+      const saved = await persist(request, { success: EDITOR_TOASTS.saved, failure: EDITOR_TOASTS.saveFailed });
+      if (saved) setDialogOpen(false);
+    }, onInvalid)();
+
+  const openSaveDialog = handleSubmit(() => setDialogOpen(true), onInvalid);
+
+  const showResult = (result: ExecutionResult) => {
+    if (result.success === false) {
+      const reason = result.error || result.instructions;
+      setExecution({ status: 'error', output: result.output, error: reason });
+      notify({
+        type: 'error',
+        title: EDITOR_TOASTS.executionFailedTitle,
+        description: withReason(EDITOR_TOASTS.executionFailed, reason),
+      });
+      return;
+    }
+    setExecution({ status: 'success', output: result.output, error: result.error });
+    notify({ title: EDITOR_TOASTS.executed, description: result.output || undefined });
+  };
+
+  const runSaved = (id: string) => {
+    setExecution({ status: 'running' });
+    execute.mutate(id, {
+      onSuccess: showResult,
+      onError: (error) => {
+        const reason = serverReason(error);
+        setExecution({ status: 'error', error: reason ?? 'Failed to execute script' });
+        notify({
+          type: 'error',
+          title: EDITOR_TOASTS.executionFailedTitle,
+          description: withReason(EDITOR_TOASTS.executionFailed, reason),
+        });
+      },
+    });
+  };
+
+  /** Execute runs the saved script; unsaved edits need Save & Execute. */
+  const executeSaved = () => {
+    if (running || saving) return;
+    if (!getValues('code').trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
+    if (!scriptId) return notify({ type: 'warning', ...EDITOR_TOASTS.saveFirst });
+    runSaved(scriptId);
+  };
+
+  const saveAndExecute = handleSubmit(async (values) => {
+    if (running) return;
+    if (!values.code.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
+    const saved = await persist(scriptFieldsOf(values));
+    if (!saved) return;
+    clearTimeout(executeTimer.current);
+    executeTimer.current = setTimeout(() => runSaved(saved.id), SAVE_AND_EXECUTE_DELAY_MS);
+  }, onInvalid);
+
+  // Shortcuts with the focus outside Ace (Ace handles its own, see LuaCodeEditor); the latest
+  // handlers are read from a ref so the listener is added once.
+  const shortcuts = useRef({ save: () => {}, execute: () => {}, blocked: false });
+  useEffect(() => {
+    shortcuts.current = { save: () => void openSaveDialog(), execute: executeSaved, blocked: dialogOpen };
+  });
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented) return;
+      const key = event.key.toLowerCase();
+      if (key !== 's' && key !== 'enter') return;
+      // Never the browser's own "save page" dialog, even while the modal is open.
+      event.preventDefault();
+      if (shortcuts.current.blocked) return;
+      if (key === 's') shortcuts.current.save();
+      else shortcuts.current.execute();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const nameError = errors.name?.message !== VALIDATION.scriptNameRequired ? errors.name?.message : undefined;
+
+  return (
+    <Stack gap="6">
+      <Box>
+        <Heading size="2xl">{EDITOR_TEXT.title}</Heading>
+        <Text color="fg.muted">{script ? EDITOR_TEXT.subtitleEdit : EDITOR_TEXT.subtitleCreate}</Text>
+      </Box>
+
+      <Card.Root>
+        <Card.Body>
+          <Stack gap="4">
+            <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+              <Field.Root invalid={Boolean(errors.name)}>
+                <Field.Label>Script Name</Field.Label>
+                <Input {...register('name')} maxLength={SCRIPT_NAME_MAX_LENGTH} placeholder="My script" />
+                {nameError && <Field.ErrorText>{nameError}</Field.ErrorText>}
+              </Field.Root>
+              <Field.Root>
+                <Field.Label>Execution Type</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field {...register('executionType')}>
+                    <option value="manual">{EDITOR_TEXT.manual}</option>
+                    <option value="auto">{EDITOR_TEXT.autoExecute}</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+            </SimpleGrid>
+            <Field.Root invalid={Boolean(errors.description)}>
+              <Field.Label>Description</Field.Label>
+              <Input
+                {...register('description')}
+                maxLength={SCRIPT_DESCRIPTION_MAX_LENGTH}
+                placeholder="What does this script do? (optional)"
+              />
+              {errors.description?.message && <Field.ErrorText>{errors.description.message}</Field.ErrorText>}
+            </Field.Root>
+          </Stack>
+        </Card.Body>
+      </Card.Root>
+
+      <Flex justify="space-between" align="center" wrap="wrap" gap="3">
+        <HStack wrap="wrap" gap="2">
+          <Button
+            variant="outline"
+            onClick={executeSaved}
+            loading={running}
+            loadingText="Executing..."
+            disabled={saving}
+          >
+            <Play size={16} /> Execute
+          </Button>
+          <Button variant="outline" onClick={() => void openSaveDialog()} disabled={saving}>
+            <Save size={16} /> Save
+          </Button>
+          <Button colorPalette="purple" onClick={() => void saveAndExecute()} disabled={saving || running}>
+            <Zap size={16} /> Save &amp; Execute
+          </Button>
+        </HStack>
+        <Text fontSize="sm" color="fg.muted">
+          <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd> executes
+        </Text>
+      </Flex>
+      {scriptId && isDirty && (
+        <Text fontSize="sm" color="fg.warning" mt="-3">
+          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute runs what you see.
+        </Text>
+      )}
+
+      <Controller
+        control={control}
+        name="code"
+        render={({ field }) => (
+          <LuaCodeEditor
+            value={field.value}
+            onChange={field.onChange}
+            readOnly={running}
+            onSave={() => void openSaveDialog()}
+            onExecute={executeSaved}
+          />
+        )}
+      />
+
+      <ExecutionOutput execution={execution} />
+
+      <SaveScriptDialog
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        autoExecute={getValues('executionType') === 'auto'}
+        script={script}
+        recentGames={recentGames}
+        saving={saving}
+        onSave={(choice) => void saveWithConfig(choice)}
+        onSaveOnly={() => void saveOnly()}
+      />
+    </Stack>
+  );
+}
