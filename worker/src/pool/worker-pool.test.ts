@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkerPool, PoolBusyError, PoolClosedError, type WorkerPool } from './worker-pool.ts';
+
+interface Job {
+  kind: 'echo' | 'spin' | 'crash';
+  ms?: number;
+  value?: unknown;
+  limit?: string;
+}
+interface Result {
+  ok: boolean;
+  value?: unknown;
+  limit: string | null;
+  elapsedMs?: number;
+}
+
+const entry = new URL('./test-thread.mjs', import.meta.url);
+let pool: WorkerPool<Job, Result> | undefined;
+const make = (options: Partial<Parameters<typeof createWorkerPool<Job, Result>>[0]> = {}) =>
+  (pool = createWorkerPool<Job, Result>({
+    entry,
+    size: 2,
+    deadlineMs: 1000,
+    onDeadline: (elapsedMs) => ({ ok: false, limit: 'deadline', elapsedMs }),
+    retireAfter: (result) => result.limit !== null,
+    ...options,
+  }));
+
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('worker pool', () => {
+  it('runs jobs on threads and answers their results', async () => {
+    const p = make();
+    const results = await Promise.all([1, 2, 3, 4].map((value) => p.run('u1', { kind: 'echo', value })));
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4]);
+    expect(p.stats().threads).toBeLessThanOrEqual(2);
+  });
+
+  it("keeps one user's long jobs from delaying another user's", async () => {
+    const p = make({ perUserInFlight: 1 });
+    const hogs = Array.from({ length: 10 }, () => p.run('hog', { kind: 'spin', ms: 150 }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await p.run('other', { kind: 'echo', value: 'hi' });
+    const waited = performance.now() - started;
+    // The other user gets the free thread at once instead of queueing behind ten 150 ms jobs.
+    expect(waited).toBeLessThan(140);
+    await Promise.all(hogs);
+  });
+
+  it('terminates a job at its deadline, replaces the thread, and keeps serving', async () => {
+    const p = make({ deadlineMs: 200 });
+    const started = performance.now();
+    const result = await p.run('u1', { kind: 'spin', ms: 10_000 });
+    expect(result.limit).toBe('deadline');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await p.run('u1', { kind: 'echo', value: 'after' })).value).toBe('after');
+  });
+
+  it('answers PoolBusyError when the queue is full, instead of piling up', async () => {
+    const p = make({ size: 1, maxQueue: 2 });
+    const running = p.run('u1', { kind: 'spin', ms: 200 });
+    const queued = [p.run('u2', { kind: 'echo' }), p.run('u3', { kind: 'echo' })];
+    await expect(p.run('u4', { kind: 'echo' })).rejects.toBeInstanceOf(PoolBusyError);
+    await Promise.all([running, ...queued]);
+  });
+
+  it('rejects the job of a crashed thread and replaces the thread', async () => {
+    const p = make();
+    await expect(p.run('u1', { kind: 'crash' })).rejects.toThrow('thread crashed');
+    expect((await p.run('u1', { kind: 'echo', value: 1 })).value).toBe(1);
+  });
+
+  it('retires a thread whose job hit a limit', async () => {
+    const p = make({ size: 1 });
+    const first = await p.run('u1', { kind: 'echo', limit: 'memory' });
+    expect(first.limit).toBe('memory');
+    expect(p.stats().threads).toBe(0);
+    expect((await p.run('u1', { kind: 'echo', value: 2 })).value).toBe(2);
+  });
+
+  it('refuses work after close and rejects what was waiting', async () => {
+    const p = make({ size: 1 });
+    const running = p.run('u1', { kind: 'spin', ms: 100 });
+    const waiting = p.run('u2', { kind: 'echo' });
+    const refused = [
+      expect(running).rejects.toBeInstanceOf(PoolClosedError),
+      expect(waiting).rejects.toBeInstanceOf(PoolClosedError),
+    ];
+    await p.close();
+    await Promise.all(refused);
+    await expect(p.run('u3', { kind: 'echo' })).rejects.toBeInstanceOf(PoolClosedError);
+  });
+});
