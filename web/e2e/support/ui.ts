@@ -27,3 +27,42 @@ export async function expectSignedIn(page: Page, name: string): Promise<void> {
 
 /** The toast on screen (one at a time). */
 export const toast = (page: Page) => page.getByTestId('toast');
+
+/** Waits for the toast with this title (and, when given, this exact description). */
+export async function expectToast(page: Page, title: string, description?: string): Promise<void> {
+  const notice = toast(page);
+  await expectVisible(notice.getByText(title, { exact: true }));
+  if (description !== undefined) await expectVisible(notice.getByText(description, { exact: true }));
+}
+
+/** A modal by its title: role dialog (or alertdialog, for confirmations). */
+export const dialogNamed = (page: Page, title: string) => page.getByRole('dialog', { name: title, exact: true });
+export const alertDialogNamed = (page: Page, title: string) =>
+  page.getByRole('alertdialog', { name: title, exact: true });
+
+/** The Script Editor's Ace editor (its container). */
+export const codeEditor = (page: Page) => page.getByTestId('code-editor');
+
+/** The text lines Ace shows, as rendered (the code the user sees). */
+export const codeEditorLines = (page: Page) => codeEditor(page).locator('.ace_line').allInnerTexts();
+
+/** Types into the Ace editor as a person does: click in, select all, type (replacing everything). */
+export async function typeInCodeEditor(page: Page, code: string): Promise<void> {
+  await codeEditor(page).locator('.ace_content').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(code);
+}
+
+/** The body rows of the My Scripts table (the empty-state row included when there are none). */
+export const scriptRows = (page: Page) => mainArea(page).locator('tbody').getByRole('row');
+
+/** The My Scripts row of the script with this exact name. */
+export const scriptRow = (page: Page, name: string) =>
+  scriptRows(page).filter({ has: page.getByText(name, { exact: true }) });
+
+/** The value of one of the dashboard's stat cards ('Total Scripts', 'Total Executions', 'Auto-Execute'). */
+export const statValue = (page: Page, label: string) =>
+  mainArea(page)
+    .locator('dl')
+    .filter({ has: page.locator('dt').getByText(label, { exact: true }) })
+    .locator('dd');
