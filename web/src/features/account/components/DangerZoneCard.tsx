@@ -34,7 +34,7 @@ export function DangerZoneCard() {
         <Card.Title color="fg.error">Danger Zone</Card.Title>
         <Card.Description>Deleting your account is permanent and cannot be undone.</Card.Description>
       </Card.Header>
-      <Card.Footer>
+      <Card.Footer pt="4">
         <Dialog.Root
           role="alertdialog"
           open={open}
