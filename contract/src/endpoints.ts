@@ -9,6 +9,14 @@ import {
 } from './auth.ts';
 import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScriptRequestSchema } from './scripts.ts';
 import { SCRIPT_CODE_MAX_BYTES } from './constants.ts';
+import {
+  ExecuteCodeRequestSchema,
+  ExecuteScriptRequestSchema,
+  ExecutionResponseSchema,
+  LuaCheckResponseSchema,
+  LuaCodeRequestSchema,
+  LuaFormatResponseSchema,
+} from './executions.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -25,7 +33,7 @@ export interface Endpoint {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Koa-style path; `:id` becomes `{id}` in the OpenAPI document. */
   path: string;
-  tag: 'Auth' | 'User' | 'Scripts';
+  tag: 'Auth' | 'User' | 'Scripts' | 'Lua';
   summary: string;
   auth: EndpointAuth;
   rateLimit: RateLimitPolicy;
@@ -152,6 +160,55 @@ export const endpoints = {
     params: IdParamsSchema,
     response: SuccessResponseSchema,
     errors: [401, 404],
+  }),
+  executeCode: endpoint({
+    method: 'post',
+    path: '/api/scripts/execute',
+    tag: 'Scripts',
+    summary:
+      'Run code: in the connected game (default target) or in the Lua sandbox (target "sandbox"). Syntax is checked first.',
+    auth: 'session-or-key',
+    rateLimit: 'execution',
+    body: ExecuteCodeRequestSchema,
+    response: ExecutionResponseSchema,
+    errors: [400, 401, 413, 503],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  executeScript: endpoint({
+    method: 'post',
+    path: '/api/scripts/:id/execute',
+    tag: 'Scripts',
+    summary: 'Run a saved script (its executionCount rises on every run).',
+    auth: 'session-or-key',
+    rateLimit: 'execution',
+    params: IdParamsSchema,
+    body: ExecuteScriptRequestSchema,
+    response: ExecutionResponseSchema,
+    errors: [400, 401, 404, 503],
+  }),
+  checkLua: endpoint({
+    method: 'post',
+    path: '/api/lua/check',
+    tag: 'Lua',
+    summary: 'Check Luau syntax; answers diagnostics with line and column.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    body: LuaCodeRequestSchema,
+    response: LuaCheckResponseSchema,
+    errors: [400, 401, 413, 503],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  formatLua: endpoint({
+    method: 'post',
+    path: '/api/lua/format',
+    tag: 'Lua',
+    summary: 'Format Luau code; code that does not parse answers 400 with the syntax error.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    body: LuaCodeRequestSchema,
+    response: LuaFormatResponseSchema,
+    errors: [400, 401, 413, 503],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
 } as const satisfies Record<string, Endpoint>;
 

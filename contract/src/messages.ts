@@ -42,4 +42,7 @@ export const ERRORS = {
   bodyNotObject: 'Request body must be a JSON object',
   notFound: 'Not found',
   internal: 'Internal server error',
+  luaSyntaxPrefix: 'Lua syntax error: ',
+  gameNotConnectedInstructions:
+    'Connect your game first: enable HTTP requests (Game Settings > Security), add the Moonrelay integration script to a server Script, and start the game.',
 } as const;

@@ -22,6 +22,13 @@ import { mountScriptRoutes } from './modules/scripts/scripts.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { mountUserRoutes } from './modules/users/users.routes.ts';
 import { memoryRateLimitBackend } from './platform/rate-limits.ts';
+import { createSandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
+import { createExecutionsService } from './modules/executions/executions.service.ts';
+import { mountExecutionRoutes } from './modules/executions/executions.routes.ts';
+import { sandboxRunner } from './modules/executions/sandbox-runner.ts';
+import { luaToolsForHttp } from './modules/lua-tools/lua-tools.http.ts';
+import { mountLuaToolsRoutes } from './modules/lua-tools/lua-tools.routes.ts';
+import { createLuaToolsService } from './modules/lua-tools/lua-tools.service.ts';
 import { createSecretBox } from './security/secret-box.ts';
 import { loadServerSecret } from './security/server-secret.ts';
 
@@ -53,7 +60,13 @@ function createServices(config: Config, database: DatabaseHandle) {
     adminEmails: config.adminEmails,
   });
   const scripts = createScriptsService({ db });
-  return { rateLimits, apiKeys, sessions, users, accounts, scripts };
+  // Both start their threads on first use, so an app that never runs Lua holds none.
+  const luaToolsThreads = createLuaToolsService();
+  const sandboxPool = createSandboxPool({ size: config.sandbox.threads, maxQueue: config.sandbox.maxQueue });
+  const luaTools = luaToolsForHttp(luaToolsThreads);
+  const executions = createExecutionsService({ db, sandbox: sandboxRunner(sandboxPool), syntax: luaTools });
+  const stopThreads = () => Promise.all([sandboxPool.close(), luaToolsThreads.close()]).then(() => undefined);
+  return { rateLimits, apiKeys, sessions, users, accounts, scripts, luaTools, executions, sandboxPool, stopThreads };
 }
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -79,7 +92,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   const api = new Router<AppState>();
   mountAuthRoutes(api, services.rateLimits, services.accounts);
   mountUserRoutes(api, services.rateLimits, services.users);
+  mountExecutionRoutes(api, services.rateLimits, services.executions);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
+  mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   mountOpenApiRoute(api, services.rateLimits);
 
   koa.use(requestLog(logger));
@@ -107,6 +122,10 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     koa,
     database,
     services,
-    close: () => database.close(),
+    // Threads first (in-flight requests have finished by now), the database last.
+    close: async () => {
+      await services.stopThreads();
+      await database.close();
+    },
   };
 }

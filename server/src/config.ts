@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
+  SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
 });
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -61,6 +63,8 @@ export interface Config {
   logLevel: string;
   webDistDir: string;
   shutdownTimeoutMs: number;
+  /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
+  sandbox: { threads: number | undefined; maxQueue: number | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -92,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
   };
 }

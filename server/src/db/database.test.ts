@@ -23,7 +23,7 @@ describeEachEngine('data layer', (engine) => {
   });
 
   it('applies the migrations once, and again is a no-op', async () => {
-    expect(await migrateToLatest(handle.db)).toEqual(['001-accounts-and-scripts']);
+    expect(await migrateToLatest(handle.db)).toEqual(['001-accounts-and-scripts', '002-executions']);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });
 

@@ -58,9 +58,26 @@ export interface ScriptsTable {
   updatedAt: string;
 }
 
+export interface ExecutionsTable {
+  id: string;
+  userId: string;
+  scriptId: string | null;
+  target: 'game' | 'sandbox';
+  /** succeeded | failed | not_connected */
+  status: string;
+  /** The first 500 characters of what ran, so the history says what it was. */
+  codeExcerpt: string;
+  output: string;
+  error: string | null;
+  limitHit: string | null;
+  durationMs: number;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;
   scripts: ScriptsTable;
+  executions: ExecutionsTable;
 }

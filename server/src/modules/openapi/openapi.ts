@@ -16,6 +16,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with an existing record',
   413: 'Request body too large',
   429: 'Rate limit exceeded; see Retry-After',
+  503: 'Busy: the sandbox or the syntax checker is at capacity; try again shortly',
 };
 
 const SECURITY: Record<Endpoint['auth'], object[]> = {

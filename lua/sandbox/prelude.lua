@@ -1,0 +1,562 @@
+-- Moonrelay sandbox prelude.
+--
+-- Runs as trusted text in every fresh Lua state of the sandbox (worker/src/sandbox/run-lua.ts), after
+-- the allowlisted libraries are opened and before the user's script. It:
+--   * removes what a script must not reach: dofile, loadfile, string.dump, and every os function but
+--     clock, time, date and difftime;
+--   * wraps the base functions that would open a hole: load/loadstring take text only, collectgarbage
+--     answers "count" only, setmetatable refuses __gc (Lua runs finalizers with hooks off, so a
+--     looping finalizer could never be stopped), rawset refuses the library tables;
+--   * makes pcall, xpcall, coroutine.resume, coroutine.close and load pass a sandbox limit on instead
+--     of catching it, so a script cannot swallow the end of its own run;
+--   * bounds the C loops that no hook can interrupt: string.rep of an empty string, table.move over
+--     more than 2^24 slots, positional table.insert/remove on tables whose length comes from __len;
+--   * adds the Luau functions Roblox scripts expect: table.find/clear/create, string.split,
+--     math.clamp/sign/round, typeof, task.wait/spawn, and Luau-style print, warn and tostring;
+--   * then locks the library tables (read-only proxies with locked metatables) and the string metatable.
+--
+-- The host hands over its two functions as chunk arguments, so they are never globals:
+--   emit(kind, text)   appends one output line (kind 0 print, 1 warn, 2 error of a spawned thread);
+--                      raises the output limit once the output is full
+--   limitError(err)    the message of the sandbox limit that ended this run, or nil; it also notices
+--                      a refused allocation ("not enough memory") and makes it end the run
+-- It returns the Luau-style tostring, which the host uses for return values and error objects.
+--
+-- Wrappers check their arguments before calling the real function: an error raised inside the real
+-- function would carry the wrapper's position ("prelude:120:") instead of the script's line. The
+-- few errors that cannot be checked beforehand are caught and raised again (rethrow).
+
+local emit, limitError = ...
+
+local G = _G
+local type, select, error, next, rawget, tonumber = type, select, error, next, rawget, tonumber
+local tostring, setmetatable, getmetatable, rawset = tostring, setmetatable, getmetatable, rawset
+local pcall, xpcall, load, collectgarbage = pcall, xpcall, load, collectgarbage
+local create, resume, close = coroutine.create, coroutine.resume, coroutine.close
+local format, sub, find, byte, rep = string.format, string.sub, string.find, string.byte, string.rep
+local concat, pack, insert, remove, move = table.concat, table.pack, table.insert, table.remove, table.move
+local mathType, toInteger, floor, ceil, huge = math.type, math.tointeger, math.floor, math.ceil, math.huge
+local maxInteger = math.maxinteger
+
+local LOCKED_METATABLE = "The metatable is locked"
+-- Slots a C loop may walk in one call: no real table that long fits in the memory cap.
+local MAX_MOVE = 1 << 24
+-- No string longer than this fits in the WASM memory, whatever the cap.
+local MAX_STRING = 1 << 31
+
+local function badArgument(position, name, message)
+  return format("bad argument #%d to '%s' (%s)", position, name, message)
+end
+
+-- The checks raise at level 3: check -> library function -> the script that called it.
+local function checkTable(value, position, name)
+  if type(value) ~= "table" then
+    error(badArgument(position, name, "table expected, got " .. type(value)), 3)
+  end
+  return value
+end
+
+local function checkNumber(value, position, name)
+  local number = (type(value) == "number" or type(value) == "string") and tonumber(value) or nil
+  if number == nil then
+    error(badArgument(position, name, "number expected, got " .. type(value)), 3)
+  end
+  return number
+end
+
+local function checkInteger(value, position, name)
+  local number = (type(value) == "number" or type(value) == "string") and tonumber(value) or nil
+  if number == nil then
+    error(badArgument(position, name, "number expected, got " .. type(value)), 3)
+  end
+  local integer = toInteger(number)
+  if integer == nil then
+    error(badArgument(position, name, "number has no integer representation"), 3)
+  end
+  return integer
+end
+
+local function checkString(value, position, name)
+  if type(value) == "number" then
+    return tostring(value)
+  elseif type(value) ~= "string" then
+    error(badArgument(position, name, "string expected, got " .. type(value)), 3)
+  end
+  return value
+end
+
+-- The end of a pcall around a real function whose own errors cannot be checked beforehand (they
+-- carry no position, as pcall called it): a sandbox limit goes on as the limit; any other error is
+-- raised again at `level` (2 when a wrapper tail-calls this: the script that called the wrapper).
+local function rethrow(level, ok, ...)
+  if ok then
+    return ...
+  end
+  local message = ...
+  local limit = limitError(message)
+  if limit then
+    error(limit, 0)
+  end
+  error(message, level)
+end
+
+-- A caught failure that is a sandbox limit is raised again: the run is over.
+local function passLimits(ok, ...)
+  if not ok then
+    local limit = limitError((...))
+    if limit then
+      error(limit, 0)
+    end
+  end
+  return ok, ...
+end
+
+-- Luau prints numbers in their shortest round-trip form: 3.0 prints as 3, 0.1 as 0.1, 1/3 as
+-- 0.3333333333333333, 1e15 as 1e+15 (Lua's own "%.14g" would print 3.0 and 0.33333333333333).
+local NUMBER_FORMATS = { "%.14g", "%.15g", "%.16g" }
+local function formatNumber(number)
+  if mathType(number) == "integer" then
+    return tostring(number)
+  elseif number ~= number then
+    return "nan"
+  elseif number == huge then
+    return "inf"
+  elseif number == -huge then
+    return "-inf"
+  end
+  for i = 1, #NUMBER_FORMATS do
+    local text = format(NUMBER_FORMATS[i], number)
+    if tonumber(text) == number then
+      return text
+    end
+  end
+  return format("%.17g", number)
+end
+
+local function luauTostring(value)
+  local kind = type(value)
+  if kind == "number" then
+    return formatNumber(value)
+  elseif kind == "string" then
+    return value
+  elseif kind == "table" and getmetatable(value) ~= nil then
+    -- __tostring is the script's own: its errors keep their position, tostring's own have none.
+    return rethrow(0, pcall(tostring, value))
+  end
+  return tostring(value)
+end
+
+local function joinArguments(...)
+  local count = select("#", ...)
+  if count == 1 then
+    return luauTostring((...))
+  end
+  local parts = pack(...)
+  for i = 1, count do
+    parts[i] = luauTostring(parts[i])
+  end
+  return concat(parts, " ", 1, count)
+end
+
+---------------------------------------------------------------------------------------------------
+-- The base library, reduced and wrapped.
+
+G.dofile = nil
+G.loadfile = nil
+
+G.print = function(...)
+  emit(0, joinArguments(...))
+end
+
+G.warn = function(...)
+  emit(1, joinArguments(...))
+end
+
+G.tostring = function(...)
+  if select("#", ...) == 0 then
+    error(badArgument(1, "tostring", "value expected"), 2)
+  end
+  return luauTostring((...))
+end
+
+G.typeof = function(...)
+  if select("#", ...) == 0 then
+    error("missing argument #1 to 'typeof'", 2)
+  end
+  return type((...))
+end
+
+G.pcall = function(f, ...)
+  return passLimits(pcall(f, ...))
+end
+
+G.xpcall = function(f, handler, ...)
+  if type(handler) ~= "function" then
+    error(badArgument(2, "xpcall", "function expected, got " .. type(handler)), 2)
+  end
+  return passLimits(xpcall(f, handler, ...))
+end
+
+-- Text chunks only: a chunk that starts with ESC (precompiled bytecode) is refused, and the mode is
+-- always "t", so a reader function cannot hand over bytecode either.
+local function sandboxLoad(chunk, chunkname, _mode, ...)
+  local kind = type(chunk)
+  if kind ~= "string" and kind ~= "function" then
+    error(badArgument(1, "load", "string or function expected, got " .. kind), 2)
+  elseif chunkname ~= nil and type(chunkname) ~= "string" and type(chunkname) ~= "number" then
+    error(badArgument(2, "load", "string expected, got " .. type(chunkname)), 2)
+  elseif kind == "string" and byte(chunk, 1) == 27 then
+    return nil, "binary chunks are not allowed in the sandbox (load accepts text only)"
+  end
+  local fn, message
+  if select("#", ...) > 0 then
+    fn, message = load(chunk, chunkname, "t", (...))
+  else
+    fn, message = load(chunk, chunkname, "t")
+  end
+  if fn == nil then
+    local limit = limitError(message)
+    if limit then
+      error(limit, 0)
+    end
+  end
+  return fn, message
+end
+G.load = sandboxLoad
+G.loadstring = sandboxLoad
+
+G.collectgarbage = function(option)
+  if option == "count" then
+    return collectgarbage("count")
+  end
+  error(format("collectgarbage: option '%s' is not allowed in the sandbox (only \"count\")", tostring(option or "collect")), 2)
+end
+
+G.setmetatable = function(t, ...)
+  if type(t) ~= "table" then
+    error(badArgument(1, "setmetatable", "table expected, got " .. type(t)), 2)
+  end
+  local metatable = ...
+  local kind = type(metatable)
+  if select("#", ...) == 0 or (kind ~= "table" and kind ~= "nil") then
+    error(badArgument(2, "setmetatable", "nil or table expected"), 2)
+  elseif kind == "table" and rawget(metatable, "__gc") ~= nil then
+    error("setmetatable: __gc metamethods are not supported in the sandbox (as in Luau)", 2)
+  elseif getmetatable(t) ~= nil then
+    -- The current metatable may be protected by __metatable; only the real function can tell.
+    return rethrow(2, pcall(setmetatable, t, metatable))
+  end
+  return setmetatable(t, metatable)
+end
+
+local readOnly = {}
+
+G.rawset = function(t, ...)
+  if type(t) ~= "table" then
+    error(badArgument(1, "rawset", "table expected, got " .. type(t)), 2)
+  elseif readOnly[t] then
+    error("attempt to modify a readonly table", 2)
+  elseif select("#", ...) < 2 then
+    error(badArgument(select("#", ...) + 2, "rawset", "value expected"), 2)
+  end
+  return rawset(t, ...)
+end
+
+---------------------------------------------------------------------------------------------------
+-- Library additions and bounds (added to the real tables, before they are locked).
+
+string.dump = nil
+
+string.rep = function(s, n, sep)
+  s = checkString(s, 1, "rep")
+  n = checkInteger(n, 2, "rep")
+  if sep ~= nil then
+    sep = checkString(sep, 3, "rep")
+  end
+  local unit = #s + (sep and #sep or 0)
+  -- Lua would copy "" n times in a C loop no hook can interrupt; the answer is "" anyway.
+  if n <= 0 or unit == 0 then
+    return ""
+  elseif unit > MAX_STRING // n then
+    error("resulting string too large", 2)
+  end
+  return rep(s, n, sep)
+end
+
+-- Luau: splits by a plain separator (default ","), keeping empty segments; "" splits into bytes.
+string.split = function(s, separator)
+  s = checkString(s, 1, "split")
+  separator = separator == nil and "," or checkString(separator, 2, "split")
+  local parts = {}
+  if separator == "" then
+    for i = 1, #s do
+      parts[i] = sub(s, i, i)
+    end
+    return parts
+  end
+  local count, start = 0, 1
+  while true do
+    local first, last = find(s, separator, start, true)
+    if first == nil then
+      break
+    end
+    count = count + 1
+    parts[count] = sub(s, start, first - 1)
+    start = last + 1
+  end
+  parts[count + 1] = sub(s, start)
+  return parts
+end
+
+-- Luau: the index of the first element equal to needle, scanning from init until the first nil.
+table.find = function(haystack, ...)
+  checkTable(haystack, 1, "find")
+  if select("#", ...) == 0 then
+    error("missing argument #2 to 'find'", 2)
+  end
+  local needle, init = ...
+  local index = init == nil and 1 or checkInteger(init, 3, "find")
+  if index < 1 then
+    error(badArgument(3, "find", "index out of range"), 2)
+  end
+  while true do
+    local value = rawget(haystack, index)
+    if value == nil then
+      return nil
+    elseif value == needle then
+      return index
+    end
+    index = index + 1
+  end
+end
+
+table.clear = function(t)
+  checkTable(t, 1, "clear")
+  if readOnly[t] then
+    error("attempt to modify a readonly table", 2)
+  end
+  for key in next, t do
+    rawset(t, key, nil)
+  end
+end
+
+table.create = function(count, value)
+  count = checkInteger(count, 1, "create")
+  if count < 0 then
+    error(badArgument(1, "create", "size out of range"), 2)
+  end
+  local t = {}
+  if value ~= nil then
+    for i = 1, count do
+      t[i] = value
+    end
+  end
+  return t
+end
+
+table.move = function(a1, f, e, t, a2)
+  checkTable(a1, 1, "move")
+  local first, last, target = checkInteger(f, 2, "move"), checkInteger(e, 3, "move"), checkInteger(t, 4, "move")
+  if a2 ~= nil then
+    checkTable(a2, 5, "move")
+  end
+  if last >= first then
+    local span = last - first -- wraps below zero when the range is wider than the integers
+    if span < 0 or span >= MAX_MOVE then
+      error(badArgument(3, "move", format("more than %d elements to move in the sandbox", MAX_MOVE)), 2)
+    elseif target > maxInteger - span then
+      error(badArgument(4, "move", "destination wrap around"), 2)
+    end
+  end
+  return move(a1, first, last, target, a2)
+end
+
+-- A table with a metatable may report any length through __len; C would then shift that many
+-- slots without ever reaching a hook. Those tables are shifted here, in Lua, where the hook counts,
+-- and no further than MAX_MOVE slots.
+local function hasMetatable(t)
+  return getmetatable(t) ~= nil
+end
+
+table.insert = function(t, ...)
+  checkTable(t, 1, "insert")
+  local count = select("#", ...)
+  if count == 1 then
+    return insert(t, ...)
+  elseif count ~= 2 then
+    error("wrong number of arguments to 'insert'", 2)
+  end
+  local position, value = ...
+  position = checkInteger(position, 2, "insert")
+  local size = #t + 1
+  if position < 1 or position > size then
+    error(badArgument(2, "insert", "position out of bounds"), 2)
+  elseif not hasMetatable(t) then
+    return insert(t, position, value)
+  elseif size - position > MAX_MOVE then
+    error(badArgument(2, "insert", format("more than %d elements to shift in the sandbox", MAX_MOVE)), 2)
+  end
+  for i = size, position + 1, -1 do
+    t[i] = t[i - 1]
+  end
+  t[position] = value
+end
+
+table.remove = function(t, ...)
+  checkTable(t, 1, "remove")
+  if select("#", ...) == 0 then
+    return remove(t)
+  end
+  local position = checkInteger((...), 2, "remove")
+  local size = #t
+  if position ~= size and (position < 1 or position > size + 1) then
+    error(badArgument(2, "remove", "position out of bounds"), 2)
+  elseif not hasMetatable(t) then
+    return remove(t, position)
+  elseif size - position > MAX_MOVE then
+    error(badArgument(2, "remove", format("more than %d elements to shift in the sandbox", MAX_MOVE)), 2)
+  end
+  local value = t[position]
+  while position < size do
+    t[position] = t[position + 1]
+    position = position + 1
+  end
+  t[position] = nil
+  return value
+end
+
+math.clamp = function(x, min, max)
+  x, min, max = checkNumber(x, 1, "clamp"), checkNumber(min, 2, "clamp"), checkNumber(max, 3, "clamp")
+  if min > max then
+    error(badArgument(3, "clamp", "max must be greater than or equal to min"), 2)
+  end
+  if x < min then
+    return min
+  elseif x > max then
+    return max
+  end
+  return x
+end
+
+math.sign = function(x)
+  x = checkNumber(x, 1, "sign")
+  if x > 0 then
+    return 1
+  elseif x < 0 then
+    return -1
+  end
+  return 0
+end
+
+-- Half away from zero, like C's round (math.floor(x + 0.5) is wrong for 0.49999999999999994).
+math.round = function(x)
+  x = checkNumber(x, 1, "round")
+  if x >= 0 then
+    local whole = floor(x)
+    return x - whole >= 0.5 and whole + 1 or whole
+  elseif x < 0 then
+    local whole = ceil(x)
+    return whole - x >= 0.5 and whole - 1 or whole
+  end
+  return x -- nan
+end
+
+-- Roblox's scheduler does not exist here. task.wait does not sleep: it returns the requested
+-- seconds clamped to 0..1 at once, so scripts written for a game keep running (a loop that waits
+-- forever is ended by the instruction limit). task.spawn runs f at once in a new coroutine; an
+-- error in it is written to the output and the caller carries on, as in Roblox; a spawned thread
+-- that yields is never resumed.
+local task = {}
+
+task.wait = function(seconds)
+  if seconds == nil then
+    return 0
+  end
+  seconds = checkNumber(seconds, 1, "wait")
+  if seconds > 1 then
+    return 1
+  elseif seconds >= 0 then
+    return seconds
+  end
+  return 0
+end
+
+task.spawn = function(f, ...)
+  local thread = f
+  if type(f) == "function" then
+    thread = create(f)
+  elseif type(f) ~= "thread" then
+    error(badArgument(1, "spawn", "function or thread expected, got " .. type(f)), 2)
+  end
+  local ok, message = resume(thread, ...)
+  if not ok then
+    local limit = limitError(message)
+    if limit then
+      error(limit, 0)
+    end
+    emit(2, luauTostring(message))
+  end
+  return thread
+end
+
+coroutine.resume = function(co, ...)
+  if type(co) ~= "thread" then
+    error(badArgument(1, "resume", "coroutine expected, got " .. type(co)), 2)
+  end
+  return passLimits(resume(co, ...))
+end
+
+coroutine.close = function(co)
+  if type(co) ~= "thread" then
+    error(badArgument(1, "close", "coroutine expected, got " .. type(co)), 2)
+  end
+  -- Closing a running or normal coroutine raises; rethrow puts that error at the script's line.
+  return passLimits(rethrow(3, pcall(close, co)))
+end
+
+local os = {
+  clock = os.clock,
+  time = os.time,
+  date = os.date,
+  difftime = os.difftime,
+}
+
+---------------------------------------------------------------------------------------------------
+-- Lock the libraries. Each global library becomes an empty proxy whose metatable reads from the
+-- real table, refuses writes and cannot be fetched or replaced; rawset refuses the proxies.
+
+local function lockLibrary(name, library)
+  local proxy = {}
+  setmetatable(proxy, {
+    __index = library,
+    __newindex = function(_, key)
+      error(format("attempt to modify a readonly table (%s.%s)", name, tostring(key)), 2)
+    end,
+    -- pairs(string) lists the library without handing out the real table.
+    __pairs = function()
+      local key
+      return function()
+        local value
+        key, value = next(library, key)
+        return key, value
+      end
+    end,
+    __metatable = LOCKED_METATABLE,
+  })
+  readOnly[proxy] = true
+  return proxy
+end
+
+G.string = lockLibrary("string", string)
+G.table = lockLibrary("table", table)
+G.math = lockLibrary("math", math)
+G.utf8 = lockLibrary("utf8", utf8)
+G.coroutine = lockLibrary("coroutine", coroutine)
+G.os = lockLibrary("os", os)
+G.task = lockLibrary("task", task)
+
+-- Methods on strings ("x"):rep(3) read the real string table, which nothing else hands out.
+-- getmetatable("") now answers a string, so nothing writable is exposed.
+getmetatable("").__metatable = LOCKED_METATABLE
+
+return luauTostring

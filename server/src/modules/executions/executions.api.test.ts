@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { describeEachEngine, engines } from '../../../test/engines.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+
+describeEachEngine('execution API', (engine) => {
+  let server: TestServer;
+  let token: string;
+  let userId: string;
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+    const registered = await registerUser(server);
+    token = registered.token;
+    userId = registered.user.id;
+  });
+  afterAll(() => server.close());
+
+  const execute = (body: unknown, as = token) => server.call('POST', '/api/scripts/execute', { token: as, body });
+
+  it('runs code in the sandbox and answers its output', async () => {
+    const res = await execute({ code: 'print("hello", 1 + 1, 3.0)', target: 'sandbox' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      output: 'hello 2 3\n',
+      error: null,
+      target: 'sandbox',
+      limit: null,
+    });
+    expect(res.body.executionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('accepts the catalogue’s loadstring field', async () => {
+    const res = await execute({ loadstring: 'print("from loadstring")', target: 'sandbox' });
+    expect(res.body.output).toBe('from loadstring\n');
+  });
+
+  it('answers a Lua runtime error as an unsuccessful run with the line', async () => {
+    const res = await execute({ code: 'local t = nil\nprint(t.x)', target: 'sandbox' });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatch(/^script:2: attempt to index a nil value/);
+  });
+
+  it('checks syntax first: a syntax error is a 400 with line:column, and nothing runs', async () => {
+    const before = await server.app.database.db
+      .selectFrom('executions')
+      .select('id')
+      .where('userId', '=', userId)
+      .execute();
+    const res = await execute({ code: 'print("ok")\nlocal x = = 1', target: 'sandbox' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^Lua syntax error: 2:\d+: /);
+    const after = await server.app.database.db
+      .selectFrom('executions')
+      .select('id')
+      .where('userId', '=', userId)
+      .execute();
+    expect(after.length).toBe(before.length);
+  });
+
+  it('answers the not-connected shape for the game target (the default) until a game connects', async () => {
+    const res = await execute({ code: 'print(1)' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: false,
+      queued: false,
+      gameConnected: false,
+      error: ERRORS.gameNotConnected,
+      instructions: ERRORS.gameNotConnectedInstructions,
+      target: 'game',
+    });
+  });
+
+  it('runs a saved script, counts the run, and records the history', async () => {
+    const created = await server.call('POST', '/api/scripts', {
+      token,
+      body: { name: 'Counter', code: 'return 40 + 2' },
+    });
+    const id = created.body.id;
+    for (let i = 0; i < 2; i++) {
+      const res = await server.call('POST', `/api/scripts/${id}/execute`, { token, body: { target: 'sandbox' } });
+      expect(res.body.success).toBe(true);
+    }
+    const list = await server.call('GET', '/api/scripts', { token });
+    expect(list.body.find((s: { id: string }) => s.id === id).executionCount).toBe(2);
+    const history = await server.app.database.db
+      .selectFrom('executions')
+      .selectAll()
+      .where('scriptId', '=', id)
+      .execute();
+    expect(history).toHaveLength(2);
+    expect(history[0]).toMatchObject({ userId, target: 'sandbox', status: 'succeeded', codeExcerpt: 'return 40 + 2' });
+  });
+
+  it("does not run another user's script", async () => {
+    const other = await registerUser(server);
+    const created = await server.call('POST', '/api/scripts', { token, body: { name: 'Mine', code: 'print(1)' } });
+    const res = await server.call('POST', `/api/scripts/${created.body.id}/execute`, { token: other.token, body: {} });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe(ERRORS.scriptNotFound);
+  });
+
+  it('refuses missing code and a wrong target', async () => {
+    expect((await execute({ target: 'sandbox' })).body.error).toBe('Code is required');
+    const wrong = await execute({ code: 'print(1)', target: 'mars' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatch(/^target: /);
+  });
+});
+
+describe('Lua tools API', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!);
+    ({ token } = await registerUser(server));
+  });
+  afterAll(() => server.close());
+
+  it('checks Luau and answers diagnostics with positions', async () => {
+    const ok = await server.call('POST', '/api/lua/check', { token, body: { code: 'local x: number = 1\nx += 1' } });
+    expect(ok.body).toEqual({ ok: true, diagnostics: [] });
+    const bad = await server.call('POST', '/api/lua/check', { token, body: { code: 'local x = 1\nif x then' } });
+    expect(bad.status).toBe(200);
+    expect(bad.body.ok).toBe(false);
+    expect(bad.body.diagnostics[0]).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+  });
+
+  it('formats Luau, and refuses code that does not parse', async () => {
+    const res = await server.call('POST', '/api/lua/format', {
+      token,
+      body: { code: 'local   x=1 if x then print( x ) end' },
+    });
+    expect(res.body.code).toBe('local x = 1\nif x then\n  print(x)\nend\n');
+    const bad = await server.call('POST', '/api/lua/format', { token, body: { code: 'local = 1' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^Lua syntax error: 1:\d+/);
+  });
+
+  it('answers 422, not 500, for code nested too deeply for the parser', async () => {
+    const deep = 'local x = ' + '{'.repeat(400) + '}'.repeat(400);
+    const res = await server.call('POST', '/api/lua/check', { token, body: { code: deep } });
+    expect([200, 422]).toContain(res.status);
+    if (res.status === 422) expect(res.body.error).toMatch(/nested too deeply/);
+  });
+});
+
+describe('execution rate limit (spec: 50 a minute)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!, { RATE_LIMIT_EXECUTION_PER_MINUTE: '50' });
+  });
+  afterAll(() => server.close());
+
+  it('answers the 51st execution of a minute with 429', async () => {
+    const { token } = await registerUser(server);
+    for (let i = 0; i < 50; i++) {
+      const res = await server.call('POST', '/api/scripts/execute', { token, body: { code: 'print(1)' } });
+      expect(res.status, `run ${i + 1}`).toBe(200);
+    }
+    const limited = await server.call('POST', '/api/scripts/execute', { token, body: { code: 'print(1)' } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('ratelimit-limit')).toBe('50');
+    // Other calls have their own budget.
+    expect((await server.call('GET', '/api/scripts', { token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,31 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { ExecutionsTable } from '../../db/schema.ts';
+
+export type ExecutionRow = Selectable<ExecutionsTable>;
+
+export const executionsRepo = {
+  async insert(db: Db, row: ExecutionRow): Promise<void> {
+    await db.insertInto('executions').values(row).execute();
+  },
+
+  /** One more run of a saved script, counted in the database so concurrent runs all count. */
+  async countRun(db: Db, userId: string, scriptId: string): Promise<void> {
+    await db
+      .updateTable('scripts')
+      .set({ executionCount: sql<number>`execution_count + 1` })
+      .where('id', '=', scriptId)
+      .where('userId', '=', userId)
+      .execute();
+  },
+
+  listForUser(db: Db, userId: string, limit: number): Promise<ExecutionRow[]> {
+    return db
+      .selectFrom('executions')
+      .selectAll()
+      .where('userId', '=', userId)
+      .orderBy('createdAt', 'desc')
+      .limit(limit)
+      .execute();
+  },
+};

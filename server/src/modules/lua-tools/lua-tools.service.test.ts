@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildValidScript } from './corpus.test-support.ts';
+import {
+  LuaToolsBusyError,
+  LuaToolsStoppedError,
+  LuaToolsTimeoutError,
+  LuauParserCrashError,
+  LuauSyntaxError,
+} from './lua-tools.errors.ts';
+import { createLuaToolsService, type LuaToolsOptions, type LuaToolsService } from './lua-tools.service.ts';
+
+const oneMegabyte = buildValidScript(1024 * 1024);
+// A thread's first 1 MB check grows StyLua's WASM memory page by page: 1.5 s alone, over 5 s when
+// the test files run side by side on two cores. Tests that are not about the deadline allow more.
+const patient = { deadlineMs: 60_000 };
+const hundredKilobytes = buildValidScript(100 * 1024);
+
+const services: LuaToolsService[] = [];
+function service(options: LuaToolsOptions = {}): LuaToolsService {
+  const created = createLuaToolsService(options);
+  services.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((created) => created.close()));
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timeCalls(run: () => Promise<unknown>, warmUp: number, count: number): Promise<number[]> {
+  for (let i = 0; i < warmUp; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+describe('lua tools service', () => {
+  it('starts no thread before the first call', async () => {
+    const tools = service();
+    expect(tools.stats().threads).toBe(0);
+    await tools.check('local x = 1');
+    expect(tools.stats().threads).toBe(1);
+  });
+
+  it('checks and formats in its threads', async () => {
+    const tools = service();
+    expect(await tools.check('local x: number = 1')).toEqual({ ok: true, diagnostics: [] });
+    expect(await tools.check('local x = = 1')).toMatchObject({
+      ok: false,
+      diagnostics: [
+        { line: 1, column: 9, endLine: 1, endColumn: 10 },
+        { line: 1, column: 11 },
+      ],
+    });
+    expect(await tools.format('local   t={1,2}\nif t then print( t ) end')).toEqual({
+      code: 'local t = { 1, 2 }\nif t then\n  print(t)\nend\n',
+    });
+  });
+
+  it('rejects formatting invalid code with LuauSyntaxError and its diagnostics', async () => {
+    const tools = service();
+    const error = await tools.format('local x = = 1').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(LuauSyntaxError);
+    expect((error as LuauSyntaxError).diagnostics[0]).toMatchObject({ line: 1, column: 9 });
+  });
+
+  it('terminates and replaces a thread that passes its deadline; the next call works', async () => {
+    const tools = service();
+    await tools.check('local warm = true');
+    const error = await tools.check(oneMegabyte, { deadlineMs: 1 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(LuaToolsTimeoutError);
+    expect((error as LuaToolsTimeoutError).threadReplaced).toBe(true);
+    expect((error as Error).message).toMatch(/longer than 1 ms; its thread was terminated and replaced/);
+    expect(tools.stats()).toMatchObject({ threads: 1, replaced: 1 });
+    expect(await tools.check('local x = 1')).toEqual({ ok: true, diagnostics: [] });
+  });
+
+  it('applies the service deadline to every call', async () => {
+    const tools = service({ deadlineMs: 1 });
+    await expect(tools.check(oneMegabyte)).rejects.toBeInstanceOf(LuaToolsTimeoutError);
+  });
+
+  it('drops a call that waits past its deadline without touching the running one', async () => {
+    const tools = service({ threads: 1 });
+    const running = tools.check(oneMegabyte, patient);
+    const error = await tools.check('local x = 1', { deadlineMs: 20 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(LuaToolsTimeoutError);
+    expect((error as LuaToolsTimeoutError).threadReplaced).toBe(false);
+    expect((await running).ok).toBe(true);
+    expect(tools.stats().replaced).toBe(0);
+  });
+
+  it('rejects with LuaToolsBusyError when the queue is full', async () => {
+    const tools = service({ threads: 1, maxQueue: 2 });
+    const accepted = [tools.check(hundredKilobytes), tools.check('local a = 1'), tools.check('local b = 2')];
+    await expect(tools.check('local c = 3')).rejects.toBeInstanceOf(LuaToolsBusyError);
+    const results = await Promise.all(accepted);
+    expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+    expect(await tools.check('local d = 4')).toEqual({ ok: true, diagnostics: [] });
+  });
+
+  it('replaces a thread whose parser crashed on deep nesting', async () => {
+    const tools = service();
+    const deep = `local t = ${'{'.repeat(200)}${'}'.repeat(200)}`;
+    await expect(tools.check(deep)).rejects.toBeInstanceOf(LuauParserCrashError);
+    expect(tools.stats().replaced).toBe(1);
+    expect(await tools.check('local x = 1')).toEqual({ ok: true, diagnostics: [] });
+  });
+
+  it('keeps the main event loop ticking while it checks a 1 MB script', async () => {
+    const tools = service();
+    await tools.check('local warm = true');
+    let last = performance.now();
+    let maxGap = 0;
+    let ticks = 0;
+    const interval = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      ticks++;
+    }, 10);
+    try {
+      const started = performance.now();
+      const result = await tools.check(oneMegabyte, patient);
+      const elapsed = performance.now() - started;
+      expect(result).toEqual({ ok: true, diagnostics: [] });
+      expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 10 / 2));
+    } finally {
+      clearInterval(interval);
+    }
+    expect(maxGap).toBeLessThan(100);
+  });
+
+  it('checks 100 KB in 150 ms or less (median of 10 after warm-up)', async () => {
+    const tools = service();
+    const times = await timeCalls(() => tools.check(hundredKilobytes), 3, 10);
+    expect(median(times)).toBeLessThanOrEqual(150);
+  });
+
+  it('rejects calls once closed, and close() stops its threads and fails calls in flight', async () => {
+    const tools = service({ threads: 1 });
+    const inFlight = tools.check(oneMegabyte).catch((thrown: unknown) => thrown);
+    const waiting = tools.check('local x = 1').catch((thrown: unknown) => thrown);
+    await tools.close();
+    expect(await inFlight).toBeInstanceOf(LuaToolsStoppedError);
+    expect(await waiting).toBeInstanceOf(LuaToolsStoppedError);
+    await expect(tools.check('local x = 1')).rejects.toBeInstanceOf(LuaToolsStoppedError);
+    expect(tools.stats().threads).toBe(0);
+    await tools.close();
+  });
+});

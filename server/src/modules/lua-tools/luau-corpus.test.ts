@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { readCorpusFile, readManifest } from './corpus.test-support.ts';
+import { LuauFormatError } from './lua-tools.errors.ts';
+import { checkLuau, formatLuau } from './luau-syntax.ts';
+
+/**
+ * Every valid corpus file parses; every invalid one fails with its first diagnostic "near" the
+ * manifest's mutation_line: within ±2 lines. The reference Luau parser reports exactly that line;
+ * StyLua's recovery sometimes reports the statement just before the offending token.
+ */
+const NEAR_LINES = 2;
+
+const manifest = readManifest();
+const valid = manifest.filter((entry) => entry.kind === 'valid');
+const invalid = manifest.filter((entry) => entry.kind === 'invalid');
+
+describe('Luau corpus: valid files', () => {
+  it('has files to check', () => {
+    expect(valid.length).toBeGreaterThan(100);
+  });
+
+  it.each(valid.map((entry) => [entry.file]))('%s parses', (file) => {
+    const result = checkLuau(readCorpusFile(file));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe('Luau corpus: invalid files', () => {
+  it('has files to check', () => {
+    expect(invalid.length).toBeGreaterThan(30);
+  });
+
+  it.each(invalid.map((entry) => [entry.file, entry.mutationLine, entry.mutation] as const))(
+    '%s fails near line %i (%s)',
+    (file, mutationLine) => {
+      const result = checkLuau(readCorpusFile(file));
+      expect(result.ok).toBe(false);
+      const first = result.diagnostics[0]!;
+      expect(Math.abs(first.line - mutationLine!)).toBeLessThanOrEqual(NEAR_LINES);
+    },
+  );
+
+  it('reports the first error exactly on the mutation line for all but a few files', () => {
+    const offLine = invalid.flatMap((entry) => {
+      const first = checkLuau(readCorpusFile(entry.file)).diagnostics[0];
+      return first && first.line !== entry.mutationLine
+        ? [`${entry.file}: line ${first.line}, mutation on ${entry.mutationLine} (${entry.mutation})`]
+        : [];
+    });
+    // Known: charm server.test.luau (stray `then` on 296) is reported on 295, the statement before.
+    expect(offLine.length, offLine.join('\n')).toBeLessThanOrEqual(1);
+  });
+});
+
+/**
+ * StyLua 2.5.2 does not settle in one pass on three files (a call's arguments switch between the
+ * expanded and the hugging layout on each pass; events.luau keeps switching), and refuses one (its
+ * own check says the output AST may differ). The output always parses.
+ */
+const FORMAT_NOT_IDEMPOTENT = new Set([
+  'valid/luau__bench__other__regex.luau',
+  'valid/luau__tests__conformance__basic.luau',
+  'valid/luau__tests__conformance__events.luau',
+]);
+const FORMAT_REFUSED = new Set(['valid/luau__tests__conformance__native.luau']);
+
+describe('Luau corpus: formatting valid files', () => {
+  it.each(valid.map((entry) => [entry.file]))('%s formats to code that parses, idempotently', (file) => {
+    const code = readCorpusFile(file);
+    if (FORMAT_REFUSED.has(file)) {
+      expect(() => formatLuau(code)).toThrow(LuauFormatError);
+      return;
+    }
+    const once = formatLuau(code).code;
+    expect(checkLuau(once).ok).toBe(true);
+    const twice = formatLuau(once).code;
+    if (FORMAT_NOT_IDEMPOTENT.has(file)) {
+      // Pinned so that a StyLua upgrade that fixes them shows up here.
+      expect(twice).not.toBe(once);
+      expect(checkLuau(twice).ok).toBe(true);
+    } else {
+      expect(twice).toBe(once);
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_CASES } from './hostile-cases.ts';
+import { runLua, warmUpSandbox, type SandboxLimits } from './run-lua.ts';
+import { runInThread } from './thread-harness.ts';
+
+/**
+ * The instruction limit is lowered so the loops end in a fraction of a second, and the soft deadline
+ * raised so a busy machine cannot turn an instruction limit into a deadline; the report
+ * (cli/sandbox-report.ts) runs the same cases with the default limits.
+ */
+const TEST_LIMITS: Partial<SandboxLimits> = { instructionLimit: 50_000_000, deadlineMs: 20_000 };
+/** The pool's hard deadline, as the hostile C calls meet it. */
+const HARD_DEADLINE_MS = 3000;
+
+/** A run that proves the thread's WASM module still works after a hostile one. */
+async function expectHealthy(): Promise<void> {
+  const result = await runLua(
+    'local t = {} for i = 1, 1000 do t[i] = tostring(i) end print(#t) return #table.concat(t)',
+  );
+  expect(result).toMatchObject({ success: true, output: '1000\n', returns: ['2893'], error: null, limit: null });
+}
+
+beforeAll(async () => {
+  await warmUpSandbox();
+});
+
+describe('hostile scripts stopped by the sandbox', () => {
+  for (const hostile of HOSTILE_CASES.filter((c) => c.stoppedBy === 'sandbox')) {
+    it(hostile.name, async () => {
+      const result = await runLua(hostile.code, TEST_LIMITS);
+
+      expect(result.limit).toBe(hostile.expect.limit);
+      if (hostile.expect.error === null) {
+        expect(result.error).toBeNull();
+        expect(result.success).toBe(true);
+      } else {
+        expect(result.success).toBe(false);
+        expect(result.error).toMatch(hostile.expect.error);
+      }
+      if (hostile.expect.returns !== undefined) {
+        expect(result.returns).toEqual(hostile.expect.returns);
+      }
+      if (hostile.expect.output !== undefined) {
+        expect(result.output).toMatch(hostile.expect.output);
+      }
+      await expectHealthy();
+    });
+  }
+
+  it('ends an infinite loop at the default instruction limit, before the soft deadline', async () => {
+    const result = await runLua('while true do end', { deadlineMs: 20_000 });
+
+    expect(result).toMatchObject({ success: false, limit: 'instructions', error: 'Instruction limit exceeded' });
+    expect(result.durationMs).toBeLessThan(10_000);
+  });
+
+  it('ends 1e7 prints at the output limit in well under a second', async () => {
+    const result = await runLua('for i = 1, 1e7 do print(i) end');
+
+    expect(result.limit).toBe('output');
+    expect(result.durationMs).toBeLessThan(1000);
+    expect(Buffer.byteLength(result.output)).toBeLessThan(64 * 1024 + 100);
+  });
+});
+
+describe('hostile scripts inside one C call: only the hard deadline stops them', () => {
+  for (const hostile of HOSTILE_CASES.filter((c) => c.stoppedBy === 'hard-deadline')) {
+    it(`${hostile.name} is terminated with its thread at ${HARD_DEADLINE_MS} ms`, async () => {
+      const run = await runInThread(hostile.code, { hardDeadlineMs: HARD_DEADLINE_MS });
+
+      expect(run.terminated).toBe(true);
+      expect(run.result).toBeNull();
+      expect(run.elapsedMs).toBeGreaterThanOrEqual(HARD_DEADLINE_MS - 50);
+      expect(run.elapsedMs).toBeLessThan(HARD_DEADLINE_MS + 2000);
+    });
+  }
+});

@@ -1,0 +1,535 @@
+/**
+ * The Lua sandbox: runs one untrusted script in a fresh, locked-down Lua 5.4 state (wasmoon) and
+ * answers its output, return values and error. Meant to run inside a worker thread of the pool,
+ * which enforces the hard wall-clock deadline by terminating the thread; this module enforces the
+ * soft limits. The rules, with their numbers:
+ *
+ * - State: one LuaFactory per thread (the WASM module is compiled once); every run gets a new engine
+ *   (a new lua_State), closed after the run and never reused. Nothing of a run reaches the next.
+ * - Libraries: standard libraries off, then only base, string, table, math, utf8 and coroutine, plus
+ *   os reduced to clock/time/date/difftime. No io, debug, package, require, dofile, loadfile or
+ *   string.dump. load/loadstring take text only (mode "t"; a chunk starting with ESC is refused).
+ *   collectgarbage answers "count" only. setmetatable refuses __gc, because Lua runs finalizers with
+ *   hooks off and a looping one could not be stopped. The library tables are read-only proxies with
+ *   locked metatables, rawset refuses them, and getmetatable("") answers a string. The prelude
+ *   (lua/sandbox/prelude.lua, loaded as text before the script) does this and adds the Luau
+ *   functions scripts expect.
+ * - No JS object is reachable from Lua: injectObjects and enableProxy are off, and the only host
+ *   functions (emit, limitError) are C functions handed to the prelude as arguments, taking and
+ *   returning strings only.
+ * - Memory: 64 MiB per state (traceAllocations + setMemoryMax). A refused allocation ends the run
+ *   with limit 'memory', even when pcall catches the error.
+ * - Instructions: a count hook runs every 1,000 VM instructions; past 300,000,000 instructions the
+ *   run ends with limit 'instructions'. On the 2-core build machine, with the hook on and a warm
+ *   thread, that is 1.3 s of an empty loop, 1.7-1.9 s of arithmetic and calls, 2.7 s of recursive
+ *   calls (fib); allocation-heavy code reaches the 3 s deadline first (worker/src/sandbox/README.md
+ *   has the measurements). From then on the hook raises again at every instruction (in another
+ *   coroutine, at its next hook call), and pcall/xpcall/coroutine.resume/load hand the limit on, so
+ *   a script cannot catch its way past it.
+ * - Warm-up: V8 first runs WASM in its baseline tier and swaps in optimised code only between calls,
+ *   so a thread's first long script runs about 2.5x slower. warmUpSandbox() (short loops for 400 ms)
+ *   is meant to run once when a thread starts; sandbox-thread.ts does.
+ * - Soft deadline: the same hook ends the run after 3,000 ms of wall time (limit 'deadline'). A
+ *   single C call (a pathological string pattern) never reaches the hook; only the pool's hard
+ *   deadline (thread termination) stops it.
+ * - Output: print/warn lines are kept up to 64 KiB; the line that would pass it is dropped, a single
+ *   marker line is added and the run ends with limit 'output'. Return values are kept up to the same
+ *   number of bytes; error text likewise.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import {
+  LUA_MULTRET,
+  LUA_REGISTRYINDEX,
+  LuaEventMasks,
+  LuaFactory,
+  LuaReturn,
+  LuaType,
+  type LuaEngine,
+  type LuaWasm,
+} from 'wasmoon';
+
+export interface SandboxLimits {
+  /** Bytes the Lua state may allocate in total. */
+  memoryBytes: number;
+  /** Lua VM instructions a run may execute (counted in steps of HOOK_INTERVAL). */
+  instructionLimit: number;
+  /** Soft wall-clock limit, checked by the instruction hook. */
+  deadlineMs: number;
+  /** Bytes of print/warn output kept. */
+  outputBytes: number;
+}
+
+export type SandboxLimitName = 'memory' | 'instructions' | 'output' | 'deadline';
+
+export interface SandboxResult {
+  success: boolean;
+  output: string;
+  error: string | null;
+  /** The chunk's return values, each as Luau's tostring would show it. */
+  returns: string[];
+  limit: SandboxLimitName | null;
+  durationMs: number;
+}
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  memoryBytes: 64 * MIB,
+  instructionLimit: 300_000_000,
+  deadlineMs: 3000,
+  outputBytes: 64 * KIB,
+});
+
+/** VM instructions between two calls of the count hook. */
+const HOOK_INTERVAL = 1000;
+const WARM_UP_MS = 400;
+const WARM_UP_INSTRUCTIONS = 2_000_000;
+
+const ENGINE_OPTIONS = {
+  openStandardLibs: false,
+  injectObjects: false,
+  enableProxy: false,
+  traceAllocations: true,
+} as const;
+
+/** The only libraries opened, as luaL_requiref names them. */
+const LIBRARIES = [
+  ['_G', 'luaopen_base'],
+  ['string', 'luaopen_string'],
+  ['table', 'luaopen_table'],
+  ['math', 'luaopen_math'],
+  ['utf8', 'luaopen_utf8'],
+  ['coroutine', 'luaopen_coroutine'],
+  ['os', 'luaopen_os'],
+] as const;
+
+const SCRIPT_CHUNK_NAME = '=script';
+const PRELUDE_CHUNK_NAME = '=prelude';
+/** What Lua raises when an allocation is refused (the state's preallocated message). */
+const OUT_OF_MEMORY = 'not enough memory';
+/** Output line prefixes by the prelude's emit kind: print, warn, error of a spawned thread. */
+const LINE_PREFIXES = ['', 'warning: ', 'error: '] as const;
+
+/** The parts of wasmoon's Emscripten module used here; the published types leave some out. */
+interface WasmModule {
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _malloc(size: number): number;
+  _free(pointer: number): void;
+  /** The raw export: answers a pointer and writes the byte length, so strings keep NULs and bytes. */
+  _lua_tolstring(L: number, index: number, lengthOut: number): number;
+  addFunction(fn: (...args: number[]) => number | void, signature: string): number;
+  lengthBytesUTF8(text: string): number;
+  stringToUTF8(text: string, pointer: number, maxBytes: number): void;
+}
+
+/** What a thread builds once: the factory, its module, and the host functions Lua may call. */
+interface Runtime {
+  factory: LuaFactory;
+  lua: LuaWasm;
+  wasm: WasmModule;
+  prelude: string;
+  openers: ReadonlyArray<readonly [string, number]>;
+  hookPointer: number;
+  emitPointer: number;
+  limitErrorPointer: number;
+  /** Four bytes for lua_tolstring's length out-parameter. */
+  lengthSlot: number;
+}
+
+/** The state of the run in progress; host functions are shared per thread and act on it. */
+interface Run {
+  limits: SandboxLimits;
+  hookBudget: number;
+  hookCalls: number;
+  deadlineAt: number;
+  tripped: SandboxLimitName | null;
+  /** Set while the state closes: any Lua code that still runs is stopped at once. */
+  closing: boolean;
+  output: string[];
+  outputBytes: number;
+}
+
+interface LuaText {
+  text: string;
+  /** Byte length of the whole Lua string, even when only a prefix was decoded. */
+  bytes: number;
+}
+
+class SandboxInternalError extends Error {}
+
+const decoder = new TextDecoder('utf-8');
+let runtimePromise: Promise<Runtime> | undefined;
+let activeRun: Run | undefined;
+
+/**
+ * Runs `code` in a fresh sandboxed Lua state. Never rejects for anything the script does; a failure
+ * of the sandbox itself is answered as an unsuccessful result (and the thread's WASM module is
+ * dropped, so the next run starts from a clean one).
+ */
+export async function runLua(code: string, limits: Partial<SandboxLimits> = {}): Promise<SandboxResult> {
+  const startedAt = performance.now();
+  const resolved = resolveLimits(limits);
+  let runtime: Runtime;
+  let engine: LuaEngine;
+  try {
+    runtime = await getRuntime();
+    engine = await runtime.factory.createEngine(ENGINE_OPTIONS);
+  } catch (cause) {
+    runtimePromise = undefined;
+    return internalFailure(cause, startedAt);
+  }
+  const run: Run = {
+    limits: resolved,
+    hookBudget: Math.max(1, Math.ceil(resolved.instructionLimit / HOOK_INTERVAL)),
+    hookCalls: 0,
+    deadlineAt: startedAt + resolved.deadlineMs,
+    tripped: null,
+    closing: false,
+    output: [],
+    outputBytes: 0,
+  };
+  activeRun = run;
+  let outcome: Omit<SandboxResult, 'output' | 'durationMs'>;
+  try {
+    outcome = execute(runtime, engine, code, run);
+  } catch (cause) {
+    // A JS exception crossed the Lua state (a WASM trap, a host bug): neither the state nor the
+    // module can be trusted any more, so both are dropped unclosed.
+    activeRun = undefined;
+    runtimePromise = undefined;
+    return internalFailure(cause, startedAt);
+  }
+  try {
+    closeState(runtime, engine, run);
+  } catch {
+    // The outcome stands; the module that failed to close a state is not used again.
+    runtimePromise = undefined;
+  } finally {
+    activeRun = undefined;
+  }
+  return { ...outcome, output: run.output.join(''), durationMs: elapsedMs(startedAt) };
+}
+
+/**
+ * Compiles the module and runs short loops until V8 has had time to optimise the interpreter loop
+ * (about 0.3 s on the build machine), so real runs do not pay for it. Between two loops it lets the
+ * event loop turn, and stops early once `stop()` says real work is waiting.
+ */
+export async function warmUpSandbox(stop: () => boolean = () => false): Promise<void> {
+  const startedAt = performance.now();
+  do {
+    const result = await runLua('while true do end', { instructionLimit: WARM_UP_INSTRUCTIONS });
+    if (result.limit !== 'instructions') {
+      throw new Error(`The sandbox warm-up failed: ${result.error ?? 'no limit reached'}`);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  } while (!stop() && performance.now() - startedAt < WARM_UP_MS);
+}
+
+function resolveLimits(limits: Partial<SandboxLimits>): SandboxLimits {
+  const resolved = { ...DEFAULT_SANDBOX_LIMITS };
+  for (const key of Object.keys(DEFAULT_SANDBOX_LIMITS) as Array<keyof SandboxLimits>) {
+    const value = limits[key];
+    if (value !== undefined) {
+      if (!Number.isFinite(value) || value <= 0) {
+        throw new RangeError(`Sandbox limit ${key} must be a positive number, got ${value}`);
+      }
+      resolved[key] = value;
+    }
+  }
+  return resolved;
+}
+
+function getRuntime(): Promise<Runtime> {
+  runtimePromise ??= createRuntime();
+  return runtimePromise;
+}
+
+async function createRuntime(): Promise<Runtime> {
+  const prelude = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
+  const factory = new LuaFactory();
+  const lua = await factory.getLuaModule();
+  const wasm = lua.module as unknown as WasmModule;
+  const openers = LIBRARIES.map(([name, open]) => [name, wasm.addFunction((L: number) => lua[open](L), 'ii')] as const);
+  const partial = { factory, lua, wasm, prelude, openers, lengthSlot: wasm._malloc(4) };
+  const runtime: Runtime = {
+    ...partial,
+    hookPointer: wasm.addFunction((L: number) => onHook(runtime, L), 'vii'),
+    emitPointer: wasm.addFunction((L: number) => onEmit(runtime, L), 'ii'),
+    limitErrorPointer: wasm.addFunction((L: number) => onLimitError(runtime, L), 'ii'),
+  };
+  return runtime;
+}
+
+/** Sets the state up, runs the script and reads its outcome. Synchronous: runs never interleave. */
+function execute(
+  runtime: Runtime,
+  engine: LuaEngine,
+  code: string,
+  run: Run,
+): Omit<SandboxResult, 'output' | 'durationMs'> {
+  const { lua } = runtime;
+  const L = engine.global.address;
+
+  for (const [name, opener] of runtime.openers) {
+    lua.luaL_requiref(L, name, opener, 1);
+  }
+  lua.lua_settop(L, 0);
+  const formatterRef = runPrelude(runtime, L);
+  // The cap covers the libraries and the prelude too (about 100 KiB); set only now, because
+  // the set-up above runs unprotected and must not fail.
+  engine.global.setMemoryMax(run.limits.memoryBytes);
+  lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, HOOK_INTERVAL);
+
+  let status = loadChunk(runtime, L, code, SCRIPT_CHUNK_NAME);
+  if (status === LuaReturn.Ok) {
+    status = lua.lua_pcallk(L, 0, LUA_MULTRET, 0, 0, null);
+  }
+  let returns: string[] = [];
+  let error: string | null = null;
+  if (status === LuaReturn.Ok) {
+    returns = collectReturns(runtime, L, run, formatterRef);
+  } else {
+    error = describeError(runtime, L, run, status, formatterRef);
+  }
+  lua.lua_settop(L, 0);
+  if (run.tripped !== null) {
+    return { success: false, error: limitMessage(run.tripped, run.limits), returns, limit: run.tripped };
+  }
+  return { success: error === null, error, returns, limit: null };
+}
+
+function runPrelude(runtime: Runtime, L: number): number {
+  const { lua } = runtime;
+  let status = loadChunk(runtime, L, runtime.prelude, PRELUDE_CHUNK_NAME);
+  if (status === LuaReturn.Ok) {
+    lua.lua_pushcclosure(L, runtime.emitPointer, 0);
+    lua.lua_pushcclosure(L, runtime.limitErrorPointer, 0);
+    status = lua.lua_pcallk(L, 2, 1, 0, 0, null);
+  }
+  if (status !== LuaReturn.Ok || lua.lua_type(L, -1) !== LuaType.Function) {
+    throw new SandboxInternalError(`The sandbox prelude failed: ${readString(runtime, L, -1, 4 * KIB).text}`);
+  }
+  return lua.luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/** Loads text from a malloc'd buffer (wasmoon's string arguments live on the small C stack). */
+function loadChunk(runtime: Runtime, L: number, source: string, chunkName: string): LuaReturn {
+  const { wasm } = runtime;
+  const size = wasm.lengthBytesUTF8(source);
+  const buffer = wasm._malloc(size + 1);
+  if (buffer === 0) {
+    throw new SandboxInternalError('Could not allocate the script buffer');
+  }
+  try {
+    wasm.stringToUTF8(source, buffer, size + 1);
+    return runtime.lua.luaL_loadbufferx(L, buffer, size, chunkName, 't');
+  } finally {
+    wasm._free(buffer);
+  }
+}
+
+function collectReturns(runtime: Runtime, L: number, run: Run, formatterRef: number): string[] {
+  const { lua } = runtime;
+  const count = lua.lua_gettop(L);
+  const returns: string[] = [];
+  let budget = run.limits.outputBytes;
+  for (let index = 1; index <= count && run.tripped === null; index++) {
+    const formatted = formatValue(runtime, L, index, formatterRef, budget);
+    const text = formatted?.text ?? `(${lua.lua_typename(L, lua.lua_type(L, index))} value: tostring failed)`;
+    if (formatted !== null && formatted.bytes > budget) {
+      returns.push(`${text}... (returns truncated at ${formatBytes(run.limits.outputBytes)})`);
+      break;
+    }
+    returns.push(text);
+    budget -= formatted?.bytes ?? 0;
+  }
+  return returns;
+}
+
+function describeError(runtime: Runtime, L: number, run: Run, status: LuaReturn, formatterRef: number): string {
+  const { lua } = runtime;
+  if (run.tripped === null && (status === LuaReturn.ErrorMem || isOutOfMemory(runtime, L, -1))) {
+    run.tripped = 'memory';
+  }
+  if (run.tripped !== null) {
+    return limitMessage(run.tripped, run.limits);
+  }
+  const maxBytes = run.limits.outputBytes;
+  const type = lua.lua_type(L, -1);
+  let message: string;
+  if (type === LuaType.String) {
+    message = readString(runtime, L, -1, maxBytes).text;
+  } else if (type === LuaType.Number || hasMetafield(runtime, L, -1, '__tostring')) {
+    const formatted = formatValue(runtime, L, lua.lua_gettop(L), formatterRef, maxBytes);
+    message = formatted?.text ?? `(error object is a ${lua.lua_typename(L, type)} value)`;
+  } else {
+    message = `(error object is a ${lua.lua_typename(L, type)} value)`;
+  }
+  return message.replaceAll('[string "script"]', 'script');
+}
+
+function hasMetafield(runtime: Runtime, L: number, index: number, field: string): boolean {
+  const { lua } = runtime;
+  if (lua.luaL_getmetafield(L, index, field) === LuaType.Nil) {
+    return false;
+  }
+  lua.lua_settop(L, -2);
+  return true;
+}
+
+/** Luau's tostring of the value at `index`, in protected mode and under the hook; null on failure. */
+function formatValue(
+  runtime: Runtime,
+  L: number,
+  index: number,
+  formatterRef: number,
+  maxBytes: number,
+): LuaText | null {
+  const { lua } = runtime;
+  const absolute = lua.lua_absindex(L, index);
+  if (!lua.lua_checkstack(L, 2)) {
+    return null;
+  }
+  lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(formatterRef));
+  lua.lua_pushvalue(L, absolute);
+  const status = lua.lua_pcallk(L, 1, 1, 0, 0, null);
+  const text =
+    status === LuaReturn.Ok && lua.lua_type(L, -1) === LuaType.String ? readString(runtime, L, -1, maxBytes) : null;
+  lua.lua_settop(L, -2);
+  return text;
+}
+
+/** Reads a Lua string with its bytes intact (NULs, invalid UTF-8 shown as U+FFFD), up to maxBytes. */
+function readString(runtime: Runtime, L: number, index: number, maxBytes: number): LuaText {
+  const { lua, wasm } = runtime;
+  if (lua.lua_type(L, index) !== LuaType.String) {
+    return { text: '', bytes: 0 };
+  }
+  const pointer = wasm._lua_tolstring(L, index, runtime.lengthSlot);
+  const bytes = wasm.HEAPU32[runtime.lengthSlot >> 2] ?? 0;
+  const text = decoder.decode(wasm.HEAPU8.subarray(pointer, pointer + Math.min(bytes, maxBytes)));
+  return { text, bytes };
+}
+
+function isOutOfMemory(runtime: Runtime, L: number, index: number): boolean {
+  const value = readString(runtime, L, index, OUT_OF_MEMORY.length + 1);
+  return value.bytes === OUT_OF_MEMORY.length && value.text === OUT_OF_MEMORY;
+}
+
+/** The count hook: counts instructions, watches the soft deadline, and keeps raising once tripped. */
+function onHook(runtime: Runtime, L: number): void {
+  const run = activeRun;
+  if (run === undefined) {
+    return;
+  }
+  if (run.tripped === null && !run.closing) {
+    run.hookCalls += 1;
+    if (run.hookCalls > run.hookBudget) {
+      run.tripped = 'instructions';
+    } else if (performance.now() > run.deadlineAt) {
+      run.tripped = 'deadline';
+    } else {
+      return;
+    }
+  }
+  raiseLimit(runtime, L, run);
+}
+
+/** Raises the run's limit error in Lua; from now on this coroutine is stopped at every instruction. */
+function raiseLimit(runtime: Runtime, L: number, run: Run): void {
+  const { lua } = runtime;
+  lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, 1);
+  lua.lua_pushstring(L, run.tripped === null ? 'The sandbox run is over' : limitMessage(run.tripped, run.limits));
+  lua.lua_error(L);
+}
+
+/** emit(kind, text): appends one output line, or ends the run once the output is full. */
+function onEmit(runtime: Runtime, L: number): number {
+  const run = activeRun;
+  if (run === undefined) {
+    return 0;
+  }
+  if (run.tripped !== null || run.closing) {
+    raiseLimit(runtime, L, run);
+    return 0;
+  }
+  const { lua } = runtime;
+  const prefix = LINE_PREFIXES[lua.lua_tonumberx(L, 1, null)] ?? '';
+  const text = readString(runtime, L, 2, run.limits.outputBytes + 1);
+  const lineBytes = prefix.length + text.bytes + 1;
+  if (run.outputBytes + lineBytes > run.limits.outputBytes) {
+    run.output.push(`... output truncated (${formatBytes(run.limits.outputBytes)} limit)\n`);
+    run.tripped = 'output';
+    raiseLimit(runtime, L, run);
+    return 0;
+  }
+  run.output.push(`${prefix}${text.text}\n`);
+  run.outputBytes += lineBytes;
+  return 0;
+}
+
+/** limitError(err): the message of the limit that ended the run (noticing refused allocations), or nothing. */
+function onLimitError(runtime: Runtime, L: number): number {
+  const run = activeRun;
+  if (run === undefined) {
+    return 0;
+  }
+  if (run.tripped === null && isOutOfMemory(runtime, L, 1)) {
+    run.tripped = 'memory';
+  }
+  if (run.tripped === null) {
+    return 0;
+  }
+  runtime.lua.lua_pushstring(L, limitMessage(run.tripped, run.limits));
+  return 1;
+}
+
+function closeState(runtime: Runtime, engine: LuaEngine, run: Run): void {
+  // lua_close may still run Lua (a pending __close); the hook stops it at its first instruction.
+  run.closing = true;
+  runtime.lua.lua_sethook(engine.global.address, runtime.hookPointer, LuaEventMasks.Count, 1);
+  engine.global.close();
+}
+
+function limitMessage(limit: SandboxLimitName, limits: SandboxLimits): string {
+  switch (limit) {
+    case 'memory':
+      return `Memory limit exceeded (${formatBytes(limits.memoryBytes)})`;
+    case 'instructions':
+      return 'Instruction limit exceeded';
+    case 'output':
+      return `Output limit exceeded (${formatBytes(limits.outputBytes)})`;
+    case 'deadline':
+      return `Time limit exceeded (${limits.deadlineMs} ms)`;
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes % MIB === 0) {
+    return `${bytes / MIB} MiB`;
+  }
+  if (bytes % KIB === 0) {
+    return `${bytes / KIB} KiB`;
+  }
+  return `${bytes} bytes`;
+}
+
+function elapsedMs(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
+function internalFailure(cause: unknown, startedAt: number): SandboxResult {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return {
+    success: false,
+    output: '',
+    error: `The sandbox failed: ${detail}`,
+    returns: [],
+    limit: null,
+    durationMs: elapsedMs(startedAt),
+  };
+}
