@@ -75,7 +75,8 @@ export async function run(): Promise<void> {
     const name = manifest[key]!.name ?? key;
     const carriesAce = added.some(hasAce);
     rows.push([`+ ${name}`, total(added), carriesAce ? 'includes Ace' : '']);
-    if (carriesAce && key !== editorKey && !loadedByEditor(key)) problems.push(`Ace is loaded by ${name}, which has no editor`);
+    if (carriesAce && key !== editorKey && !loadedByEditor(key))
+      problems.push(`Ace is loaded by ${name}, which has no editor`);
   }
   if ([...signIn].some(hasAce)) problems.push('Ace is part of the sign-in first load');
   if (signInJs + signInCss > SIGN_IN_BUDGET_BYTES)
