@@ -11,24 +11,27 @@
  * run to run. The baseline suffers the same noise, so compare the ratios to it, not the absolute
  * numbers. For the same reason the targets are interleaved in every round and medians are reported.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import {
+  call,
+  freePort,
+  HOST,
+  signalGroup,
+  startServer,
+  stop,
+  waitUntilReady,
+  type Server,
+} from './support/processes.ts';
+import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 
-const HOST = '127.0.0.1';
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
-const READY_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 10_000;
 const SCRIPT_COUNT = 50;
-const repoRoot = path.resolve(import.meta.dirname, '..');
 
 const HELLO_SERVER = `
 const body = JSON.stringify({ hello: 'world' });
@@ -39,15 +42,6 @@ require('node:http')
   })
   .listen(Number(process.env.PORT), '${HOST}');
 `;
-
-interface Server {
-  name: string;
-  child: ChildProcess;
-  /** The last lines the server printed (stdout and stderr), shown only if the benchmark fails. */
-  output: string;
-  exited: boolean;
-  stopped: boolean;
-}
 
 interface Target {
   name: string;
@@ -257,114 +251,4 @@ function luauScript(i: number): string {
     'end',
     'print("done")',
   ].join('\n');
-}
-
-async function call<T>(base: string, method: string, pathname: string, body?: unknown, token?: string): Promise<T> {
-  const response = await fetch(base + pathname, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  if (!response.ok) throw new Error(`${method} ${pathname} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** Starts a server in its own process group, so stopping it also stops what it spawned (npx -> tsx -> node). */
-function startServer(name: string, command: string, args: string[], env: Record<string, string>): Server {
-  const child = spawn(command, args, {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const server: Server = { name, child, output: '', exited: false, stopped: false };
-  const keep = (chunk: Buffer | string) => {
-    server.output = (server.output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.once('error', (error) => {
-    keep(`${error.message}\n`);
-    server.exited = true;
-  });
-  child.once('exit', () => {
-    server.exited = true;
-  });
-  return server;
-}
-
-async function waitUntilReady(server: Server, url: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (server.exited) throw new Error(`${server.name} server exited before answering ${url}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
-      if (response.status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(200);
-  }
-  throw new Error(`${server.name} server did not answer ${url} within ${READY_TIMEOUT_MS / 1000} s`);
-}
-
-/** SIGTERM to the whole process group, then SIGKILL whatever is left after STOP_TIMEOUT_MS. */
-async function stop(server: Server): Promise<void> {
-  if (server.stopped) return;
-  if (!server.exited && signalGroup(server, 'SIGTERM')) {
-    const deadline = Date.now() + STOP_TIMEOUT_MS;
-    while (!server.exited && Date.now() < deadline) await sleep(50);
-  }
-  signalGroup(server, 'SIGKILL');
-  server.stopped = true;
-}
-
-function signalGroup(server: Server, signal: NodeJS.Signals): boolean {
-  if (server.child.pid === undefined) return false;
-  try {
-    process.kill(-server.child.pid, signal);
-    return true;
-  } catch {
-    return false; // The group is already gone.
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function positiveInteger(option: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${option} must be a positive integer, got "${value}"`);
-  return number;
-}
-
-/** Nearest-rank percentile (p in 0..1). */
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return NaN;
-  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-}
-
-function fmt(value: number, digits: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }

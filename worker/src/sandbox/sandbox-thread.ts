@@ -9,7 +9,7 @@
  * Load it through sandbox-thread.mjs, which registers tsx so plain node can start it too.
  */
 import { parentPort } from 'node:worker_threads';
-import { runLua, warmUpSandbox, type SandboxLimits, type SandboxResult } from './run-lua.ts';
+import { prepareNextState, runLua, warmUpSandbox, type SandboxLimits, type SandboxResult } from './run-lua.ts';
 
 export interface SandboxJob {
   code: string;
@@ -54,6 +54,8 @@ async function answer(message: unknown): Promise<void> {
   }
   const response: SandboxResponse = { id, result };
   port?.postMessage(response);
+  // Get the next run's fresh state ready while this thread waits for it.
+  if (waiting === 0) prepareNextState();
 }
 
 function readId(message: unknown): string | number | null {
