@@ -19,7 +19,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/cli/**', 'bench/**', 'scripts/**'],
+    // Command-line tools, benchmarks and tests print their results.
+    files: ['**/cli/**', 'bench/**', 'scripts/**', '**/*.test.ts', '**/*.measure.ts'],
     rules: { 'no-console': 'off' },
   },
 );
