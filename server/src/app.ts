@@ -89,6 +89,12 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   const services = createServices(config, database);
 
   const koa = new Koa<AppState>({ proxy: config.trustProxy });
+  // Errors after the answer has started (a file stream cut off by the client) reach Koa, not our
+  // error middleware. A visitor closing the page mid-download is normal and not worth a log line.
+  koa.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET') return;
+    logger.error({ err: error }, 'response failed');
+  });
   const api = new Router<AppState>();
   mountAuthRoutes(api, services.rateLimits, services.accounts);
   mountUserRoutes(api, services.rateLimits, services.users);

@@ -1,4 +1,3 @@
-/* eslint-disable no-console -- a measurement script prints its results */
 import { buildValidScript } from './corpus.test-support.ts';
 import { createLuaToolsService } from './lua-tools.service.ts';
 
