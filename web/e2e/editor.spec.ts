@@ -1,5 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '@moonrelay/contract/messages';
 import type { Script } from '@moonrelay/contract/scripts';
 import { createUser, signInAs, startApp, type E2EApp, type TestUser } from './support/app.ts';
 import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
@@ -7,11 +8,15 @@ import { ensureWebBuilt } from './support/build.ts';
 import { expectHidden, expectPath, expectVisible } from './support/expect.ts';
 import {
   codeEditor,
+  codeEditorErrorCells,
+  codeEditorErrorUnderlines,
   codeEditorLines,
   dialogNamed,
+  executionPane,
   expectSignedIn,
   expectToast,
   mainArea,
+  syntaxSummary,
   toast,
   typeInCodeEditor,
 } from './support/ui.ts';
@@ -21,10 +26,9 @@ const SUBTITLE_CREATE = 'Create a new Lua script';
 const SUBTITLE_EDIT = 'Edit your script';
 const DEFAULT_CODE = '-- Write your Lua code here...';
 const SAVE_DIALOG = 'Save Script Configuration';
-const EXECUTION_FAILED = 'Failed to execute script. Please try again.';
 
-/** No execution endpoint on the server yet: Chromium logs the 404 of POST /api/scripts/{id}/execute. */
-const EXECUTE_NOT_FOUND = /status of 404 \(Not Found\) \[[^\]]*\/api\/scripts\/[^/\]]+\/execute\]$/;
+/** Chromium logs the 400 of a format call for code that does not parse. */
+const FORMAT_BAD_REQUEST = /status of 400 \(Bad Request\) \[[^\]]*\/api\/lua\/format\]$/;
 
 /** Plain statements only: Ace auto-indents after block openers, which would change typed code. */
 const FIRST_CODE = 'local greeting = "Hello from Moonrelay"\nprint(greeting)';
@@ -235,9 +239,7 @@ describe('script editor', () => {
     expect(await scriptsOf(user)).toEqual([]);
   });
 
-  it("Execute asks to save a new script first; on a saved one it reports 'Execution Failed'", async () => {
-    // The server has no execution endpoint yet: the call answers 404.
-    browser.allowConsoleErrors(EXECUTE_NOT_FOUND);
+  it("Execute asks to save a new script first; on a saved one it reports 'Game Not Connected'", async () => {
     const page = await browser.newPage();
     const executions = recordCalls(page, 'POST', /\/execute$/);
     const user = await createUser(app);
@@ -261,11 +263,16 @@ describe('script editor', () => {
     await expectToast(page, 'Script Created');
     const id = await editorIdInUrl(page);
 
+    // No game can connect yet: the server answers so (200), with what to do about it.
     await editorButton(page, 'Execute').click();
-    await expectVisible(toast(page).getByText('Execution Failed', { exact: true }));
-    await expectVisible(toast(page).getByText(EXECUTION_FAILED));
-    await expectVisible(mainArea(page).getByTestId('execution-status').getByText('Error', { exact: true }));
+    await expectToast(page, 'Game Not Connected', ERRORS.gameNotConnectedInstructions);
+    const pane = executionPane(page);
+    await expectVisible(pane.status.getByText('Error', { exact: true }));
+    await expectVisible(pane.target.getByText('Game', { exact: true }));
+    await expectVisible(pane.output.getByText(ERRORS.gameNotConnected));
+    await expectVisible(pane.output.getByText(ERRORS.gameNotConnectedInstructions));
     expect(executions.map((request) => new URL(request.url()).pathname)).toEqual([`/api/scripts/${id}/execute`]);
+    expect(executions[0]?.postDataJSON()).toEqual({});
     // The editor is usable again afterwards.
     await expect.poll(() => editorButton(page, 'Execute').isEnabled()).toBe(true);
   });
@@ -287,5 +294,146 @@ describe('script editor', () => {
     // Ace's dark theme (spec section 9).
     expect(await codeEditor(page).locator('.ace_editor').getAttribute('class')).toContain('ace-tomorrow-night');
     expect(foreign).toEqual([]);
+  });
+
+  it('shows syntax errors as they are typed: gutter annotations, underlines and a summary', async () => {
+    const page = await browser.newPage();
+    const checks = recordCalls(page, 'POST', /^\/api\/lua\/check$/);
+    const user = await createUser(app);
+    await openNewEditor(page, user);
+
+    await typeInCodeEditor(page, 'local x = = 1');
+    await expectVisible(
+      syntaxSummary(page).getByText('2 syntax errors — line 1: unexpected token `=`, expected an expression', {
+        exact: true,
+      }),
+    );
+    await expectVisible(codeEditorErrorCells(page));
+    expect(await codeEditorErrorCells(page).allInnerTexts()).toEqual(['1']);
+    await expect.poll(() => codeEditorErrorUnderlines(page).count()).toBe(2);
+    // Typing fast is checked once the typing pauses, not per keystroke.
+    expect(checks.length).toBeLessThanOrEqual(2);
+    expect(checks.at(-1)?.postDataJSON()).toEqual({ code: 'local x = = 1' });
+
+    // The first underline sits under the second `=` of the line.
+    const [underline, text] = await Promise.all([
+      codeEditorErrorUnderlines(page).first().boundingBox(),
+      codeEditor(page).locator('.ace_line').first().boundingBox(),
+    ]);
+    expect(underline && text).toBeTruthy();
+    if (underline && text) {
+      expect(underline.width).toBeGreaterThan(0);
+      expect(underline.x).toBeGreaterThan(text.x);
+      expect(Math.abs(underline.y - text.y)).toBeLessThan(text.height);
+    }
+
+    // Hovering the annotation shows the message.
+    await codeEditorErrorCells(page).first().hover();
+    await expectVisible(page.locator('.ace_tooltip').getByText('unexpected token `=`, expected an expression'));
+    await screenshot(page, 'editor-syntax-error');
+    await page.mouse.move(0, 0);
+
+    // Saving is allowed, with a warning.
+    await nameField(page).pressSequentially('Broken');
+    await editorButton(page, 'Save').click();
+    await dialogNamed(page, SAVE_DIALOG).getByRole('button', { name: 'Save Only', exact: true }).click();
+    await expectToast(
+      page,
+      'Script Saved With Errors',
+      'The script has 2 syntax errors; it will not run until they are fixed.',
+    );
+    await editorIdInUrl(page);
+    expect((await scriptsOf(user))[0]).toMatchObject({ name: 'Broken', code: 'local x = = 1' });
+
+    // Fixed: the marks go away.
+    await typeInCodeEditor(page, 'local x = 1');
+    await expectVisible(syntaxSummary(page).getByText('No syntax errors', { exact: true }));
+    await expectHidden(codeEditorErrorCells(page));
+    await expectHidden(codeEditorErrorUnderlines(page));
+  });
+
+  it('Format (button and Shift+Alt+F) formats the code, undoably; code that does not parse is reported', async () => {
+    browser.allowConsoleErrors(FORMAT_BAD_REQUEST);
+    const page = await browser.newPage();
+    const user = await createUser(app);
+    await openNewEditor(page, user);
+
+    await typeInCodeEditor(page, 'local   x=1');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['local   x=1']);
+    await editorButton(page, 'Format').click();
+    await expectToast(page, 'Code Formatted');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['local x = 1', '']);
+    await closeToast(page);
+
+    // Ctrl+Z in Ace brings the code before formatting back.
+    await codeEditor(page).locator('.ace_content').click();
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['local   x=1']);
+
+    // The shortcut inside Ace.
+    await typeInCodeEditor(page, 'print( 1 )');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['print( 1 )']);
+    await page.keyboard.press('Shift+Alt+F');
+    await expectToast(page, 'Code Formatted');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['print(1)', '']);
+    await closeToast(page);
+
+    // And outside it (the focus in the name field).
+    await typeInCodeEditor(page, 'local   y=2');
+    await nameField(page).click();
+    await page.keyboard.press('Shift+Alt+F');
+    await expectToast(page, 'Code Formatted');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['local y = 2', '']);
+    expect(await nameField(page).inputValue()).toBe('');
+    await closeToast(page);
+
+    await typeInCodeEditor(page, 'local x = = 1');
+    await editorButton(page, 'Format').click();
+    await expectToast(page, 'Format Failed', 'Lua syntax error: 1:9: unexpected token `=`, expected an expression');
+    expect(await toast(page).getAttribute('data-type')).toBe('error');
+    expect(await codeEditorLines(page)).toEqual(['local x = = 1']);
+  });
+
+  it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at the instruction limit', async () => {
+    const page = await browser.newPage();
+    const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
+    const runs = recordCalls(page, 'POST', /\/execute$/);
+    const user = await createUser(app);
+    await openNewEditor(page, user);
+    const pane = executionPane(page);
+
+    await typeInCodeEditor(page, 'print("hi from the sandbox")');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['print("hi from the sandbox")']);
+    await editorButton(page, 'Run in Sandbox').click();
+    await expectToast(page, 'Script Executed', 'hi from the sandbox');
+    await expectVisible(pane.output.getByText('hi from the sandbox'));
+    await expectVisible(pane.target.getByText('Sandbox', { exact: true }));
+    await expectVisible(pane.status.getByText('Success', { exact: true }));
+    await expectVisible(pane.duration);
+    await screenshot(page, 'editor-sandbox-output');
+    expect(runs.map((request) => [new URL(request.url()).pathname, request.postDataJSON()])).toEqual([
+      ['/api/scripts/execute', { code: 'print("hi from the sandbox")', target: 'sandbox' }],
+    ]);
+    await closeToast(page);
+
+    await typeInCodeEditor(page, 'while true do end');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['while true do end']);
+    const started = Date.now();
+    await editorButton(page, 'Run in Sandbox').click();
+    // Read-only while it runs.
+    await expectVisible(pane.status.getByText('Running', { exact: true }));
+    expect(await codeEditor(page).locator('textarea').getAttribute('readonly')).not.toBeNull();
+    await expectVisible(pane.limit.getByText('Stopped: instruction limit', { exact: true }), 5_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectVisible(toast(page).getByText('Execution Failed', { exact: true }));
+    await expectVisible(pane.status.getByText('Error', { exact: true }));
+    await expectVisible(pane.target.getByText('Sandbox', { exact: true }));
+    expect(await codeEditor(page).locator('textarea').getAttribute('readonly')).toBeNull();
+    await screenshot(page, 'editor-sandbox-instruction-limit');
+
+    // Nothing was saved: the script is still new.
+    expect(creations).toHaveLength(0);
+    await expectPath(page, '/editor');
+    expect(await scriptsOf(user)).toEqual([]);
   });
 });

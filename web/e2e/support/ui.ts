@@ -66,3 +66,21 @@ export const statValue = (page: Page, label: string) =>
     .locator('dl')
     .filter({ has: page.locator('dt').getByText(label, { exact: true }) })
     .locator('dd');
+
+/** The line under the Script Editor's code: "No syntax errors", "2 syntax errors — line 1: …", or a note. */
+export const syntaxSummary = (page: Page) => mainArea(page).getByTestId('syntax-summary');
+
+/** The gutter cells Ace marks with an error annotation. */
+export const codeEditorErrorCells = (page: Page) => codeEditor(page).locator('.ace_gutter-cell.ace_error');
+
+/** The wavy underlines over the ranges of syntax errors. */
+export const codeEditorErrorUnderlines = (page: Page) => codeEditor(page).locator('.ace_marker-layer .luau-diagnostic');
+
+/** The Script Editor's output pane, by its parts. */
+export const executionPane = (page: Page) => ({
+  status: mainArea(page).getByTestId('execution-status'),
+  target: mainArea(page).getByTestId('execution-target'),
+  output: mainArea(page).getByTestId('execution-output'),
+  limit: mainArea(page).getByTestId('execution-limit'),
+  duration: mainArea(page).getByTestId('execution-duration'),
+});

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { CreateScriptRequest, Script, UpdateScriptRequest } from '@moonrelay/contract/scripts';
 import { DUPLICATE_SCRIPT_SUFFIX } from '@moonrelay/contract/constants';
+import type { ExecutionResponse, ExecutionTarget, LuaCheckResponse } from '@moonrelay/contract/executions';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -48,25 +49,60 @@ export const useDuplicateScript = () =>
     onSuccess: refreshScripts,
   });
 
+/**
+ * What the execute calls answer (ExecutionResponse in the contract). Every field is optional here:
+ * the screens read what they get and fall back sensibly when a field is missing.
+ */
 export interface ExecutionResult {
   success?: boolean;
   output?: string;
-  error?: string;
+  error?: string | null;
+  target?: ExecutionTarget;
+  executionId?: string;
+  durationMs?: number;
+  /** The sandbox limit that ended the run, if any. */
+  limit?: ExecutionLimit | null;
   queued?: boolean;
   gameConnected?: boolean;
   instructions?: string;
 }
 
+export type { ExecutionTarget };
+export type ExecutionLimit = NonNullable<ExecutionResponse['limit']>;
+
+/** The target goes in the body only when one is chosen: without it the server runs in the game. */
+const targetBody = (target: ExecutionTarget | undefined) => (target ? { target } : {});
+
 /** Runs a saved script (POST /api/scripts/{id}/execute) and refreshes counts afterwards. */
 export const useExecuteScript = () =>
   useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, {}),
+    mutationFn: ({ id, target }: { id: string; target?: ExecutionTarget }) =>
+      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, targetBody(target)),
     onSettled: refreshScripts,
   });
 
-/** Runs code that is not saved (POST /api/scripts/execute { code }). */
+/** Runs code that is not saved (POST /api/scripts/execute { code, target? }). */
 export const useExecuteCode = () =>
   useMutation({
-    mutationFn: (code: string) => apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code }),
+    mutationFn: ({ code, target }: { code: string; target?: ExecutionTarget }) =>
+      apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code, ...targetBody(target) }),
+  });
+
+/**
+ * Checks Luau syntax (POST /api/lua/check): diagnostics with 1-based lines and columns (UTF-16
+ * units). 422 when the parser cannot handle the code, 503 when the checker is busy.
+ */
+export const checkLua = (code: string) => apiRequest<LuaCheckResponse>('POST', '/api/lua/check', { code });
+
+/**
+ * The editor checks as the user types: each check is a mutation (so a 401 signs out as any call
+ * does), forgotten as soon as it settles (gcTime 0) rather than keeping every version of the code.
+ */
+export const useCheckLua = () => useMutation({ mutationFn: checkLua, gcTime: 0 });
+
+/** Formats Luau (POST /api/lua/format); 400 'Lua syntax error: L:C: ...' when the code does not parse. */
+export const useFormatLua = () =>
+  useMutation({
+    mutationFn: (code: string) => apiRequest<{ code: string }>('POST', '/api/lua/format', { code }),
+    gcTime: 0,
   });

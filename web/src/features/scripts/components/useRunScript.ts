@@ -1,20 +1,11 @@
-import { ApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useExecuteScript } from '../api/scripts.ts';
-
-const EXECUTION_FAILED = 'Failed to execute script. Please try again.';
-
-function reportFailure(reason: string | undefined): void {
-  notify({
-    type: 'error',
-    title: 'Execution Failed',
-    description: reason ? `${EXECUTION_FAILED} (${reason})` : EXECUTION_FAILED,
-  });
-}
+import { executionFailure, executionOutcome } from '../editor/execution-result.ts';
 
 /**
- * Runs a saved script and toasts the real outcome. The table and the dashboard card share it so both
- * report an execution the same way.
+ * Runs a saved script in the game and toasts the real outcome: 'Game Not Connected' with the
+ * instructions, 'Script Queued', 'Execution Failed' or 'Script Executed'. The table and the
+ * dashboard card share it, and report a run as the Script Editor does.
  */
 export function useRunScript() {
   const execute = useExecuteScript();
@@ -23,15 +14,10 @@ export function useRunScript() {
   // because the list refreshed meanwhile.
   const run = async (id: string) => {
     try {
-      const result = await execute.mutateAsync(id);
-      // The server may answer 200 with success false (e.g. a Lua error): that is still a failure.
-      if (result.success === false) {
-        reportFailure(result.error);
-        return;
-      }
-      notify({ title: 'Script Executed', description: result.output || 'No output' });
+      const result = await execute.mutateAsync({ id });
+      notify(executionOutcome(result).notice);
     } catch (error) {
-      reportFailure(error instanceof ApiError ? error.serverMessage : undefined);
+      notify(executionFailure(error).notice);
     }
   };
 

@@ -1,37 +1,65 @@
-import { Badge, Box, Card, HStack, Heading } from '@chakra-ui/react';
+import { Badge, Box, Card, HStack, Heading, Text } from '@chakra-ui/react';
+import type { ExecutionTarget } from '../api/scripts.ts';
 import { EDITOR_TEXT } from './editor-form.ts';
+import { LIMIT_NOTES, type Execution, type ExecutionStatus } from './execution-result.ts';
 
-export type ExecutionStatus = 'idle' | 'running' | 'success' | 'error';
-
-export interface Execution {
-  status: ExecutionStatus;
-  output?: string;
-  error?: string;
-}
+export type { Execution, ExecutionStatus };
 
 const BADGES: Record<ExecutionStatus, { label: string; palette: string }> = {
   idle: { label: 'Idle', palette: 'gray' },
   running: { label: 'Running', palette: 'blue' },
+  queued: { label: 'Queued', palette: 'purple' },
   success: { label: 'Success', palette: 'green' },
   error: { label: 'Error', palette: 'red' },
 };
 
-/** The output pane (spec section 4): the output field, else the error field, else 'No output'. */
+const TARGETS: Record<ExecutionTarget, { label: string; palette: string }> = {
+  sandbox: { label: 'Sandbox', palette: 'teal' },
+  game: { label: 'Game', palette: 'orange' },
+};
+
+/** "7 ms", "1.26 s". */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/**
+ * The output pane (spec section 4): the output field, else the error field, else 'No output'. Also
+ * where the run happened (Sandbox or Game), how long it took, and which sandbox limit ended it.
+ */
 export function ExecutionOutput({ execution }: { execution: Execution }) {
   const badge = BADGES[execution.status];
-  const text =
-    execution.status === 'running' ? EDITOR_TEXT.running : execution.output || execution.error || EDITOR_TEXT.noOutput;
+  const target = execution.target ? TARGETS[execution.target] : undefined;
+  const running = execution.status === 'running';
+  const text = running ? EDITOR_TEXT.running : execution.output || execution.error || EDITOR_TEXT.noOutput;
+  const limitNote = !running && execution.limit ? LIMIT_NOTES[execution.limit] : undefined;
+  // A run that printed and then failed: the pane shows the output (the spec's rule), and the error under it.
+  const errorAfterOutput =
+    execution.status === 'error' && execution.output && execution.error ? execution.error : undefined;
+  const duration = !running && execution.durationMs !== undefined ? formatDuration(execution.durationMs) : undefined;
   return (
     <Card.Root size="sm" aria-live="polite">
       <Card.Header>
         <HStack justify="space-between">
           <Heading size="sm">Execution Output</Heading>
-          <Badge colorPalette={badge.palette} data-testid="execution-status">
-            {badge.label}
-          </Badge>
+          <HStack gap="2">
+            {target && (
+              <Badge variant="outline" colorPalette={target.palette} data-testid="execution-target">
+                {target.label}
+              </Badge>
+            )}
+            <Badge colorPalette={badge.palette} data-testid="execution-status">
+              {badge.label}
+            </Badge>
+          </HStack>
         </HStack>
       </Card.Header>
       <Card.Body>
+        {limitNote && (
+          <Text fontSize="sm" fontWeight="medium" color="fg.warning" mb="2" data-testid="execution-limit">
+            {limitNote}
+          </Text>
+        )}
         <Box
           as="pre"
           data-testid="execution-output"
@@ -44,10 +72,27 @@ export function ExecutionOutput({ execution }: { execution: Execution }) {
           p="3"
           borderRadius="md"
           bg="bg.muted"
-          color={execution.status === 'error' ? 'fg.error' : execution.output ? 'fg' : 'fg.muted'}
+          color={execution.status === 'error' && !execution.output ? 'fg.error' : execution.output ? 'fg' : 'fg.muted'}
         >
           {text}
         </Box>
+        {errorAfterOutput && (
+          <Text
+            fontFamily="mono"
+            fontSize="sm"
+            color="fg.error"
+            mt="2"
+            whiteSpace="pre-wrap"
+            data-testid="execution-error"
+          >
+            {errorAfterOutput}
+          </Text>
+        )}
+        {duration && (
+          <Text fontSize="xs" color="fg.muted" mt="2" data-testid="execution-duration">
+            Ran for {duration}
+          </Text>
+        )}
       </Card.Body>
     </Card.Root>
   );

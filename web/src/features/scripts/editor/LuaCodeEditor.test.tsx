@@ -3,6 +3,7 @@ import type { Ace } from 'ace-builds';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import type { LuaDiagnostic } from '@moonrelay/contract/executions';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 
@@ -90,5 +91,114 @@ describe('LuaCodeEditor (real Ace)', () => {
     expect(onSave).toHaveBeenCalledOnce();
     await userEvent.click(screen.getByRole('button', { name: 'Finish' }));
     expect(editor.getReadOnly()).toBe(false);
+  });
+
+  it('formats on Shift+Alt+F inside the editor, keeping it from the page', () => {
+    const onFormat = vi.fn();
+    renderWithProviders(
+      <LuaCodeEditor
+        value="local x=1"
+        onChange={() => {}}
+        onSave={() => {}}
+        onExecute={() => {}}
+        onFormat={onFormat}
+      />,
+    );
+    const editor = aceIn(screen.getByTestId('code-editor'));
+    const onWindowKey = vi.fn();
+    window.addEventListener('keydown', onWindowKey);
+    const event = keyDown(editor.textInput.getElement(), { key: 'F', keyCode: 70, shiftKey: true, altKey: true });
+    expect(onFormat).toHaveBeenCalledOnce();
+    expect(event.defaultPrevented).toBe(true);
+    expect(onWindowKey).not.toHaveBeenCalled();
+    window.removeEventListener('keydown', onWindowKey);
+  });
+
+  it('keeps code replaced from outside (Format) undoable', async () => {
+    function Formatting() {
+      const [code, setCode] = useState('local   x=1');
+      return (
+        <>
+          <button onClick={() => setCode('local x = 1\n')}>Format</button>
+          <LuaCodeEditor value={code} onChange={setCode} onSave={() => {}} onExecute={() => {}} />
+        </>
+      );
+    }
+    renderWithProviders(<Formatting />);
+    const editor = aceIn(screen.getByTestId('code-editor'));
+    await userEvent.click(screen.getByRole('button', { name: 'Format' }));
+    expect(editor.getValue()).toBe('local x = 1\n');
+    editor.undo();
+    expect(editor.getValue()).toBe('local   x=1');
+  });
+});
+
+describe('LuaCodeEditor diagnostics (real Ace)', () => {
+  const diagnostic = (line: number, column: number, endLine: number, endColumn: number, message: string) =>
+    ({ line, column, endLine, endColumn, message }) satisfies LuaDiagnostic;
+
+  /** The markers this component added (Ace has its own, such as the active line, besides). */
+  const diagnosticMarkers = (editor: Ace.Editor) =>
+    Object.values(editor.getSession().getMarkers(true) ?? {})
+      .filter((marker) => marker.clazz === 'luau-diagnostic')
+      .map((marker) => {
+        const { start, end } = marker.range as Ace.Range;
+        return [start.row, start.column, end.row, end.column];
+      });
+
+  /** The editor with each set of diagnostics in turn: 'Next' moves to the next set. */
+  function Checked({ steps }: { steps: LuaDiagnostic[][] }) {
+    const [step, setStep] = useState(0);
+    return (
+      <>
+        <button onClick={() => setStep(step + 1)}>Next</button>
+        <LuaCodeEditor
+          value={'local x = = 1\nif x then'}
+          onChange={() => {}}
+          onSave={() => {}}
+          onExecute={() => {}}
+          diagnostics={steps[step] ?? []}
+        />
+      </>
+    );
+  }
+
+  it('shows each diagnostic as an error annotation in the gutter and an underline marker', async () => {
+    const steps = [
+      [
+        diagnostic(1, 9, 1, 10, 'unexpected token `=`, expected an expression'),
+        diagnostic(2, 10, 2, 10, 'unexpected end of script, expected `end` to conclude `if`'),
+      ],
+      [diagnostic(1, 11, 1, 12, 'unexpected token `=`')],
+      [],
+    ];
+    renderWithProviders(<Checked steps={steps} />);
+    const editor = aceIn(screen.getByTestId('code-editor'));
+    expect(editor.getSession().getAnnotations()).toEqual([
+      { row: 0, column: 8, type: 'error', text: 'unexpected token `=`, expected an expression' },
+      { row: 1, column: 9, type: 'error', text: 'unexpected end of script, expected `end` to conclude `if`' },
+    ]);
+    expect(diagnosticMarkers(editor)).toEqual([
+      [0, 8, 0, 9],
+      // A point at the end of the line underlines its last character.
+      [1, 8, 1, 9],
+    ]);
+    // The underline's style is in the page (Ace's importCssString: a <style> element).
+    const style = document.getElementById('moonrelay-luau-diagnostics');
+    expect(style?.tagName).toBe('STYLE');
+    expect(style?.textContent).toContain('.luau-diagnostic');
+
+    // New diagnostics replace the old ones; none clears them, leaving Ace's own markers alone.
+    const ownMarkers = () =>
+      Object.values(editor.getSession().getMarkers(false) ?? {}).filter((marker) => marker.clazz !== 'luau-diagnostic')
+        .length;
+    const before = ownMarkers();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(diagnosticMarkers(editor)).toEqual([[0, 10, 0, 11]]);
+    expect(editor.getSession().getAnnotations()).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(diagnosticMarkers(editor)).toEqual([]);
+    expect(editor.getSession().getAnnotations()).toEqual([]);
+    expect(ownMarkers()).toBe(before);
   });
 });

@@ -1,7 +1,9 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import AceEditor, { type ICommand } from 'react-ace';
-import { config as aceConfig } from 'ace-builds';
+import * as ace from 'ace-builds';
+import { config as aceConfig, Range, type Ace } from 'ace-builds';
+import type { LuaDiagnostic } from '@moonrelay/contract/executions';
 // Everything Ace needs is bundled into this (lazy) chunk; Ace is never pointed at a URL of its own.
 import { LuauMode } from './luau-mode.ts';
 import 'ace-builds/src-noconflict/theme-tomorrow_night';
@@ -9,6 +11,7 @@ import 'ace-builds/src-noconflict/ext-searchbox';
 import 'ace-builds/src-noconflict/ext-error_marker';
 import { EDITOR_FONT_SIZE, EDITOR_TAB_SIZE } from '@moonrelay/contract/constants';
 import { EDITOR_TEXT } from './editor-form.ts';
+import { DIAGNOSTIC_CSS, diagnosticAnnotations, diagnosticMarkers } from './diagnostics.ts';
 
 // Ace's default key bindings for go-to-line, the command palette (both use the prompt) and the
 // settings menu ask for these extensions on demand: they come as chunks of this app, not from a CDN.
@@ -16,6 +19,14 @@ aceConfig.setModuleLoader('ace/ext/prompt', () => import('ace-builds/src-noconfl
 aceConfig.setModuleLoader('ace/ext/settings_menu', () => import('ace-builds/src-noconflict/ext-settings_menu'));
 
 const luauMode = new LuauMode();
+
+// The diagnostics' wavy underline: a <style> element through Ace's own helper (the CSP allows inline styles).
+(ace.require('ace/lib/dom') as { importCssString(css: string, id: string): void }).importCssString(
+  DIAGNOSTIC_CSS,
+  'moonrelay-luau-diagnostics',
+);
+
+const NO_DIAGNOSTICS: readonly LuaDiagnostic[] = [];
 
 interface Props {
   value: string;
@@ -26,25 +37,36 @@ interface Props {
   onSave(): void;
   /** Ctrl/Cmd+Enter inside the editor. */
   onExecute(): void;
+  /** Shift+Alt+F inside the editor. */
+  onFormat?(): void;
+  /** Syntax errors: a gutter annotation and a wavy underline each. */
+  diagnostics?: readonly LuaDiagnostic[];
   height?: string;
   label?: string;
 }
 
-/** Ace with Luau highlighting, the dark theme and the editor settings of spec section 9. */
+/**
+ * Ace with Luau highlighting, the dark theme and the editor settings of spec section 9, plus the
+ * syntax diagnostics. A new `value` from outside (Format, for one) goes through Ace's
+ * editor.setValue, which the undo history records: Ctrl+Z brings the previous code back.
+ */
 export function LuaCodeEditor({
   value,
   onChange,
   readOnly = false,
   onSave,
   onExecute,
+  onFormat,
+  diagnostics = NO_DIAGNOSTICS,
   height = '420px',
   label = 'Code',
 }: Props) {
   const name = useId();
+  const editorRef = useRef<Ace.Editor | null>(null);
   // Ace registers commands once, when it mounts: they call whatever the latest handlers are.
-  const actions = useRef({ onSave, onExecute });
+  const actions = useRef({ onSave, onExecute, onFormat });
   useEffect(() => {
-    actions.current = { onSave, onExecute };
+    actions.current = { onSave, onExecute, onFormat };
   });
   const commands = useMemo<ICommand[]>(
     () => [
@@ -60,9 +82,36 @@ export function LuaCodeEditor({
         exec: () => actions.current.onExecute(),
         readOnly: true,
       },
+      {
+        // The screen decides whether formatting is possible (not while a script runs).
+        name: 'formatScript',
+        bindKey: { win: 'Shift-Alt-F', mac: 'Shift-Alt-F' },
+        exec: () => actions.current.onFormat?.(),
+        readOnly: true,
+      },
     ],
     [],
   );
+
+  // react-ace re-applies this prop whenever the value changes from outside, so it is kept as a prop.
+  const annotations = useMemo(() => diagnosticAnnotations(diagnostics), [diagnostics]);
+
+  // Markers are added here rather than through react-ace's `markers` prop, which also removes Ace's
+  // own markers (the selection, bracket highlights) each time it updates.
+  useEffect(() => {
+    const session = editorRef.current?.getSession();
+    if (!session || diagnostics.length === 0) return;
+    const lineLength = (row: number) => (row < session.getLength() ? session.getLine(row).length : 0);
+    const ids = diagnosticMarkers(diagnostics, lineLength).map((marker) =>
+      session.addMarker(
+        new Range(marker.startRow, marker.startCol, marker.endRow, marker.endCol),
+        marker.className,
+        'text',
+        true,
+      ),
+    );
+    return () => ids.forEach((id) => session.removeMarker(id));
+  }, [diagnostics]);
 
   return (
     <Box data-testid="code-editor" borderWidth="1px" borderRadius="md" overflow="hidden">
@@ -81,6 +130,10 @@ export function LuaCodeEditor({
         showPrintMargin={false}
         placeholder={EDITOR_TEXT.codePlaceholder}
         commands={commands}
+        annotations={annotations}
+        onLoad={(editor) => {
+          editorRef.current = editor;
+        }}
         setOptions={{ useWorker: false, useSoftTabs: true, textInputAriaLabel: label }}
       />
     </Box>

@@ -1,25 +1,44 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAVE_AND_EXECUTE_DELAY_MS } from '@moonrelay/contract/constants';
+import { ERRORS } from '@moonrelay/contract/messages';
 import type { Script } from '@moonrelay/contract/scripts';
 import { useSession } from '../../../lib/session.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { ScriptEditor } from './ScriptEditor.tsx';
 import { providePointerEvent, storedScript } from './test-fixtures.ts';
+import { CHECK_DEBOUNCE_MS } from './useLuaCheck.ts';
 
-// Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts uses the real Ace).
+// Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts and
+// LuaCodeEditor.test.tsx use the real Ace). The diagnostics it is given are listed beside it.
 vi.mock('./LuaCodeEditor.tsx', async () => {
-  const { createElement } = await import('react');
+  const { createElement, Fragment } = await import('react');
   return {
-    LuaCodeEditor: (props: { value: string; onChange(value: string): void; readOnly?: boolean }) =>
-      createElement('textarea', {
-        'aria-label': 'Code',
-        'data-testid': 'code-editor',
-        value: props.value,
-        readOnly: props.readOnly,
-        onChange: (event: { currentTarget: HTMLTextAreaElement }) => props.onChange(event.currentTarget.value),
-      }),
+    LuaCodeEditor: (props: {
+      value: string;
+      onChange(value: string): void;
+      readOnly?: boolean;
+      diagnostics?: readonly { line: number; column: number; message: string }[];
+    }) =>
+      createElement(
+        Fragment,
+        null,
+        createElement('textarea', {
+          'aria-label': 'Code',
+          'data-testid': 'code-editor',
+          value: props.value,
+          readOnly: props.readOnly,
+          onChange: (event: { currentTarget: HTMLTextAreaElement }) => props.onChange(event.currentTarget.value),
+        }),
+        createElement(
+          'ul',
+          { 'data-testid': 'editor-diagnostics' },
+          (props.diagnostics ?? []).map((d) =>
+            createElement('li', { key: `${d.line}:${d.column}` }, `${d.line}:${d.column} ${d.message}`),
+          ),
+        ),
+      ),
   };
 });
 
@@ -27,17 +46,63 @@ providePointerEvent();
 
 type Handler = Parameters<typeof jsonFetch>[0][string];
 
-/** Stubs the API and records every call as "METHOD /path" with its JSON body. */
-function stubApi(routes: Record<string, Handler>) {
+const CHECK = 'POST /api/lua/check';
+/** The code of every syntax check the editor asked for (kept apart from `calls`: it checks as you type). */
+let checks: string[] = [];
+
+/**
+ * Stubs the API and records every call as "METHOD /path" with its JSON body; syntax checks go to
+ * `checks`. Without a check route the checker answers 404, and the editor shows a neutral note.
+ */
+function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<void> } = {}) {
   const calls: { key: string; body: unknown }[] = [];
   const respond = jsonFetch(routes);
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${init?.method ?? 'GET'} ${new URL(String(input), 'http://localhost').pathname}`;
-    calls.push({ key, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    if (key === CHECK) checks.push((body as { code: string }).code);
+    else {
+      calls.push({ key, body });
+      // Other calls answer once `hold` settles, so a test can look at the screen meanwhile.
+      await hold;
+    }
     return respond(input, init);
   });
   return calls;
 }
+
+/** A promise and the function that settles it. */
+function gate() {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+
+type Diagnostic = { line: number; column: number; endLine: number; endColumn: number; message: string };
+const diagnostic = (line: number, column: number, message: string): Diagnostic => ({
+  line,
+  column,
+  endLine: line,
+  endColumn: column + 1,
+  message,
+});
+
+/** A checker that finds errors in code containing '= =' and nothing else. */
+const checker: Handler = (body) => {
+  const { code } = body as { code: string };
+  const diagnostics = code.includes('= =')
+    ? [
+        diagnostic(1, 9, 'unexpected token `=`, expected an expression'),
+        diagnostic(1, 11, 'unexpected token `=`, unexpected token, this needs to be a statement'),
+      ]
+    : [];
+  return { body: { ok: diagnostics.length === 0, diagnostics } };
+};
+
+const summary = () => screen.getByTestId('syntax-summary');
+
+/** Replaces the code in one change, as a paste does. */
+const setCode = (code: string) => fireEvent.change(screen.getByLabelText('Code'), { target: { value: code } });
 
 const sent = (calls: { key: string; body: unknown }[], key: string) => calls.filter((call) => call.key === key);
 
@@ -49,8 +114,12 @@ function renderEditor(script: Script | null = null) {
 
 const toast = () => screen.findByTestId('toast');
 
-beforeEach(() => useSession.setState({ token: 'mrs_test' }));
+beforeEach(() => {
+  checks = [];
+  useSession.setState({ token: 'mrs_test' });
+});
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   useSession.setState({ token: null, user: null });
 });
@@ -263,5 +332,393 @@ describe('ScriptEditor', () => {
     expect(calls.map((call) => call.key)).toEqual(['PUT /api/scripts/s1', 'POST /api/scripts/s1/execute']);
     expect(calls[0]?.body).toMatchObject({ code: 'print("up")' });
     expect(screen.queryByText(/Unsaved changes/)).not.toBeInTheDocument();
+  });
+});
+
+const pause = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+describe('ScriptEditor syntax diagnostics', () => {
+  it('checks the code once typing pauses and shows the errors under the editor and in it', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    stubApi({ [CHECK]: checker });
+    renderEditor(storedScript({ code: '' }));
+    await userEvent.type(screen.getByLabelText('Code'), 'local x = = 1');
+    await waitFor(() =>
+      expect(summary()).toHaveTextContent('2 syntax errors — line 1: unexpected token `=`, expected an expression'),
+    );
+    // One check, of the code as it stood when typing paused; none per keystroke.
+    expect(checks).toEqual(['local x = = 1']);
+    expect(timers.mock.calls.some(([, delay]) => delay === CHECK_DEBOUNCE_MS)).toBe(true);
+    expect(CHECK_DEBOUNCE_MS).toBe(300);
+    timers.mockRestore();
+    const shown = within(screen.getByTestId('editor-diagnostics')).getAllByRole('listitem');
+    expect(shown.map((item) => item.textContent)).toEqual([
+      '1:9 unexpected token `=`, expected an expression',
+      '1:11 unexpected token `=`, unexpected token, this needs to be a statement',
+    ]);
+
+    setCode('local x = 1');
+    await waitFor(() => expect(summary()).toHaveTextContent('No syntax errors'));
+    expect(screen.getByTestId('editor-diagnostics')).toBeEmptyDOMElement();
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
+  it("shows only the latest code's diagnostics, whatever order the answers come in", async () => {
+    const answers = new Map<string, (response: Response) => void>();
+    vi.stubGlobal('fetch', (_input: RequestInfo | URL, init?: RequestInit) => {
+      const { code } = JSON.parse(String(init?.body)) as { code: string };
+      return new Promise<Response>((resolve) => answers.set(code, resolve));
+    });
+    const answer = (code: string, diagnostics: Diagnostic[]) =>
+      act(() => answers.get(code)?.(Response.json({ ok: diagnostics.length === 0, diagnostics })));
+    renderEditor();
+    setCode('local x = = 1');
+    await waitFor(() => expect(answers.has('local x = = 1')).toBe(true));
+    setCode('local x = 1');
+    await waitFor(() => expect(answers.has('local x = 1')).toBe(true));
+
+    // The newer code's answer comes first, then the older one's: the older one is dropped.
+    await answer('local x = 1', []);
+    await waitFor(() => expect(summary()).toHaveTextContent('No syntax errors'));
+    await answer('local x = = 1', [diagnostic(1, 9, 'unexpected token `=`, expected an expression')]);
+    await pause(50);
+    expect(summary()).toHaveTextContent('No syntax errors');
+    expect(screen.getByTestId('editor-diagnostics')).toBeEmptyDOMElement();
+
+    // An answer for code that has since changed again is dropped too.
+    setCode('local y = = 2');
+    await waitFor(() => expect(answers.has('local y = = 2')).toBe(true));
+    setCode('local y = 2');
+    await answer('local y = = 2', [diagnostic(1, 9, 'unexpected token `=`, expected an expression')]);
+    await pause(50);
+    expect(summary()).toHaveTextContent('No syntax errors');
+  });
+
+  it('does not check blank code, and clears the errors when the code becomes blank', async () => {
+    stubApi({ [CHECK]: checker });
+    renderEditor();
+    setCode('local x = = 1');
+    await waitFor(() => expect(summary()).toHaveTextContent('2 syntax errors'));
+    setCode('  \n ');
+    expect(summary()).toHaveTextContent('');
+    expect(screen.getByTestId('editor-diagnostics')).toBeEmptyDOMElement();
+    await pause(CHECK_DEBOUNCE_MS + 100);
+    expect(checks).toEqual(['local x = = 1']);
+  });
+
+  it('shows a neutral note, not an error toast, when the code cannot be checked (422)', async () => {
+    const reason = 'The code could not be checked: it is nested too deeply for the Luau parser.';
+    stubApi({ [CHECK]: () => ({ status: 422, body: { error: reason } }) });
+    renderEditor();
+    setCode('local t = {{{{{{}}}}}}');
+    await waitFor(() => expect(summary()).toHaveTextContent(`Syntax check unavailable: ${reason}`));
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
+  it('asks a busy checker (503) again a moment later', async () => {
+    let busy = true;
+    stubApi({
+      [CHECK]: (body) =>
+        busy
+          ? { status: 503, body: { error: 'The syntax checker is busy. Please try again in a moment.' } }
+          : checker(body),
+    });
+    renderEditor();
+    setCode('local x = = 1');
+    await waitFor(() =>
+      expect(summary()).toHaveTextContent(
+        'Syntax check unavailable: The syntax checker is busy. Please try again in a moment.',
+      ),
+    );
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+    busy = false;
+    await waitFor(() => expect(summary()).toHaveTextContent('2 syntax errors'), { timeout: 3000 });
+    expect(checks).toEqual(['local x = = 1', 'local x = = 1']);
+  });
+});
+
+describe('ScriptEditor formatting', () => {
+  const FORMATTED: Record<string, string> = { 'local   x=1': 'local x = 1\n', 'print( 1 )': 'print(1)\n' };
+  const formatter: Handler = (body) => {
+    const { code } = body as { code: string };
+    const formatted = FORMATTED[code];
+    return formatted
+      ? { body: { code: formatted } }
+      : { status: 400, body: { error: 'Lua syntax error: 1:9: unexpected token `=`, expected an expression' } };
+  };
+
+  it("replaces the code with the formatted code from the Format button and Shift+Alt+F, toasting 'Code Formatted'", async () => {
+    const calls = stubApi({ [CHECK]: checker, 'POST /api/lua/format': formatter });
+    renderEditor(storedScript());
+    setCode('local   x=1');
+    await userEvent.click(screen.getByRole('button', { name: 'Format' }));
+    expect(within(await toast()).getByText('Code Formatted')).toBeInTheDocument();
+    expect(screen.getByLabelText('Code')).toHaveValue('local x = 1\n');
+    expect(sent(calls, 'POST /api/lua/format')).toEqual([
+      { key: 'POST /api/lua/format', body: { code: 'local   x=1' } },
+    ]);
+    // Still an unsaved change of the script.
+    expect(screen.getByText(/Unsaved changes/)).toBeInTheDocument();
+
+    // The shortcut with the focus outside the editor (Ace binds it too: see LuaCodeEditor.test.tsx).
+    setCode('print( 1 )');
+    screen.getByLabelText('Script Name').focus();
+    const shortcut = fireEvent.keyDown(window, { key: 'Ï', code: 'KeyF', shiftKey: true, altKey: true });
+    expect(shortcut).toBe(false);
+    await waitFor(() => expect(screen.getByLabelText('Code')).toHaveValue('print(1)\n'));
+    expect(sent(calls, 'POST /api/lua/format')).toHaveLength(2);
+  });
+
+  it("reports code that does not parse as 'Format Failed' with the server's syntax error, keeping the code", async () => {
+    stubApi({ [CHECK]: checker, 'POST /api/lua/format': formatter });
+    renderEditor();
+    setCode('local x = = 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Format' }));
+    const shown = await toast();
+    expect(shown).toHaveAttribute('data-type', 'error');
+    expect(within(shown).getByText('Format Failed')).toBeInTheDocument();
+    expect(
+      within(shown).getByText('Lua syntax error: 1:9: unexpected token `=`, expected an expression'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Code')).toHaveValue('local x = = 1');
+  });
+
+  it('does not format blank code', async () => {
+    const calls = stubApi({ 'POST /api/lua/format': formatter });
+    renderEditor();
+    setCode('   ');
+    await userEvent.click(screen.getByRole('button', { name: 'Format' }));
+    expect(sent(calls, 'POST /api/lua/format')).toEqual([]);
+  });
+});
+
+describe('ScriptEditor Run in Sandbox', () => {
+  const sandboxAnswer = (overrides: object) => ({
+    success: true,
+    output: '',
+    error: null,
+    target: 'sandbox',
+    executionId: 'e1',
+    durationMs: 7,
+    limit: null,
+    ...overrides,
+  });
+
+  it('runs the code on screen, unsaved, in the sandbox and shows where it ran', async () => {
+    const { held, release } = gate();
+    const calls = stubApi(
+      { 'POST /api/scripts/execute': () => ({ body: sandboxAnswer({ output: 'hi from the sandbox\n' }) }) },
+      { hold: held },
+    );
+    renderEditor();
+    setCode('print("hi from the sandbox")');
+    await userEvent.click(screen.getByRole('button', { name: 'Run in Sandbox' }));
+
+    expect(await screen.findByText('Executing script...')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Running');
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Sandbox');
+    expect(screen.getByLabelText('Code')).toHaveAttribute('readonly');
+    expect(screen.getByRole('button', { name: 'Running...' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Execute' })).toBeDisabled();
+    release();
+
+    const shown = await toast();
+    expect(within(shown).getByText('Script Executed')).toBeInTheDocument();
+    expect(within(shown).getByText('hi from the sandbox')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Success');
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Sandbox');
+    expect(screen.getByTestId('execution-output')).toHaveTextContent('hi from the sandbox');
+    expect(screen.getByTestId('execution-duration')).toHaveTextContent('7 ms');
+    expect(screen.getByLabelText('Code')).not.toHaveAttribute('readonly');
+    // No save: the new script stays new.
+    expect(calls).toEqual([
+      { key: 'POST /api/scripts/execute', body: { code: 'print("hi from the sandbox")', target: 'sandbox' } },
+    ]);
+  });
+
+  it('notes the limit that ended a run and reports it as a failure', async () => {
+    stubApi({
+      'POST /api/scripts/execute': () => ({
+        body: sandboxAnswer({
+          success: false,
+          error: 'Instruction limit exceeded',
+          durationMs: 1256,
+          limit: 'instructions',
+        }),
+      }),
+    });
+    renderEditor(storedScript({ code: 'while true do end' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Run in Sandbox' }));
+    const shown = await toast();
+    expect(shown).toHaveAttribute('data-type', 'error');
+    expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
+    expect(within(shown).getByText('Instruction limit exceeded')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Error');
+    expect(screen.getByTestId('execution-limit')).toHaveTextContent('Stopped: instruction limit');
+    expect(screen.getByTestId('execution-output')).toHaveTextContent('Instruction limit exceeded');
+    expect(screen.getByTestId('execution-duration')).toHaveTextContent('1.26 s');
+  });
+
+  it('shows the output of a run that failed, with its error under it', async () => {
+    stubApi({
+      'POST /api/scripts/execute': () => ({
+        body: sandboxAnswer({ success: false, output: 'before\n', error: 'script:2: boom' }),
+      }),
+    });
+    renderEditor(storedScript({ code: 'print("before")\nerror("boom")' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Run in Sandbox' }));
+    expect(within(await toast()).getByText('script:2: boom')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-output')).toHaveTextContent('before');
+    expect(screen.getByTestId('execution-error')).toHaveTextContent('script:2: boom');
+  });
+
+  it("toasts 'No Code' for blank code and sends nothing", async () => {
+    const calls = stubApi({});
+    renderEditor();
+    setCode('  ');
+    await userEvent.click(screen.getByRole('button', { name: 'Run in Sandbox' }));
+    expect(within(await toast()).getByText('No Code')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
+  it("reports a syntax error (400) as 'Execution Failed' with the server's text", async () => {
+    const error = 'Lua syntax error: 1:9: unexpected token `=`, expected an expression';
+    stubApi({ 'POST /api/scripts/execute': () => ({ status: 400, body: { error } }) });
+    renderEditor();
+    setCode('local x = = 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Run in Sandbox' }));
+    const shown = await toast();
+    expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
+    expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();
+    expect(screen.getByTestId('execution-output')).toHaveTextContent(error);
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Sandbox');
+  });
+});
+
+describe('ScriptEditor Execute in the game', () => {
+  it("toasts 'Game Not Connected' with the instructions and shows both in the output pane", async () => {
+    const calls = stubApi({
+      'POST /api/scripts/s1/execute': () => ({
+        body: {
+          success: false,
+          queued: false,
+          gameConnected: false,
+          output: '',
+          error: ERRORS.gameNotConnected,
+          instructions: ERRORS.gameNotConnectedInstructions,
+          target: 'game',
+          executionId: 'e1',
+          durationMs: 0,
+        },
+      }),
+    });
+    renderEditor(storedScript());
+    await userEvent.click(screen.getByRole('button', { name: 'Execute' }));
+    const shown = await toast();
+    expect(shown).toHaveAttribute('data-type', 'error');
+    expect(within(shown).getByText('Game Not Connected')).toBeInTheDocument();
+    expect(within(shown).getByText(ERRORS.gameNotConnectedInstructions)).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Error');
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Game');
+    const output = screen.getByTestId('execution-output');
+    expect(output).toHaveTextContent(ERRORS.gameNotConnected);
+    expect(output).toHaveTextContent(ERRORS.gameNotConnectedInstructions);
+    // Nothing ran: no duration.
+    expect(screen.queryByTestId('execution-duration')).not.toBeInTheDocument();
+    expect(sent(calls, 'POST /api/scripts/s1/execute')).toEqual([{ key: 'POST /api/scripts/s1/execute', body: {} }]);
+  });
+
+  it("toasts 'Script Queued' when the game takes the script", async () => {
+    stubApi({
+      'POST /api/scripts/s1/execute': () => ({
+        body: { success: true, queued: true, gameConnected: true, output: '', error: null, target: 'game' },
+      }),
+    });
+    renderEditor(storedScript());
+    await userEvent.click(screen.getByRole('button', { name: 'Execute' }));
+    const shown = await toast();
+    expect(within(shown).getByText('Script Queued')).toBeInTheDocument();
+    expect(within(shown).getByText('Script has been sent to your game for execution')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Queued');
+  });
+
+  it("reports a syntax error (400) as 'Execution Failed' with the server's text", async () => {
+    const error = 'Lua syntax error: 2:11: unexpected token `=`';
+    stubApi({ 'POST /api/scripts/s1/execute': () => ({ status: 400, body: { error } }) });
+    renderEditor(storedScript());
+    await userEvent.click(screen.getByRole('button', { name: 'Execute' }));
+    const shown = await toast();
+    expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
+    expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Error');
+  });
+});
+
+describe('ScriptEditor saving code with syntax errors', () => {
+  it("saves it, warning 'Script Saved With Errors' instead of 'Script Updated'", async () => {
+    const script = storedScript();
+    const calls = stubApi({
+      [CHECK]: checker,
+      'PUT /api/scripts/s1': (body) => ({ body: { ...script, ...(body as object) } }),
+    });
+    renderEditor(script);
+    setCode('local x = = 1');
+    await waitFor(() => expect(summary()).toHaveTextContent('2 syntax errors'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Only' }));
+    const shown = await toast();
+    expect(shown).toHaveAttribute('data-type', 'warning');
+    expect(within(shown).getByText('Script Saved With Errors')).toBeInTheDocument();
+    expect(
+      within(shown).getByText('The script has 2 syntax errors; it will not run until they are fixed.'),
+    ).toBeInTheDocument();
+    expect(sent(calls, 'PUT /api/scripts/s1')[0]?.body).toMatchObject({ code: 'local x = = 1' });
+    // The latest check was of exactly this code: the save asked for no other.
+    expect(checks).toEqual(['local x = = 1']);
+  });
+
+  it('checks code saved before its check came (the modal save path), and keeps the titles for valid code', async () => {
+    const script = storedScript();
+    stubApi({
+      [CHECK]: checker,
+      'PUT /api/scripts/s1': (body) => ({ body: { ...script, ...(body as object) } }),
+    });
+    renderEditor(script);
+    setCode('local x = = 1');
+    fireEvent.keyDown(window, { key: 's', ctrlKey: true });
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Script' }));
+    expect(within(await toast()).getByText('Script Saved With Errors')).toBeInTheDocument();
+    expect(
+      screen.getByText('The script has 2 syntax errors; it will not run until they are fixed.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    setCode('local x = 1');
+    await waitFor(() => expect(summary()).toHaveTextContent('No syntax errors'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Script' }));
+    await waitFor(() => expect(screen.getByTestId('toast')).toHaveAttribute('data-type', 'success'));
+    expect(within(screen.getByTestId('toast')).getByText('Script Saved')).toBeInTheDocument();
+  });
+
+  it('warns on a new script too, with one error in the singular', async () => {
+    const created = storedScript({ id: 'new1', name: 'Broken', code: 'print(1' });
+    stubApi({
+      [CHECK]: () => ({
+        body: {
+          ok: false,
+          diagnostics: [diagnostic(1, 6, 'unexpected token `(`, expected `)` to close function call')],
+        },
+      }),
+      'POST /api/scripts': () => ({ status: 201, body: created }),
+    });
+    renderEditor();
+    await userEvent.type(screen.getByLabelText('Script Name'), 'Broken');
+    setCode('print(1');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Only' }));
+    expect(within(await toast()).getByText('Script Saved With Errors')).toBeInTheDocument();
+    expect(screen.getByText('The script has 1 syntax error; it will not run until it is fixed.')).toBeInTheDocument();
   });
 });

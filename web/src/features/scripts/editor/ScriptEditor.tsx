@@ -14,9 +14,9 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Play, Save, Zap } from 'lucide-react';
+import { FlaskConical, Play, Save, WandSparkles, Zap } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm, type FieldErrors } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import {
   SAVE_AND_EXECUTE_DELAY_MS,
   SCRIPT_DESCRIPTION_MAX_LENGTH,
@@ -26,7 +26,15 @@ import { VALIDATION } from '@moonrelay/contract/messages';
 import type { CreateScriptRequest, Script } from '@moonrelay/contract/scripts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
-import { useCreateScript, useExecuteScript, useUpdateScript, type ExecutionResult } from '../api/scripts.ts';
+import {
+  useCreateScript,
+  useExecuteCode,
+  useExecuteScript,
+  useFormatLua,
+  useUpdateScript,
+  type ExecutionResult,
+  type ExecutionTarget,
+} from '../api/scripts.ts';
 import {
   EDITOR_TEXT,
   EDITOR_TOASTS,
@@ -37,10 +45,14 @@ import {
   type EditorFormInput,
   type EditorFormValues,
 } from './editor-form.ts';
+import { savedWithErrorsText } from './diagnostics.ts';
+import { executionFailure, executionOutcome, type ExecutionOutcome } from './execution-result.ts';
 import { ExecutionOutput, type Execution } from './ExecutionOutput.tsx';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
+import { SyntaxSummary } from './SyntaxSummary.tsx';
+import { useLuaCheck } from './useLuaCheck.ts';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -54,6 +66,16 @@ const serverReason = (error: unknown) => (error instanceof ApiError ? error.serv
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD_KEY = isMac ? '⌘' : 'Ctrl';
+const SHIFT_KEY = isMac ? '⇧' : 'Shift';
+const ALT_KEY = isMac ? '⌥' : 'Alt';
+
+/** Shift+Alt+F (by physical key: on a Mac, Alt+Shift+F types a character). */
+const isFormatShortcut = (event: KeyboardEvent) =>
+  event.shiftKey &&
+  event.altKey &&
+  !event.ctrlKey &&
+  !event.metaKey &&
+  (event.code === 'KeyF' || event.key.toLowerCase() === 'f');
 
 /** The Script Editor (spec section 2): details, Luau code, execute/save actions and the output pane. */
 export function ScriptEditor({ script, recentGames, onCreated }: Props) {
@@ -61,10 +83,13 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
   const create = useCreateScript();
   const update = useUpdateScript();
   const execute = useExecuteScript();
+  const executeCode = useExecuteCode();
+  const format = useFormatLua();
   const [execution, setExecution] = useState<Execution>({ status: 'idle' });
   const [dialogOpen, setDialogOpen] = useState(false);
   const saving = create.isPending || update.isPending;
   const running = execution.status === 'running';
+  const formatting = format.isPending;
 
   const {
     register,
@@ -79,6 +104,9 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
     defaultValues: formValuesOf(script),
   });
 
+  const code = useWatch({ control, name: 'code' });
+  const syntax = useLuaCheck(code);
+
   // A shortcut pressed twice before React re-renders must not save twice (or create two scripts).
   const saveInFlight = useRef(false);
   const executeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -91,11 +119,18 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
     if (saveInFlight.current) return null;
     saveInFlight.current = true;
     const submitted = getValues();
+    // Code with syntax errors is saved all the same, with a warning; the count is known (or checked) meanwhile.
+    const syntaxErrors = syntax.countErrors(request.code);
     try {
       const saved = scriptId
         ? await update.mutateAsync({ id: scriptId, ...request })
         : await create.mutateAsync(request);
-      notify({ title: toasts.success ?? (scriptId ? EDITOR_TOASTS.updated : EDITOR_TOASTS.created) });
+      const errorCount = await syntaxErrors;
+      if (errorCount) {
+        notify({ type: 'warning', title: EDITOR_TOASTS.savedWithErrors, description: savedWithErrorsText(errorCount) });
+      } else {
+        notify({ title: toasts.success ?? (scriptId ? EDITOR_TOASTS.updated : EDITOR_TOASTS.created) });
+      }
       // The form now matches what is stored; edits typed while the request ran stay (and stay unsaved).
       const stored = formValuesOf(saved);
       const editedMeanwhile = JSON.stringify(getValues()) !== JSON.stringify(submitted);
@@ -136,47 +171,62 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
 
   const openSaveDialog = handleSubmit(() => setDialogOpen(true), onInvalid);
 
-  const showResult = (result: ExecutionResult) => {
-    if (result.success === false) {
-      const reason = result.error || result.instructions;
-      setExecution({ status: 'error', output: result.output, error: reason });
-      notify({
-        type: 'error',
-        title: EDITOR_TOASTS.executionFailedTitle,
-        description: withReason(EDITOR_TOASTS.executionFailed, reason),
-      });
-      return;
-    }
-    setExecution({ status: 'success', output: result.output, error: result.error });
-    notify({ title: EDITOR_TOASTS.executed, description: result.output || undefined });
+  const report = ({ notice, execution: shown }: ExecutionOutcome) => {
+    setExecution(shown);
+    notify(notice);
   };
 
+  const reportTo = (target: ExecutionTarget) => ({
+    onSuccess: (result: ExecutionResult) => report(executionOutcome(result, target)),
+    onError: (error: unknown) => report(executionFailure(error, target)),
+  });
+
+  /** Runs the saved script in the game (the server's default target). */
   const runSaved = (id: string) => {
-    setExecution({ status: 'running' });
-    execute.mutate(id, {
-      onSuccess: showResult,
-      onError: (error) => {
-        const reason = serverReason(error);
-        setExecution({ status: 'error', error: reason ?? 'Failed to execute script' });
+    setExecution({ status: 'running', target: 'game' });
+    execute.mutate({ id }, reportTo('game'));
+  };
+
+  /** Runs the code on screen, saved or not, in Moonrelay's Lua sandbox. */
+  const runInSandbox = () => {
+    if (running || formatting) return;
+    const current = getValues('code');
+    if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
+    setExecution({ status: 'running', target: 'sandbox' });
+    executeCode.mutate({ code: current, target: 'sandbox' }, reportTo('sandbox'));
+  };
+
+  /** Replaces the code with the server's formatting of it (Ace keeps the change undoable). */
+  const formatCode = () => {
+    if (running || formatting) return;
+    const original = getValues('code');
+    if (!original.trim()) return;
+    format.mutate(original, {
+      onSuccess: ({ code: formatted }) => {
+        // The editor is read-only while formatting; should the code still have changed, keep the edit.
+        if (getValues('code') !== original) return;
+        if (formatted !== original) setValue('code', formatted, { shouldDirty: true });
+        notify({ title: EDITOR_TOASTS.formatted });
+      },
+      onError: (error) =>
         notify({
           type: 'error',
-          title: EDITOR_TOASTS.executionFailedTitle,
-          description: withReason(EDITOR_TOASTS.executionFailed, reason),
-        });
-      },
+          title: EDITOR_TOASTS.formatFailedTitle,
+          description: serverReason(error) ?? EDITOR_TOASTS.formatFailed,
+        }),
     });
   };
 
   /** Execute runs the saved script; unsaved edits need Save & Execute. */
   const executeSaved = () => {
-    if (running || saving) return;
+    if (running || saving || formatting) return;
     if (!getValues('code').trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     if (!scriptId) return notify({ type: 'warning', ...EDITOR_TOASTS.saveFirst });
     runSaved(scriptId);
   };
 
   const saveAndExecute = handleSubmit(async (values) => {
-    if (running) return;
+    if (running || formatting) return;
     if (!values.code.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     const saved = await persist(scriptFieldsOf(values));
     if (!saved) return;
@@ -186,13 +236,24 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
 
   // Shortcuts with the focus outside Ace (Ace handles its own, see LuaCodeEditor); the latest
   // handlers are read from a ref so the listener is added once.
-  const shortcuts = useRef({ save: () => {}, execute: () => {}, blocked: false });
+  const shortcuts = useRef({ save: () => {}, execute: () => {}, format: () => {}, blocked: false });
   useEffect(() => {
-    shortcuts.current = { save: () => void openSaveDialog(), execute: executeSaved, blocked: dialogOpen };
+    shortcuts.current = {
+      save: () => void openSaveDialog(),
+      execute: executeSaved,
+      format: formatCode,
+      blocked: dialogOpen,
+    };
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented) return;
+      if (event.defaultPrevented) return;
+      if (isFormatShortcut(event)) {
+        event.preventDefault();
+        if (!shortcuts.current.blocked) shortcuts.current.format();
+        return;
+      }
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
       const key = event.key.toLowerCase();
       if (key !== 's' && key !== 'enter') return;
       // Never the browser's own "save page" dialog, even while the modal is open.
@@ -252,42 +313,71 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
           <Button
             variant="outline"
             onClick={executeSaved}
-            loading={running}
+            loading={running && execution.target === 'game'}
             loadingText="Executing..."
-            disabled={saving}
+            disabled={saving || running || formatting}
           >
             <Play size={16} /> Execute
+          </Button>
+          <Button
+            variant="outline"
+            onClick={runInSandbox}
+            loading={running && execution.target === 'sandbox'}
+            loadingText="Running..."
+            disabled={running || formatting}
+          >
+            <FlaskConical size={16} /> Run in Sandbox
           </Button>
           <Button variant="outline" onClick={() => void openSaveDialog()} disabled={saving}>
             <Save size={16} /> Save
           </Button>
-          <Button colorPalette="purple" onClick={() => void saveAndExecute()} disabled={saving || running}>
+          <Button
+            colorPalette="purple"
+            onClick={() => void saveAndExecute()}
+            disabled={saving || running || formatting}
+          >
             <Zap size={16} /> Save &amp; Execute
+          </Button>
+          <Button
+            variant="ghost"
+            onClick={formatCode}
+            loading={formatting}
+            loadingText="Formatting..."
+            disabled={running}
+          >
+            <WandSparkles size={16} /> Format
           </Button>
         </HStack>
         <Text fontSize="sm" color="fg.muted">
-          <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd> executes
+          <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd> executes ·{' '}
+          <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats
         </Text>
       </Flex>
       {scriptId && isDirty && (
         <Text fontSize="sm" color="fg.warning" mt="-3">
-          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute runs what you see.
+          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute and Run in Sandbox run what
+          you see.
         </Text>
       )}
 
-      <Controller
-        control={control}
-        name="code"
-        render={({ field }) => (
-          <LuaCodeEditor
-            value={field.value}
-            onChange={field.onChange}
-            readOnly={running}
-            onSave={() => void openSaveDialog()}
-            onExecute={executeSaved}
-          />
-        )}
-      />
+      <Stack gap="2">
+        <Controller
+          control={control}
+          name="code"
+          render={({ field }) => (
+            <LuaCodeEditor
+              value={field.value}
+              onChange={field.onChange}
+              readOnly={running || formatting}
+              onSave={() => void openSaveDialog()}
+              onExecute={executeSaved}
+              onFormat={formatCode}
+              diagnostics={syntax.diagnostics}
+            />
+          )}
+        />
+        <SyntaxSummary result={syntax.result} pending={syntax.pending} />
+      </Stack>
 
       <ExecutionOutput execution={execution} />
 

@@ -24,13 +24,14 @@ export const EDITOR_TOASTS = {
   created: 'Script Created',
   updated: 'Script Updated',
   saved: 'Script Saved',
-  executed: 'Script Executed',
+  savedWithErrors: 'Script Saved With Errors',
+  formatted: 'Code Formatted',
+  formatFailedTitle: 'Format Failed',
+  formatFailed: 'Failed to format the code. Please try again.',
   failureTitle: 'Error',
   createFailed: 'Failed to create script. Please try again.',
   updateFailed: 'Failed to update script. Please try again.',
   saveFailed: 'Failed to save script. Please try again.',
-  executionFailedTitle: 'Execution Failed',
-  executionFailed: 'Failed to execute script. Please try again.',
 } as const;
 
 /** The spec's sentence, then the server's reason in parentheses when it gave one. */
