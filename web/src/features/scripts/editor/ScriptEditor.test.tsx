@@ -369,8 +369,9 @@ describe('ScriptEditor syntax diagnostics', () => {
       const { code } = JSON.parse(String(init?.body)) as { code: string };
       return new Promise<Response>((resolve) => answers.set(code, resolve));
     });
-    const answer = (code: string, diagnostics: Diagnostic[]) =>
-      act(() => answers.get(code)?.(Response.json({ ok: diagnostics.length === 0, diagnostics })));
+    // The answer lands asynchronously, as a real one would; waitFor below observes its effect.
+    const answer = async (code: string, diagnostics: Diagnostic[]) =>
+      answers.get(code)?.(Response.json({ ok: diagnostics.length === 0, diagnostics }));
     renderEditor();
     setCode('local x = = 1');
     await waitFor(() => expect(answers.has('local x = = 1')).toBe(true));
