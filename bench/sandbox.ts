@@ -101,13 +101,18 @@ export async function run(args: string[]): Promise<void> {
     });
     const execute = { code: 'local n = 0 for i = 1, 10 do n = n + i end return n', target: 'sandbox' };
 
-    // 2. Round trip, one request at a time.
+    // 2. Round trip, one request at a time, beside GET /api/user measured the same way (what the
+    //    HTTP client, the server's middleware and a database read cost without any Lua).
     for (let i = 0; i < 20; i++) await call(base, 'POST', '/api/scripts/execute', execute, token);
     const roundTrips: number[] = [];
+    const plainTrips: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const started = performance.now();
+      let started = performance.now();
       await call(base, 'POST', '/api/scripts/execute', execute, token);
       roundTrips.push(performance.now() - started);
+      started = performance.now();
+      await call(base, 'GET', '/api/user', undefined, token);
+      plainTrips.push(performance.now() - started);
     }
 
     // 3. Saturated pool.
@@ -147,6 +152,7 @@ export async function run(args: string[]): Promise<void> {
         'p50 <= 3 ms',
         percentile(roundTrips, 0.5) <= 3,
       ],
+      ['GET /api/user p50 (baseline)', `${fmt(percentile(plainTrips, 0.5), 2)} ms`, '', null],
       [
         'runs per second, pool saturated',
         `${fmt(saturated.requests.average, 0)} (non-2xx ${saturated.non2xx})`,
@@ -168,6 +174,7 @@ export async function run(args: string[]): Promise<void> {
         fibRatio: ratio,
         roundTripP50Ms: percentile(roundTrips, 0.5),
         roundTripP99Ms: percentile(roundTrips, 0.99),
+        plainRoundTripP50Ms: percentile(plainTrips, 0.5),
         saturatedRunsPerSecond: saturated.requests.average,
         saturatedNon2xx: saturated.non2xx,
         check100KbMedianMs: median(checks),

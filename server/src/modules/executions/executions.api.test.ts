@@ -167,3 +167,27 @@ describe('execution rate limit (spec: 50 a minute)', () => {
     expect((await server.call('GET', '/api/scripts', { token })).status).toBe(200);
   });
 });
+
+describe('a full sandbox queue', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!, { SANDBOX_THREADS: '1', SANDBOX_MAX_QUEUE: '1' });
+  });
+  afterAll(() => server.close());
+
+  it('answers 503 with Retry-After instead of piling runs up', async () => {
+    const users = await Promise.all([registerUser(server), registerUser(server), registerUser(server)]);
+    const loop = (token: string) =>
+      server.call('POST', '/api/scripts/execute', { token, body: { code: 'while true do end', target: 'sandbox' } });
+    const running = loop(users[0]!.token);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waiting = loop(users[1]!.token);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const refused = await loop(users[2]!.token);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatch(/busy/i);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await running).body.limit).toMatch(/instructions|deadline/);
+    expect((await waiting).body.limit).toMatch(/instructions|deadline/);
+  }, 30_000);
+});
