@@ -1,10 +1,11 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite } from './support/suite.ts';
+import { describe, expect, it } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Script } from '@moonrelay/contract/scripts';
-import { createUser, signInAs, startApp, type E2EApp, type TestUser } from './support/app.ts';
-import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
-import { ensureWebBuilt } from './support/build.ts';
+import { createUser, signInAs, type TestUser } from './support/app.ts';
+import { screenshot } from './support/browser.ts';
+
 import { expectHidden, expectPath, expectVisible } from './support/expect.ts';
 import {
   codeEditor,
@@ -34,30 +35,11 @@ const FORMAT_BAD_REQUEST = /status of 400 \(Bad Request\) \[[^\]]*\/api\/lua\/fo
 const FIRST_CODE = 'local greeting = "Hello from Moonrelay"\nprint(greeting)';
 const SECOND_CODE = 'local speed: number = 32\nprint(`speed is {speed}`)';
 
-let app: E2EApp;
-let browser: E2EBrowser;
-
-beforeAll(async () => {
-  await ensureWebBuilt();
-  app = await startApp();
-  // The first account on a server is its admin: register it here, so every test user is ordinary.
-  const admin = await createUser(app, { name: 'First Admin' });
-  expect(admin.user.isAdmin).toBe(true);
-  browser = await launchBrowser({ origin: app.url });
-});
-
-afterEach(async () => {
-  await browser?.finishTest();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const suite = browserSuite();
 
 /** The user's scripts as the API has them. */
 async function scriptsOf(user: TestUser): Promise<Script[]> {
-  const result = await app.call('GET', '/api/scripts', { token: user.token });
+  const result = await suite.app.call('GET', '/api/scripts', { token: user.token });
   expect(result.status).toBe(200);
   return result.body as Script[];
 }
@@ -67,7 +49,7 @@ function recordForeignRequests(page: Page): string[] {
   const foreign: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (url.protocol !== 'data:' && url.origin !== app.url) foreign.push(request.url());
+    if (url.protocol !== 'data:' && url.origin !== suite.app.url) foreign.push(request.url());
   });
   return foreign;
 }
@@ -88,7 +70,7 @@ const editorButton = (page: Page, name: string) => mainArea(page).getByRole('but
 
 /** Opens a new, empty editor for a signed-in user. */
 async function openNewEditor(page: Page, user: TestUser) {
-  await signInAs(page, app, user, '/editor');
+  await signInAs(page, suite.app, user, '/editor');
   await expectSignedIn(page, user.name);
   await expectVisible(mainArea(page).getByRole('heading', { name: 'Script Editor', exact: true }));
   await expectVisible(mainArea(page).getByText(SUBTITLE_CREATE, { exact: true }));
@@ -120,10 +102,10 @@ async function editorIdInUrl(page: Page): Promise<string> {
 
 describe('script editor', () => {
   it('creates a script with Ctrl+S and Save Only, then saves it with auto-execute in a specific game', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const foreign = recordForeignRequests(page);
     const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
-    const user = await createUser(app);
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
     expect(await nameField(page).inputValue()).toBe('');
     expect(await executionTypeField(page).inputValue()).toBe('manual');
@@ -209,9 +191,9 @@ describe('script editor', () => {
   });
 
   it("a blank name shows the 'Name Required' toast and saves nothing", async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const writes = recordCalls(page, 'POST', /^\/api\/scripts$/);
-    const user = await createUser(app);
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
     await typeInCodeEditor(page, 'print("no name")');
 
@@ -240,9 +222,9 @@ describe('script editor', () => {
   });
 
   it("Execute asks to save a new script first; on a saved one it reports 'Game Not Connected'", async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const executions = recordCalls(page, 'POST', /\/execute$/);
-    const user = await createUser(app);
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
 
     // A brand-new script: the button and Ctrl+Enter inside Ace both ask to save first.
@@ -278,9 +260,9 @@ describe('script editor', () => {
   });
 
   it('highlights Luau: `continue` is a keyword and a type annotation is a type', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const foreign = recordForeignRequests(page);
-    const user = await createUser(app);
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
     await typeInCodeEditor(page, 'local x: number = 1 continue');
     await expect.poll(() => codeEditorLines(page)).toEqual(['local x: number = 1 continue']);
@@ -297,9 +279,9 @@ describe('script editor', () => {
   });
 
   it('shows syntax errors as they are typed: gutter annotations, underlines and a summary', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const checks = recordCalls(page, 'POST', /^\/api\/lua\/check$/);
-    const user = await createUser(app);
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
 
     await typeInCodeEditor(page, 'local x = = 1');
@@ -353,9 +335,9 @@ describe('script editor', () => {
   });
 
   it('Format (button and Shift+Alt+F) formats the code, undoably; code that does not parse is reported', async () => {
-    browser.allowConsoleErrors(FORMAT_BAD_REQUEST);
-    const page = await browser.newPage();
-    const user = await createUser(app);
+    suite.browser.allowConsoleErrors(FORMAT_BAD_REQUEST);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
 
     await typeInCodeEditor(page, 'local   x=1');
@@ -395,10 +377,10 @@ describe('script editor', () => {
   });
 
   it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at the instruction limit', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
     const runs = recordCalls(page, 'POST', /\/execute$/);
-    const user = await createUser(app);
+    const user = await createUser(suite.app);
     await openNewEditor(page, user);
     const pane = executionPane(page);
 

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signInAs, startApp, type E2EApp, type TestUser } from './support/app.ts';
-import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
-import { ensureWebBuilt } from './support/build.ts';
+import { browserSuite } from './support/suite.ts';
+import { describe, expect, it } from 'vitest';
+import { createUser, signInAs } from './support/app.ts';
+import { screenshot } from './support/browser.ts';
+
 import { expectHidden, expectPath, expectVisible, storageItem } from './support/expect.ts';
 import { expectSignedIn, expectSignInScreen, mainArea, sidebarLink } from './support/ui.ts';
 
@@ -21,27 +22,7 @@ const COMING_LATER = 'This screen is coming with a later release of Moonrelay.';
 /** Chromium logs each API call the revoked token gets a 401 for. */
 const API_UNAUTHORIZED = /status of 401 \(Unauthorized\) \[[^\]]*\/api\/[^\]]*\]$/;
 
-let app: E2EApp;
-let browser: E2EBrowser;
-/** The first account on this server, so an admin; the accounts the tests create are not. */
-let admin: TestUser;
-
-beforeAll(async () => {
-  await ensureWebBuilt();
-  app = await startApp();
-  admin = await createUser(app, { name: 'Ada Admin' });
-  expect(admin.user.isAdmin).toBe(true);
-  browser = await launchBrowser({ origin: app.url });
-});
-
-afterEach(async () => {
-  await browser?.finishTest();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const suite = browserSuite();
 
 /** The entry the sidebar marks as the current page, by its label. */
 async function currentEntry(page: Page): Promise<string[]> {
@@ -51,9 +32,9 @@ async function currentEntry(page: Page): Promise<string[]> {
 
 describe('navigation', () => {
   it("an unknown route shows '404' and 'Page Not Found' inside the app", async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app);
-    await signInAs(page, app, user, '/nope');
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
+    await signInAs(page, suite.app, user, '/nope');
     await expectSignedIn(page, user.name);
     await expectVisible(mainArea(page).getByRole('heading', { name: '404', exact: true }));
     await expectVisible(mainArea(page).getByText('Page Not Found', { exact: true }));
@@ -67,9 +48,9 @@ describe('navigation', () => {
   });
 
   it('every sidebar entry opens its path and is marked as the current page', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app);
-    await signInAs(page, app, user, '/');
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
+    await signInAs(page, suite.app, user, '/');
     await expectSignedIn(page, user.name);
     // The root path counts as the dashboard entry.
     await expectVisible(mainArea(page).getByRole('heading', { name: 'Dashboard', exact: true }));
@@ -88,9 +69,9 @@ describe('navigation', () => {
   });
 
   it("the admin's Admin Panel entry opens /admin", async () => {
-    const page = await browser.newPage();
-    await signInAs(page, app, admin, '/dashboard');
-    await expectSignedIn(page, admin.name);
+    const page = await suite.browser.newPage();
+    await signInAs(page, suite.app, suite.firstAccount, '/dashboard');
+    await expectSignedIn(page, suite.firstAccount.name);
     await sidebarLink(page, 'Admin Panel').click();
     await expectPath(page, '/admin');
     expect(await currentEntry(page)).toEqual(['Admin Panel']);
@@ -98,17 +79,17 @@ describe('navigation', () => {
   });
 
   it("/scriptblox, /api-docs and /admin show the 'coming with a later release' page", async () => {
-    const page = await browser.newPage();
-    // The admin, so that /admin is one of their screens.
-    await signInAs(page, app, admin, '/dashboard');
-    await expectSignedIn(page, admin.name);
+    const page = await suite.browser.newPage();
+    // The first account, so that /admin is one of their screens.
+    await signInAs(page, suite.app, suite.firstAccount, '/dashboard');
+    await expectSignedIn(page, suite.firstAccount.name);
     for (const [path, title] of [
       ['/scriptblox', 'ScriptBlox'],
       ['/api-docs', 'API Documentation'],
       ['/admin', 'Admin Panel'],
     ] as const) {
-      await page.goto(app.url + path);
-      await expectSignedIn(page, admin.name);
+      await page.goto(suite.app.url + path);
+      await expectSignedIn(page, suite.firstAccount.name);
       await expectVisible(mainArea(page).getByRole('heading', { name: title, exact: true }));
       await expectVisible(mainArea(page).getByText(COMING_LATER, { exact: true }));
       await expectPath(page, path);
@@ -116,14 +97,14 @@ describe('navigation', () => {
     await screenshot(page, 'coming-later');
   });
 
-  it('a token the server revoked sends the app back to the sign-in screen', async () => {
-    browser.allowConsoleErrors(API_UNAUTHORIZED);
-    const page = await browser.newPage();
-    const user = await createUser(app);
-    await signInAs(page, app, user, '/dashboard');
+  it('a token the server revoked sends the suite.app back to the sign-in screen', async () => {
+    suite.browser.allowConsoleErrors(API_UNAUTHORIZED);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
+    await signInAs(page, suite.app, user, '/dashboard');
     await expectSignedIn(page, user.name);
 
-    const logout = await app.call('POST', '/api/auth/logout', { token: user.token });
+    const logout = await suite.app.call('POST', '/api/auth/logout', { token: user.token });
     expect(logout.status).toBe(200);
     await page.reload();
 

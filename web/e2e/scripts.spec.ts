@@ -1,9 +1,10 @@
 import type { Dialog, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite } from './support/suite.ts';
+import { describe, expect, it } from 'vitest';
 import type { CreateScriptRequest, Script } from '@moonrelay/contract/scripts';
-import { createUser, signInAs, startApp, type E2EApp, type TestUser } from './support/app.ts';
-import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
-import { ensureWebBuilt } from './support/build.ts';
+import { createUser, signInAs, type TestUser } from './support/app.ts';
+import { screenshot } from './support/browser.ts';
+
 import { expectHidden, expectPath, expectVisible } from './support/expect.ts';
 import { expectSignedIn, expectToast, mainArea, scriptRow, scriptRows, statValue, toast } from './support/ui.ts';
 
@@ -19,29 +20,10 @@ const SCRIPTS: CreateScriptRequest[] = [
 ];
 const NEWEST_FIRST = SCRIPTS.map((script) => script.name).reverse();
 
-let app: E2EApp;
-let browser: E2EBrowser;
-
-beforeAll(async () => {
-  await ensureWebBuilt();
-  app = await startApp();
-  // The first account on a server is its admin: register it here, so every test user is ordinary.
-  const admin = await createUser(app, { name: 'First Admin' });
-  expect(admin.user.isAdmin).toBe(true);
-  browser = await launchBrowser({ origin: app.url });
-});
-
-afterEach(async () => {
-  await browser?.finishTest();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const suite = browserSuite();
 
 async function createScript(user: TestUser, script: CreateScriptRequest): Promise<Script> {
-  const result = await app.call('POST', '/api/scripts', { token: user.token, body: script });
+  const result = await suite.app.call('POST', '/api/scripts', { token: user.token, body: script });
   if (result.status !== 201 && result.status !== 200) {
     throw new Error(`create script failed: ${result.status} ${result.text}`);
   }
@@ -50,7 +32,7 @@ async function createScript(user: TestUser, script: CreateScriptRequest): Promis
 
 /** A fresh user with the three scripts above. */
 async function userWithScripts(): Promise<TestUser> {
-  const user = await createUser(app);
+  const user = await createUser(suite.app);
   // One at a time and a few milliseconds apart, so that their update times (and so the list
   // order, newest first) are distinct and known.
   for (const script of SCRIPTS) {
@@ -61,7 +43,7 @@ async function userWithScripts(): Promise<TestUser> {
 }
 
 async function scriptsOf(user: TestUser): Promise<Script[]> {
-  const result = await app.call('GET', '/api/scripts', { token: user.token });
+  const result = await suite.app.call('GET', '/api/scripts', { token: user.token });
   expect(result.status).toBe(200);
   return result.body as Script[];
 }
@@ -82,7 +64,7 @@ const rowAction = (page: Page, name: string, action: string) =>
 
 /** Opens My Scripts and waits for the list. */
 async function openMyScripts(page: Page, user: TestUser, count: number) {
-  await signInAs(page, app, user, '/scripts');
+  await signInAs(page, suite.app, user, '/scripts');
   await expectSignedIn(page, user.name);
   await expectVisible(title(page, count));
 }
@@ -97,7 +79,7 @@ function recordCalls(page: Page, method: string, path: RegExp): Request[] {
 
 describe('my scripts', () => {
   it('lists the scripts with their count; the search narrows the rows by name or description', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const user = await userWithScripts();
     await openMyScripts(page, user, 3);
     await expect.poll(() => rowNames(page)).toEqual(NEWEST_FIRST);
@@ -142,7 +124,7 @@ describe('my scripts', () => {
   });
 
   it('the type filter shows only Auto-Execute or only Manual scripts', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const user = await userWithScripts();
     await openMyScripts(page, user, 3);
     await expect.poll(() => rowNames(page)).toEqual(NEWEST_FIRST);
@@ -169,7 +151,7 @@ describe('my scripts', () => {
   });
 
   it("Duplicate adds a manual '{name} (Copy)' of the script", async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const user = await userWithScripts();
     await openMyScripts(page, user, 3);
     await rowAction(page, 'Fly Hack', 'Duplicate').click();
@@ -194,7 +176,7 @@ describe('my scripts', () => {
   });
 
   it('Delete asks for confirmation: dismissing keeps the script, accepting deletes it', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const deletions = recordCalls(page, 'DELETE', /^\/api\/scripts\//);
     const user = await userWithScripts();
     const speed = (await scriptsOf(user)).find((script) => script.name === 'Speed Boost') as Script;
@@ -232,8 +214,8 @@ describe('my scripts', () => {
   });
 
   it('a user without scripts sees the empty texts on My Scripts and the dashboard', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
     await openMyScripts(page, user, 0);
     await expectVisible(mainArea(page).getByText(NO_SCRIPTS, { exact: true }));
     expect(await rowNames(page)).toEqual([]);
@@ -245,7 +227,7 @@ describe('my scripts', () => {
     await mainArea(page).getByRole('link', { name: 'New Script', exact: true }).click();
     await expectPath(page, '/editor');
 
-    await page.goto(app.url + '/dashboard');
+    await page.goto(suite.app.url + '/dashboard');
     await expectVisible(mainArea(page).getByRole('heading', { name: 'Dashboard', exact: true }));
     await expectVisible(mainArea(page).getByText(NO_SCRIPTS, { exact: true }));
     for (const label of ['Total Scripts', 'Total Executions', 'Auto-Execute']) {
@@ -254,9 +236,9 @@ describe('my scripts', () => {
   });
 
   it('the dashboard shows the script stats and at most 3 recent scripts, newest first', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const user = await userWithScripts();
-    await signInAs(page, app, user, '/dashboard');
+    await signInAs(page, suite.app, user, '/dashboard');
     await expectSignedIn(page, user.name);
     await expectVisible(mainArea(page).getByRole('heading', { name: 'Dashboard', exact: true }));
     await expectVisible(mainArea(page).getByText('Manage your Lua scripts and API access', { exact: true }));

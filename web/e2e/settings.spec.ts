@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite } from './support/suite.ts';
+import { describe, expect, it } from 'vitest';
 import type { User } from '@moonrelay/contract/auth';
 import { ERRORS } from '@moonrelay/contract/messages';
-import { createUser, signInAs, startApp, type E2EApp, type TestUser } from './support/app.ts';
-import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
-import { ensureWebBuilt } from './support/build.ts';
+import { createUser, signInAs, type TestUser } from './support/app.ts';
+import { screenshot } from './support/browser.ts';
+
 import { expectHidden, expectPath, expectVisible, storageItem } from './support/expect.ts';
 import {
   alertDialogNamed,
@@ -23,26 +24,7 @@ const LOST_WITH_ACCOUNT = [
   'scheduled scripts and shares',
 ];
 
-let app: E2EApp;
-let browser: E2EBrowser;
-
-beforeAll(async () => {
-  await ensureWebBuilt();
-  app = await startApp();
-  // The first account on a server is its admin: register it here, so every test user is ordinary.
-  const admin = await createUser(app, { name: 'First Admin' });
-  expect(admin.user.isAdmin).toBe(true);
-  browser = await launchBrowser({ origin: app.url });
-});
-
-afterEach(async () => {
-  await browser?.finishTest();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const suite = browserSuite();
 
 /** Spec section 9: first 8 characters, an ellipsis, last 4. */
 const masked = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
@@ -56,18 +38,18 @@ const darkModeSwitch = (page: Page) => mainArea(page).getByRole('checkbox', { na
 const htmlClasses = (page: Page) => page.evaluate(() => [...document.documentElement.classList]);
 
 async function openSettings(page: Page, user: TestUser) {
-  await signInAs(page, app, user, '/settings');
+  await signInAs(page, suite.app, user, '/settings');
   await expectSignedIn(page, user.name);
   await expectVisible(mainArea(page).getByRole('heading', { name: 'Settings', exact: true }));
 }
 
 /** Calls GET /api/scripts with this credential (a session token or an API key) as Bearer. */
-const listScriptsWith = (credential: string) => app.call('GET', '/api/scripts', { token: credential });
+const listScriptsWith = (credential: string) => suite.app.call('GET', '/api/scripts', { token: credential });
 
 describe('settings', () => {
   it('shows the profile and the masked API key; Show reveals the key and Hide masks it again', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app, { name: 'Settings Sam' });
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app, { name: 'Settings Sam' });
     const apiKey = user.user.apiKey as string;
     expect(apiKey.length).toBeGreaterThan(12);
     await openSettings(page, user);
@@ -96,8 +78,8 @@ describe('settings', () => {
   });
 
   it('Regenerate API Key replaces the key: the old one is refused, the new one works', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
     const oldKey = user.user.apiKey as string;
     expect((await listScriptsWith(oldKey)).status).toBe(200);
     await openSettings(page, user);
@@ -130,7 +112,7 @@ describe('settings', () => {
     await expect.poll(() => apiKeyField(page).inputValue()).not.toBe(masked(oldKey));
 
     // The key the server now has is the one the screen shows, and the one stored locally.
-    const current = await app.call('GET', '/api/user', { token: user.token });
+    const current = await suite.app.call('GET', '/api/user', { token: user.token });
     expect(current.status).toBe(200);
     const newKey = (current.body as User).apiKey as string;
     expect(newKey).not.toBe(oldKey);
@@ -148,8 +130,8 @@ describe('settings', () => {
   });
 
   it('the Dark mode switch stores the theme and applies it, across a reload', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
     await openSettings(page, user);
 
     // Dark by default.
@@ -189,10 +171,10 @@ describe('settings', () => {
   });
 
   it('Delete Account lists what is lost, deletes the account and signs out for good', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
     const apiKey = user.user.apiKey as string;
-    await app.call('POST', '/api/scripts', { token: user.token, body: { name: 'Doomed', code: 'print(1)' } });
+    await suite.app.call('POST', '/api/scripts', { token: user.token, body: { name: 'Doomed', code: 'print(1)' } });
     await openSettings(page, user);
     await expectVisible(mainArea(page).getByText('Danger Zone', { exact: true }));
 
@@ -206,7 +188,7 @@ describe('settings', () => {
     // Cancel keeps the account.
     await confirmation.getByRole('button', { name: 'Cancel', exact: true }).click();
     await expectHidden(confirmation);
-    expect((await app.call('GET', '/api/user', { token: user.token })).status).toBe(200);
+    expect((await suite.app.call('GET', '/api/user', { token: user.token })).status).toBe(200);
 
     await mainArea(page).getByRole('button', { name: 'Delete Account', exact: true }).click();
     await expectVisible(confirmation);
@@ -219,12 +201,12 @@ describe('settings', () => {
     expect(await storageItem(page, 'user')).toBeNull();
 
     // Neither the session nor the API key opens the account any more.
-    const bySession = await app.call('GET', '/api/user', { token: user.token });
+    const bySession = await suite.app.call('GET', '/api/user', { token: user.token });
     expect(bySession.status).toBe(401);
     expect((await listScriptsWith(user.token)).status).toBe(401);
     expect((await listScriptsWith(apiKey)).status).toBe(401);
     // The login is gone too.
-    const login = await app.call('POST', '/api/auth/login', {
+    const login = await suite.app.call('POST', '/api/auth/login', {
       body: { emailOrUsername: user.email, password: user.password },
     });
     expect(login.status).toBe(401);

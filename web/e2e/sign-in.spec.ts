@@ -1,10 +1,11 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite } from './support/suite.ts';
+import { describe, expect, it } from 'vitest';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import { VALIDATION } from '@moonrelay/contract/messages';
-import { createUser, startApp, uniqueUserFields, type E2EApp, type TestUser } from './support/app.ts';
-import { launchBrowser, screenshot, type E2EBrowser } from './support/browser.ts';
-import { ensureWebBuilt } from './support/build.ts';
+import { createUser, uniqueUserFields } from './support/app.ts';
+import { screenshot } from './support/browser.ts';
+
 import {
   expectFieldError,
   expectHidden,
@@ -27,27 +28,7 @@ import {
 /** Chromium logs the failed login call (401) on the console; the wrong-password test expects it. */
 const LOGIN_REJECTED = /status of 401 \(Unauthorized\) \[[^\]]*\/api\/auth\/login\]$/;
 
-let app: E2EApp;
-let browser: E2EBrowser;
-/** The first account on this server, so an admin; registered before any test runs. */
-let firstAccount: TestUser;
-
-beforeAll(async () => {
-  await ensureWebBuilt();
-  app = await startApp();
-  firstAccount = await createUser(app, { name: 'First Admin' });
-  expect(firstAccount.user.isAdmin).toBe(true);
-  browser = await launchBrowser({ origin: app.url });
-});
-
-afterEach(async () => {
-  await browser?.finishTest();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const suite = browserSuite();
 
 async function openRegisterTab(page: Page) {
   await page.getByRole('tab', { name: 'Register', exact: true }).click();
@@ -93,12 +74,12 @@ function recordCalls(page: Page, path: string): Request[] {
 
 describe('sign-in screen', () => {
   it('is what a signed-out visitor sees on every path, deep links included', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     for (const path of ['/settings', '/editor?id=x', '/dashboard', '/scripts', '/']) {
-      await page.goto(app.url + path);
+      await page.goto(suite.app.url + path);
       await expectSignInScreen(page);
       // The deep link is kept in the address bar; only the screen is the sign-in one.
-      const { pathname, search } = new URL(path, app.url);
+      const { pathname, search } = new URL(path, suite.app.url);
       await expectPath(page, pathname, search);
       const form = loginForm(page);
       await expectVisible(form.emailOrUsername);
@@ -119,9 +100,9 @@ describe('sign-in screen', () => {
   });
 
   it('login with empty fields shows both required messages and sends nothing', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const logins = recordCalls(page, '/api/auth/login');
-    await page.goto(app.url + '/');
+    await page.goto(suite.app.url + '/');
     const form = loginForm(page);
     await form.submit.click();
     await expectFieldError(form.emailOrUsername, VALIDATION.emailOrUsernameRequired);
@@ -135,9 +116,9 @@ describe('sign-in screen', () => {
   });
 
   it('register shows the spec message under each invalid field, then creates the account', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const registrations = recordCalls(page, '/api/auth/register');
-    await page.goto(app.url + '/');
+    await page.goto(suite.app.url + '/');
     const form = await openRegisterTab(page);
 
     // Everything empty: each required field says so.
@@ -210,12 +191,12 @@ describe('sign-in screen', () => {
   });
 
   it('the first account on the server is the admin: its sidebar has the Admin Panel entry', async () => {
-    const page = await browser.newPage();
-    await page.goto(app.url + '/');
-    await logInThroughForm(page, firstAccount.email, firstAccount.password);
+    const page = await suite.browser.newPage();
+    await page.goto(suite.app.url + '/');
+    await logInThroughForm(page, suite.firstAccount.email, suite.firstAccount.password);
     await expectPath(page, '/dashboard');
-    await expectSignedIn(page, firstAccount.name);
-    await expectVisible(sidebar(page).getByText(firstAccount.email, { exact: true }));
+    await expectSignedIn(page, suite.firstAccount.name);
+    await expectVisible(sidebar(page).getByText(suite.firstAccount.email, { exact: true }));
     await expectVisible(sidebarLink(page, 'Admin Panel'));
     await screenshot(page, 'dashboard-admin');
     await sidebarLink(page, 'Admin Panel').click();
@@ -223,10 +204,10 @@ describe('sign-in screen', () => {
   });
 
   it('logout returns to the sign-in screen at / and forgets the token; login by username signs in again', async () => {
-    const page = await browser.newPage();
-    const user = await createUser(app, { name: 'Linus Logout' });
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app, { name: 'Linus Logout' });
     // Signed in through the form by email, then out through the sidebar.
-    await page.goto(app.url + '/settings');
+    await page.goto(suite.app.url + '/settings');
     await logInThroughForm(page, user.email, user.password);
     await expectPath(page, '/dashboard');
     await expectSignedIn(page, user.name);
@@ -239,8 +220,8 @@ describe('sign-in screen', () => {
     expect(await storageItem(page, 'token')).toBeNull();
     expect(await storageItem(page, 'user')).toBeNull();
     // The server revoked that session; the account's other sessions are untouched.
-    expect((await app.call('GET', '/api/user', { token: browserToken as string })).status).toBe(401);
-    expect((await app.call('GET', '/api/user', { token: user.token })).status).toBe(200);
+    expect((await suite.app.call('GET', '/api/user', { token: browserToken as string })).status).toBe(401);
+    expect((await suite.app.call('GET', '/api/user', { token: user.token })).status).toBe(200);
 
     await logInThroughForm(page, user.username, user.password);
     await expectPath(page, '/dashboard');
@@ -250,10 +231,10 @@ describe('sign-in screen', () => {
   });
 
   it("a wrong password shows the 'Login Failed' toast and stays signed out", async () => {
-    browser.allowConsoleErrors(LOGIN_REJECTED);
-    const page = await browser.newPage();
-    const user = await createUser(app);
-    await page.goto(app.url + '/');
+    suite.browser.allowConsoleErrors(LOGIN_REJECTED);
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app);
+    await page.goto(suite.app.url + '/');
     await logInThroughForm(page, user.username, 'not the password');
 
     const notice = toast(page);
