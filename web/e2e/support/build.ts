@@ -28,7 +28,7 @@ function newestSourceMtime(): number {
     try {
       stat = fs.statSync(entry);
     } catch {
-      // Removed while we walked (another engineer's editor saving atomically): its folder's mtime counts.
+      // Removed while we walked (an editor saving atomically): its folder's mtime counts.
       return;
     }
     newest = Math.max(newest, stat.mtimeMs);
