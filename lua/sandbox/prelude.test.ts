@@ -1,23 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runLua, warmUpSandbox } from '@moonrelay/worker/sandbox/run-lua';
+import { describe, expect, it } from 'vitest';
+import { runLua } from '@moonrelay/worker/sandbox/run-lua';
+import { errorOf, returnsOf, warmSandboxBeforeAll } from '@moonrelay/worker/sandbox/sandbox-test-support';
 
 // The Luau functions the prelude (prelude.lua) adds, run in the real sandbox.
 
-async function returnsOf(code: string): Promise<string[]> {
-  const result = await runLua(code);
-  expect(result.error).toBeNull();
-  return result.returns;
-}
-
-async function errorOf(code: string): Promise<string | null> {
-  const result = await runLua(code);
-  expect(result.success).toBe(false);
-  return result.error;
-}
-
-beforeAll(async () => {
-  await warmUpSandbox();
-});
+warmSandboxBeforeAll();
 
 describe('the Luau prelude', () => {
   it('table.find', async () => {

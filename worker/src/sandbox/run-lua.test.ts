@@ -1,21 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_LIMITS, runLua, warmUpSandbox } from './run-lua.ts';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_LIMITS, runLua } from './run-lua.ts';
+import { errorOf, returnsOf, warmSandboxBeforeAll } from './sandbox-test-support.ts';
 
-async function returnsOf(code: string): Promise<string[]> {
-  const result = await runLua(code);
-  expect(result.error).toBeNull();
-  return result.returns;
-}
-
-async function errorOf(code: string): Promise<string | null> {
-  const result = await runLua(code);
-  expect(result.success).toBe(false);
-  return result.error;
-}
-
-beforeAll(async () => {
-  await warmUpSandbox();
-});
+warmSandboxBeforeAll();
 
 describe('runLua basics', () => {
   it('has the documented default limits', () => {
