@@ -1,21 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '@moonrelay/contract/auth';
 import { useSession } from '../../../lib/session.ts';
+import { testUser } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { DangerZoneCard } from './DangerZoneCard.tsx';
 
-const user: User = {
-  id: 'u1',
-  name: 'Ada',
-  username: 'ada',
-  email: 'ada@example.com',
-  googleId: null,
-  apiKey: 'mr_x',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  isAdmin: false,
-};
+const user = testUser();
 
 beforeEach(() => useSession.getState().signIn('mrs_x', user));
 afterEach(() => {

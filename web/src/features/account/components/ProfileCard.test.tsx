@@ -1,20 +1,11 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { User } from '@moonrelay/contract/auth';
 import { formatDate } from '../../../lib/format.ts';
+import { testUser } from '../../../test/fixtures.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { ProfileCard } from './ProfileCard.tsx';
 
-const user: User = {
-  id: 'u1',
-  name: 'Ada Lovelace',
-  username: 'ada',
-  email: 'ada@example.com',
-  googleId: null,
-  apiKey: 'mr_x',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  isAdmin: false,
-};
+const user = testUser({ name: 'Ada Lovelace' });
 
 describe('ProfileCard', () => {
   it('shows name, email and creation date read-only, and no Google ID without one', () => {

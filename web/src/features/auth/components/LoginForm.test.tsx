@@ -2,19 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { VALIDATION } from '@moonrelay/contract/messages';
+import { testUser } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { LoginForm } from './LoginForm.tsx';
 
-const user = {
-  id: 'u1',
-  name: 'Ada',
-  username: 'ada',
-  email: 'ada@example.com',
-  googleId: null,
-  apiKey: 'mr_x',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  isAdmin: false,
-};
+const user = testUser();
 
 describe('LoginForm', () => {
   it('shows the spec messages for empty fields and sends nothing', async () => {

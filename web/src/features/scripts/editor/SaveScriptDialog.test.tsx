@@ -4,9 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ComponentProps } from 'react';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { SaveScriptDialog } from './SaveScriptDialog.tsx';
-import { providePointerEvent, storedScript } from './test-fixtures.ts';
-
-providePointerEvent();
+import { storedScript } from './test-fixtures.ts';
 
 function renderDialog(props: Partial<ComponentProps<typeof SaveScriptDialog>> = {}) {
   const handlers = { onSave: vi.fn(), onSaveOnly: vi.fn(), onClose: vi.fn() };

@@ -7,7 +7,7 @@ import type { Script } from '@moonrelay/contract/scripts';
 import { useSession } from '../../../lib/session.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { ScriptEditor } from './ScriptEditor.tsx';
-import { providePointerEvent, storedScript } from './test-fixtures.ts';
+import { storedScript } from './test-fixtures.ts';
 import { CHECK_DEBOUNCE_MS } from './useLuaCheck.ts';
 
 // Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts and
@@ -41,8 +41,6 @@ vi.mock('./LuaCodeEditor.tsx', async () => {
       ),
   };
 });
-
-providePointerEvent();
 
 type Handler = Parameters<typeof jsonFetch>[0][string];
 

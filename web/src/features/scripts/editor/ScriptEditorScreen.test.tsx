@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../../../lib/session.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { ScriptEditorScreen } from './ScriptEditorScreen.tsx';
-import { providePointerEvent, storedScript } from './test-fixtures.ts';
+import { storedScript } from './test-fixtures.ts';
 
 // Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts uses the real Ace).
 vi.mock('./LuaCodeEditor.tsx', async () => {
@@ -21,8 +21,6 @@ vi.mock('./LuaCodeEditor.tsx', async () => {
       }),
   };
 });
-
-providePointerEvent();
 
 const fly = storedScript({ id: 's1', name: 'Fly', code: 'print("fly")', gameId: '42', gameName: 'Tower' });
 const jump = storedScript({ id: 's2', name: 'Jump', code: 'print("jump")', isAutoExecute: true });
