@@ -1,6 +1,7 @@
-import { Button, Card, CloseButton, Dialog, List, Portal, Stack, Text } from '@chakra-ui/react';
+import { Button, Card, List, Stack, Text } from '@chakra-ui/react';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { notify } from '../../../lib/toaster.tsx';
 import { useDeleteAccount } from '../api/delete-account.ts';
 
@@ -35,57 +36,30 @@ export function DangerZoneCard() {
         <Card.Description>Deleting your account is permanent and cannot be undone.</Card.Description>
       </Card.Header>
       <Card.Footer pt="4">
-        <Dialog.Root
-          role="alertdialog"
-          open={open}
-          onOpenChange={(event) => setOpen(event.open)}
-          closeOnInteractOutside={!deleteAccount.isPending}
-        >
-          <Dialog.Trigger asChild>
+        <ConfirmDialog
+          trigger={
             <Button colorPalette="red">
               <Trash2 /> Delete Account
             </Button>
-          </Dialog.Trigger>
-          <Portal>
-            <Dialog.Backdrop />
-            <Dialog.Positioner>
-              <Dialog.Content>
-                <Dialog.Header>
-                  <Dialog.Title>Delete Account</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body>
-                  <Stack gap="3">
-                    <Text>This permanently deletes your account. You will lose:</Text>
-                    <List.Root ps="5">
-                      {LOST_WITH_ACCOUNT.map((item) => (
-                        <List.Item key={item}>{item}</List.Item>
-                      ))}
-                    </List.Root>
-                    <Text fontWeight="medium">This cannot be undone.</Text>
-                  </Stack>
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Dialog.ActionTrigger asChild>
-                    <Button variant="outline" disabled={deleteAccount.isPending}>
-                      Cancel
-                    </Button>
-                  </Dialog.ActionTrigger>
-                  <Button
-                    colorPalette="red"
-                    onClick={() => void confirm()}
-                    loading={deleteAccount.isPending}
-                    loadingText="Deleting..."
-                  >
-                    Delete Account
-                  </Button>
-                </Dialog.Footer>
-                <Dialog.CloseTrigger asChild disabled={deleteAccount.isPending}>
-                  <CloseButton size="sm" />
-                </Dialog.CloseTrigger>
-              </Dialog.Content>
-            </Dialog.Positioner>
-          </Portal>
-        </Dialog.Root>
+          }
+          open={open}
+          onOpenChange={setOpen}
+          title="Delete Account"
+          confirmLabel="Delete Account"
+          pendingLabel="Deleting..."
+          pending={deleteAccount.isPending}
+          onConfirm={() => void confirm()}
+        >
+          <Stack gap="3">
+            <Text>This permanently deletes your account. You will lose:</Text>
+            <List.Root ps="5">
+              {LOST_WITH_ACCOUNT.map((item) => (
+                <List.Item key={item}>{item}</List.Item>
+              ))}
+            </List.Root>
+            <Text fontWeight="medium">This cannot be undone.</Text>
+          </Stack>
+        </ConfirmDialog>
       </Card.Footer>
     </Card.Root>
   );

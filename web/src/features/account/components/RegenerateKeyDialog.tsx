@@ -1,5 +1,6 @@
-import { Button, CloseButton, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Text } from '@chakra-ui/react';
 import { useState, type ReactElement } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRegenerateKey } from '../api/regenerate-key.ts';
 
@@ -26,42 +27,20 @@ export function RegenerateKeyDialog({ trigger }: { trigger: ReactElement }) {
     });
 
   return (
-    <Dialog.Root
-      role="alertdialog"
+    <ConfirmDialog
+      trigger={trigger}
       open={open}
-      onOpenChange={(event) => setOpen(event.open)}
-      closeOnInteractOutside={!regenerate.isPending}
+      onOpenChange={setOpen}
+      title="Regenerate API Key"
+      confirmLabel="Regenerate"
+      pendingLabel="Regenerating..."
+      pending={regenerate.isPending}
+      onConfirm={confirm}
     >
-      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Regenerate API Key</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>
-                Your current API key will stop working immediately. Any game integrations that use it must be updated
-                with the new key.
-              </Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline" disabled={regenerate.isPending}>
-                  Cancel
-                </Button>
-              </Dialog.ActionTrigger>
-              <Button colorPalette="red" onClick={confirm} loading={regenerate.isPending} loadingText="Regenerating...">
-                Regenerate
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild disabled={regenerate.isPending}>
-              <CloseButton size="sm" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Text>
+        Your current API key will stop working immediately. Any game integrations that use it must be updated with the
+        new key.
+      </Text>
+    </ConfirmDialog>
   );
 }
