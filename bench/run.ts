@@ -3,7 +3,7 @@
  * Each benchmark is `bench/<name>.ts` exporting `run(args)`; add its name to BENCHMARKS.
  */
 
-export const BENCHMARKS = ['http', 'web', 'sandbox'];
+export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet'];
 
 interface Benchmark {
   run(args: string[]): Promise<void>;

@@ -5,5 +5,11 @@ export default defineConfig({
   plugins: [react()],
   // The manifest lets `npm run bench -- web` measure what each screen loads.
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },
-  server: { proxy: { '/api': 'http://localhost:3000' } },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:3000',
+      // The live socket (lib/socket.ts): its long-polling requests and the WebSocket upgrade.
+      '/socket.io': { target: 'http://localhost:3000', ws: true },
+    },
+  },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   EMAIL_MAX_LENGTH,
   NAME_MAX_LENGTH,
+  OIDC_FIELD_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   USERNAME_MAX_LENGTH,
@@ -88,3 +89,52 @@ export const RegenerateKeyResponseSchema = z
   .object({ apiKey: z.string(), user: UserSchema })
   .meta({ id: 'RegenerateKeyResponse' });
 export type RegenerateKeyResponse = z.infer<typeof RegenerateKeyResponseSchema>;
+
+// Sign-in with an OpenID Connect identity provider (Google by default); docs/decisions/012.
+
+/** Which identity-provider buttons the sign-in screen enables, and what they are called. */
+export const AuthProvidersSchema = z
+  .object({ google: z.object({ enabled: z.boolean(), name: z.string() }) })
+  .meta({ id: 'AuthProviders' });
+export type AuthProviders = z.infer<typeof AuthProvidersSchema>;
+
+const redirectUri = text('redirectUri', VALIDATION.redirectUriRequired)
+  .max(OIDC_FIELD_MAX_LENGTH, VALIDATION.redirectUriInvalid)
+  .regex(/^https?:\/\/[^\s]+$/, VALIDATION.redirectUriInvalid);
+
+/** Starts an authorization request: the server answers the provider URL to send the browser to. */
+export const OidcStartRequestSchema = z.object({ redirectUri }).meta({ id: 'OidcStartRequest' });
+export type OidcStartRequest = z.infer<typeof OidcStartRequestSchema>;
+
+export const OidcStartResponseSchema = z
+  .object({
+    /** The provider's authorization endpoint with client_id, redirect_uri, state, nonce and the PKCE challenge. */
+    authorizationUrl: z.string(),
+    /** Also in the URL; the browser keeps it to check the callback comes back to the tab that started. */
+    state: z.string(),
+  })
+  .meta({ id: 'OidcStartResponse' });
+export type OidcStartResponse = z.infer<typeof OidcStartResponseSchema>;
+
+/** What /auth/callback sends back: the provider's code and state, and the redirect URI they were issued for. */
+export const OidcCallbackRequestSchema = z
+  .object({
+    code: text('code', VALIDATION.codeRequired)
+      .min(1, VALIDATION.codeRequired)
+      .max(OIDC_FIELD_MAX_LENGTH, VALIDATION.codeTooLong),
+    redirectUri,
+    state: text('state', VALIDATION.stateRequired)
+      .min(1, VALIDATION.stateRequired)
+      .max(OIDC_FIELD_MAX_LENGTH, VALIDATION.stateTooLong),
+  })
+  .meta({ id: 'OidcCallbackRequest' });
+export type OidcCallbackRequest = z.infer<typeof OidcCallbackRequestSchema>;
+
+/** How the signed-in user can sign in: with a password, with the identity provider, or both. */
+export const SignInMethodsSchema = z
+  .object({
+    password: z.boolean(),
+    google: z.object({ enabled: z.boolean(), name: z.string(), googleId: z.string().nullable() }),
+  })
+  .meta({ id: 'SignInMethods' });
+export type SignInMethods = z.infer<typeof SignInMethodsSchema>;

@@ -71,3 +71,44 @@ export const API_KEY_PREFIX = 'mr_';
 
 /** Sessions expire after this long without use. */
 export const SESSION_IDLE_EXPIRY_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The path the identity provider sends the browser back to (spec section 2). */
+export const OIDC_CALLBACK_PATH = '/auth/callback';
+/** A started sign-in with the identity provider must come back within this long, once. */
+export const OIDC_STATE_TTL_MS = 10 * 60 * 1000;
+/** Longest code, state or redirectUri accepted from the callback. */
+export const OIDC_FIELD_MAX_LENGTH = 2048;
+
+/** Game link protocol (docs/protocol.md). */
+export const GAME_PING_MAX_COMMANDS = 10;
+export const GAME_PING_MAX_RESULTS = 20;
+export const GAME_LONG_POLL_MAX_SECONDS = 20;
+export const GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS = 64 * 1024;
+/** A delivered command not acknowledged within its lease is delivered again. */
+export const GAME_COMMAND_LEASE_MS = 10_000;
+/** A command never delivered (or never answered) within this long expires. */
+export const GAME_COMMAND_EXPIRY_MS = 10 * 60 * 1000;
+/** How long an execute call on the game target waits for the game's result. */
+export const GAME_EXECUTION_WAIT_MS = 8_000;
+/** Presence is written to the database at most this often per game server (and on connect/disconnect). */
+export const GAME_PRESENCE_PERSIST_MS = 30_000;
+/** Pings per minute one game server may send (a 2 s loop sends 30; long-poll answers add a few). */
+export const RATE_LIMIT_GAME_PING_PER_MINUTE = 300;
+/** Player profiles fetched from Roblox are kept this long. */
+export const PLAYER_PROFILE_CACHE_MS = 10 * 60 * 1000;
+
+/** The script catalogue (ScriptBlox), proxied by Moonrelay: the site credited under the results. */
+export const CATALOGUE_NAME = 'ScriptBlox';
+export const CATALOGUE_SITE_URL = 'https://scriptblox.com';
+/** Imported scripts are named 'ScriptBlox: {title}' (spec section 9). */
+export const CATALOGUE_IMPORT_PREFIX = `${CATALOGUE_NAME}: `;
+export const CATALOGUE_SEARCH_MAX_LENGTH = 200;
+/** Views shown as 1.5K from 1 000 and 2.3M from 1 000 000, one decimal (spec section 9). */
+export const VIEWS_THOUSAND = 1_000;
+export const VIEWS_MILLION = 1_000_000;
+/** Catalogue answers are kept this long, and served stale (up to a day) while the catalogue fails. */
+export const CATALOGUE_CACHE_MS = 5 * 60 * 1000;
+export const CATALOGUE_STALE_MAX_MS = 24 * 60 * 60 * 1000;
+/** One upstream call may take this long; calls start at most this often (about one a second). */
+export const CATALOGUE_TIMEOUT_MS = 5_000;
+export const CATALOGUE_MIN_INTERVAL_MS = 1_000;

@@ -1,10 +1,16 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { HealthSchema } from './operations.ts';
 import { IdParamsSchema, SuccessResponseSchema } from './common.ts';
 import {
+  AuthProvidersSchema,
   AuthResponseSchema,
   LoginRequestSchema,
+  OidcCallbackRequestSchema,
+  OidcStartRequestSchema,
+  OidcStartResponseSchema,
   RegenerateKeyResponseSchema,
   RegisterRequestSchema,
+  SignInMethodsSchema,
   UserSchema,
 } from './auth.ts';
 import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScriptRequestSchema } from './scripts.ts';
@@ -17,29 +23,71 @@ import {
   LuaCodeRequestSchema,
   LuaFormatResponseSchema,
 } from './executions.ts';
+import {
+  GameCommandRequestSchema,
+  GameCommandResponseSchema,
+  GamePingRequestSchema,
+  GamePingResponseSchema,
+  GameStatusSchema,
+  IntegrationScriptsSchema,
+  KeyQuerySchema,
+  PlayerProfileSchema,
+  ProfileQuerySchema,
+} from './game.ts';
+import {
+  AdminConnectionListSchema,
+  AdminCommandRequestSchema,
+  AdminExecuteScriptRequestSchema,
+  AdminRegenerateKeyResponseSchema,
+  AdminUserIdParamsSchema,
+  AdminUserPageSchema,
+  AuditPageSchema,
+  MassExecutionRequestSchema,
+  MassExecutionResponseSchema,
+  PageQuerySchema,
+  RecentExecutionPageSchema,
+  SetRoleRequestSchema,
+} from './admin.ts';
+import { AnalyticsQuerySchema, ScriptAnalyticsSchema, UsageAnalyticsSchema } from './analytics.ts';
+import {
+  CatalogueFetchQuerySchema,
+  CataloguePageSchema,
+  CatalogueScriptParamsSchema,
+  CatalogueSearchQuerySchema,
+  CatalogueSourceSchema,
+  ScriptTokenQuerySchema,
+  TempScriptRequestSchema,
+  TempScriptResponseSchema,
+} from './catalogue.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
  * the OpenAPI document is generated from them, so the docs cannot drift from the code.
  *
  * auth: 'none' (anyone), 'session' (a signed-in browser session only), 'session-or-key' (a session
- * or the user's API key as Bearer, as the game client and the documented API use).
- * rateLimit: which per-principal budget a call spends (spec section 9).
+ * or the user's API key as Bearer, as the game client and the documented API use), 'game-key' (the
+ * API key as `key` in the JSON body or the query string, as the game's ping and loader send it),
+ * 'admin' (a signed-in session of an admin; anyone else gets 403).
+ * rateLimit: which per-principal budget a call spends (spec section 9); 'game' is one game server's
+ * own ping budget, so a game's steady pinging never eats into the user's general budget.
  */
-export type EndpointAuth = 'none' | 'session' | 'session-or-key';
-export type RateLimitPolicy = 'general' | 'execution';
+export type EndpointAuth = 'none' | 'session' | 'session-or-key' | 'game-key' | 'admin';
+export type RateLimitPolicy = 'general' | 'execution' | 'game';
 
 export interface Endpoint {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Koa-style path; `:id` becomes `{id}` in the OpenAPI document. */
   path: string;
-  tag: 'Auth' | 'User' | 'Scripts' | 'Lua';
+  tag: 'Auth' | 'User' | 'Scripts' | 'Lua' | 'Game' | 'Admin' | 'Analytics' | 'Catalogue' | 'Operations';
   summary: string;
   auth: EndpointAuth;
   rateLimit: RateLimitPolicy;
   params?: z.ZodType;
+  query?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;
+  /** Answers plain text (the Lua loader) instead of JSON. */
+  responseType?: 'text/plain';
   /** Status codes of the documented error answers, besides 429. */
   errors: readonly number[];
   /** Largest JSON body accepted, in bytes (default 1 MB). */
@@ -209,6 +257,365 @@ export const endpoints = {
     response: LuaFormatResponseSchema,
     errors: [400, 401, 413, 503],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  gamePing: endpoint({
+    method: 'post',
+    path: '/api/game/ping',
+    tag: 'Game',
+    summary:
+      'The game server reports its player and takes its pending commands; results of earlier commands ride along. ' +
+      'With `wait` the answer is held until a command arrives (long-poll).',
+    auth: 'game-key',
+    rateLimit: 'game',
+    body: GamePingRequestSchema,
+    response: GamePingResponseSchema,
+    errors: [400, 401],
+  }),
+  gameStatus: endpoint({
+    method: 'get',
+    path: '/api/game/status',
+    tag: 'Game',
+    summary:
+      'Whether a game is connected (a ping in the last 10 s), its last ping and player data, and every live game server.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    response: GameStatusSchema,
+    errors: [401],
+  }),
+  gameCommand: endpoint({
+    method: 'post',
+    path: '/api/game/command',
+    tag: 'Game',
+    summary:
+      'Queue a command (teleport, heal, speed, reset, execute, script) for one game server, or for every live one when serverId is omitted.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    body: GameCommandRequestSchema,
+    response: GameCommandResponseSchema,
+    errors: [400, 401, 409, 413],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  gameLoader: endpoint({
+    method: 'get',
+    path: '/api/game/loader',
+    tag: 'Game',
+    summary: 'The full game integration script for the key in the query string, as Luau source (text/plain).',
+    auth: 'game-key',
+    rateLimit: 'general',
+    query: KeyQuerySchema,
+    response: z.string(),
+    responseType: 'text/plain',
+    errors: [401],
+  }),
+  gameProfile: endpoint({
+    method: 'get',
+    path: '/api/game/profile',
+    tag: 'Game',
+    summary: "A Roblox player's profile (name, display name, avatar, ...), fetched from Roblox and cached 10 minutes.",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: ProfileQuerySchema,
+    response: PlayerProfileSchema,
+    errors: [400, 401, 502],
+  }),
+  integrationScripts: endpoint({
+    method: 'get',
+    path: '/api/game/integration-scripts',
+    tag: 'Game',
+    summary:
+      "The Quick Loader, the Full Game Integration Script and the Dashboard Teleport Script, with this server's URL and the user's key.",
+    auth: 'session',
+    rateLimit: 'general',
+    response: IntegrationScriptsSchema,
+    errors: [401],
+  }),
+  adminUsers: endpoint({
+    method: 'get',
+    path: '/api/admin/users',
+    tag: 'Admin',
+    summary: 'Every user, newest first, with their API key and script count (paged).',
+    auth: 'admin',
+    rateLimit: 'general',
+    query: PageQuerySchema,
+    response: AdminUserPageSchema,
+    errors: [400, 401, 403],
+  }),
+  adminConnections: endpoint({
+    method: 'get',
+    path: '/api/admin/connections',
+    tag: 'Admin',
+    summary: 'Every known game server of every user, connected ones first (paged), and how many are connected.',
+    auth: 'admin',
+    rateLimit: 'general',
+    query: PageQuerySchema,
+    response: AdminConnectionListSchema,
+    errors: [400, 401, 403],
+  }),
+  adminAudit: endpoint({
+    method: 'get',
+    path: '/api/admin/audit',
+    tag: 'Admin',
+    summary: 'The audit log, newest first (paged). It cannot be changed through the API.',
+    auth: 'admin',
+    rateLimit: 'general',
+    query: PageQuerySchema,
+    response: AuditPageSchema,
+    errors: [400, 401, 403],
+  }),
+  adminRecentExecutions: endpoint({
+    method: 'get',
+    path: '/api/admin/recent-executions',
+    tag: 'Admin',
+    summary: 'Executions of every user, newest first (paged).',
+    auth: 'admin',
+    rateLimit: 'general',
+    query: PageQuerySchema,
+    response: RecentExecutionPageSchema,
+    errors: [400, 401, 403],
+  }),
+  adminRegenerateKey: endpoint({
+    method: 'post',
+    path: '/api/admin/users/:id/regenerate-key',
+    tag: 'Admin',
+    summary: 'Issue a new API key for a user; their old key stops working at once. Audited.',
+    auth: 'admin',
+    rateLimit: 'general',
+    params: AdminUserIdParamsSchema,
+    response: AdminRegenerateKeyResponseSchema,
+    errors: [401, 403, 404],
+  }),
+  adminCommand: endpoint({
+    method: 'post',
+    path: '/api/admin/users/:id/command',
+    tag: 'Admin',
+    summary: "Queue a command for a user's game. Audited.",
+    auth: 'admin',
+    rateLimit: 'general',
+    params: AdminUserIdParamsSchema,
+    body: AdminCommandRequestSchema,
+    response: GameCommandResponseSchema,
+    errors: [400, 401, 403, 404, 409, 413],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  adminExecuteScript: endpoint({
+    method: 'post',
+    path: '/api/admin/users/:id/execute-script',
+    tag: 'Admin',
+    summary: "Run code on a user's connected game and wait up to 8 s for its output. Audited.",
+    auth: 'admin',
+    rateLimit: 'execution',
+    params: AdminUserIdParamsSchema,
+    body: AdminExecuteScriptRequestSchema,
+    response: ExecutionResponseSchema,
+    errors: [400, 401, 403, 404, 413, 503],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  adminSetRole: endpoint({
+    method: 'post',
+    path: '/api/admin/users/:id/role',
+    tag: 'Admin',
+    summary: 'Promote a user to admin or demote them; the last admin cannot be demoted. Audited.',
+    auth: 'admin',
+    rateLimit: 'general',
+    params: AdminUserIdParamsSchema,
+    body: SetRoleRequestSchema,
+    response: SuccessResponseSchema,
+    errors: [400, 401, 403, 404, 409],
+  }),
+  adminMassExecution: endpoint({
+    method: 'post',
+    path: '/api/admin/mass-execution',
+    tag: 'Admin',
+    summary:
+      'Send one command, or run one script, on each selected user’s game: a job per user; progress arrives as mass:progress events. Audited.',
+    auth: 'admin',
+    rateLimit: 'execution',
+    body: MassExecutionRequestSchema,
+    response: MassExecutionResponseSchema,
+    errors: [400, 401, 403, 413],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  analyticsUsage: endpoint({
+    method: 'get',
+    path: '/api/analytics/usage',
+    tag: 'Analytics',
+    summary:
+      'Your API requests over the period: totals, requests by endpoint (route pattern), mean response time, and requests over time.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: AnalyticsQuerySchema,
+    response: UsageAnalyticsSchema,
+    errors: [400, 401],
+  }),
+  analyticsScripts: endpoint({
+    method: 'get',
+    path: '/api/analytics/scripts',
+    tag: 'Analytics',
+    summary:
+      'Your script runs over the period: totals, the busiest scripts, success rate, mean run time, and runs over time.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: AnalyticsQuerySchema,
+    response: ScriptAnalyticsSchema,
+    errors: [400, 401],
+  }),
+  catalogueFetch: endpoint({
+    method: 'get',
+    path: '/api/scriptblox/fetch',
+    tag: 'Catalogue',
+    summary:
+      'Browse the script catalogue (ScriptBlox), newest first, 20 a page. Answers are cached 5 minutes and served stale while the catalogue fails.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: CatalogueFetchQuerySchema,
+    response: CataloguePageSchema,
+    errors: [400, 401, 502, 503],
+  }),
+  catalogueSearch: endpoint({
+    method: 'get',
+    path: '/api/scriptblox/search',
+    tag: 'Catalogue',
+    summary: 'Search the script catalogue by title (q), 20 a page; cached like browsing.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: CatalogueSearchQuerySchema,
+    response: CataloguePageSchema,
+    errors: [400, 401, 502, 503],
+  }),
+  catalogueTrending: endpoint({
+    method: 'get',
+    path: '/api/scriptblox/trending',
+    tag: 'Catalogue',
+    summary: "The catalogue's trending scripts (one page); cached like browsing.",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    response: CataloguePageSchema,
+    errors: [401, 502, 503],
+  }),
+  catalogueScript: endpoint({
+    method: 'get',
+    path: '/api/scriptblox/script/:id',
+    tag: 'Catalogue',
+    summary:
+      "One catalogue script's source, for the preview and for import, with the executor-only functions it calls. Cached.",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: CatalogueScriptParamsSchema,
+    response: CatalogueSourceSchema,
+    errors: [400, 401, 404, 422, 502, 503],
+  }),
+  createTempScript: endpoint({
+    method: 'post',
+    path: '/api/scripts/temp',
+    tag: 'Scripts',
+    summary:
+      'Keep code too long to send as a command (over 10000 characters) and answer a one-line loader that fetches it: `loadstring(game:GetService("HttpService"):GetAsync(url))()`. The URL carries a token that reads this script only and stops working when the API key is regenerated.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    body: TempScriptRequestSchema,
+    response: TempScriptResponseSchema,
+    errors: [400, 401, 409, 413],
+    bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  loadTempScript: endpoint({
+    method: 'get',
+    path: '/api/scripts/load/:id',
+    tag: 'Scripts',
+    summary:
+      'The code kept by POST /api/scripts/temp, as Luau source (text/plain), for the loader. key is the script token from its URL, not a session token or API key.',
+    auth: 'none',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    query: ScriptTokenQuerySchema,
+    response: z.string(),
+    responseType: 'text/plain',
+    errors: [400, 401, 404],
+  }),
+  health: endpoint({
+    method: 'get',
+    path: '/api/health',
+    tag: 'Operations',
+    summary: 'Whether this instance can serve: the database (503 when it does not answer) and Redis.',
+    auth: 'none',
+    rateLimit: 'general',
+    response: HealthSchema,
+    errors: [503],
+  }),
+  authProviders: endpoint({
+    method: 'get',
+    path: '/api/auth/providers',
+    tag: 'Auth',
+    summary: 'Which identity-provider sign-in buttons this server offers (Google, or another OpenID Connect issuer).',
+    auth: 'none',
+    rateLimit: 'general',
+    response: AuthProvidersSchema,
+    errors: [],
+  }),
+  googleSignInStart: endpoint({
+    method: 'post',
+    path: '/api/auth/google/start',
+    tag: 'Auth',
+    summary:
+      "Start signing in with the identity provider: answers the provider's authorization URL (with state, nonce and a PKCE S256 challenge, valid once for 10 minutes).",
+    auth: 'none',
+    rateLimit: 'general',
+    body: OidcStartRequestSchema,
+    response: OidcStartResponseSchema,
+    errors: [400, 404, 502],
+  }),
+  googleSignIn: endpoint({
+    method: 'post',
+    path: '/api/auth/google',
+    tag: 'Auth',
+    summary:
+      'Finish signing in: exchanges the code, verifies the ID token and signs in the account linked to it, creating one on first sign-in. Never joins an existing account by email.',
+    auth: 'none',
+    rateLimit: 'general',
+    body: OidcCallbackRequestSchema,
+    response: AuthResponseSchema,
+    errors: [400, 404, 409, 502],
+  }),
+  signInMethods: endpoint({
+    method: 'get',
+    path: '/api/user/sign-in-methods',
+    tag: 'User',
+    summary: 'How the signed-in user can sign in: whether they have a password, and their linked Google ID.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SignInMethodsSchema,
+    errors: [401],
+  }),
+  googleLinkStart: endpoint({
+    method: 'post',
+    path: '/api/user/google/start',
+    tag: 'User',
+    summary: "Start linking the identity provider to the signed-in account: answers the provider's authorization URL.",
+    auth: 'session',
+    rateLimit: 'general',
+    body: OidcStartRequestSchema,
+    response: OidcStartResponseSchema,
+    errors: [400, 401, 404, 409, 502],
+  }),
+  googleLink: endpoint({
+    method: 'post',
+    path: '/api/user/google',
+    tag: 'User',
+    summary: 'Finish linking: the identity in the verified ID token becomes a way to sign in to this account.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: OidcCallbackRequestSchema,
+    response: UserSchema,
+    errors: [400, 401, 404, 409, 502],
+  }),
+  googleUnlink: endpoint({
+    method: 'delete',
+    path: '/api/user/google',
+    tag: 'User',
+    summary: 'Unlink the identity provider; refused when the account has no password (it would be locked out).',
+    auth: 'session',
+    rateLimit: 'general',
+    response: UserSchema,
+    errors: [401, 409],
   }),
 } as const satisfies Record<string, Endpoint>;
 

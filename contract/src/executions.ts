@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScriptCodeSchema } from './scripts.ts';
 import { VALIDATION } from './messages.ts';
+import { ServerIdSchema } from './game.ts';
 
 /** Where code runs: the user's connected game (default), or Moonrelay's own Lua sandbox. */
 export const ExecutionTargetSchema = z.enum(['game', 'sandbox']);
@@ -12,6 +13,8 @@ export const ExecuteCodeRequestSchema = z
     code: ScriptCodeSchema.optional(),
     loadstring: ScriptCodeSchema.optional(),
     target: ExecutionTargetSchema.optional(),
+    /** Game target: which of the user's game servers runs it (default: the most recently pinged). */
+    serverId: ServerIdSchema.optional(),
   })
   .refine((body) => body.code !== undefined || body.loadstring !== undefined, {
     message: VALIDATION.scriptCodeRequired,
@@ -21,14 +24,17 @@ export const ExecuteCodeRequestSchema = z
 export type ExecuteCodeRequest = z.infer<typeof ExecuteCodeRequestSchema>;
 
 export const ExecuteScriptRequestSchema = z
-  .object({ target: ExecutionTargetSchema.optional() })
+  .object({ target: ExecutionTargetSchema.optional(), serverId: ServerIdSchema.optional() })
   .meta({ id: 'ExecuteScriptRequest' });
 export type ExecuteScriptRequest = z.infer<typeof ExecuteScriptRequestSchema>;
 
 /**
- * The answer of both execute calls. A sandbox run answers success, output, error and its limit;
- * a game run without a connected game answers the spec's not-connected shape (queued false,
- * gameConnected false, instructions, error 'Game not connected').
+ * The answer of both execute calls. A sandbox run answers success, output, error and its limit.
+ * A game run answers queued true and gameConnected true; success, output and error are the game's
+ * result when it came back within the wait, else success is false with no error and `pending` is
+ * true (the result arrives later as an `execution:result` event and in the history). Without a
+ * connected game the answer is the spec's not-connected shape (queued false, gameConnected false,
+ * instructions, error 'Game not connected').
  */
 export const ExecutionResponseSchema = z
   .object({
@@ -43,6 +49,10 @@ export const ExecutionResponseSchema = z
     queued: z.boolean().optional(),
     gameConnected: z.boolean().optional(),
     instructions: z.string().optional(),
+    /** Game target: the result has not come back yet. */
+    pending: z.boolean().optional(),
+    /** Game target: the game server that runs it. */
+    serverId: z.string().optional(),
   })
   .meta({ id: 'ExecutionResponse' });
 export type ExecutionResponse = z.infer<typeof ExecutionResponseSchema>;

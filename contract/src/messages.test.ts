@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { LoginRequestSchema, RegisterFormSchema } from './auth.ts';
+import { LoginRequestSchema, OidcCallbackRequestSchema, RegisterFormSchema } from './auth.ts';
 import { VALIDATION } from './messages.ts';
 import { CreateScriptRequestSchema, UpdateScriptRequestSchema } from './scripts.ts';
 
@@ -12,6 +12,7 @@ const register = {
   confirmPassword: 'analytical',
 };
 const script = { name: 'Script', code: 'print(1)' };
+const callback = { code: 'c0de', state: 'st4te', redirectUri: 'https://moonrelay.example.com/auth/callback' };
 const manyGames = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i), { enabled: true }]));
 
 /** One input per validation message that must produce exactly that message. */
@@ -35,6 +36,12 @@ const cases: Record<keyof typeof VALIDATION, [z.ZodType, unknown]> = {
   scriptCodeTooLarge: [CreateScriptRequestSchema, { ...script, code: 'x'.repeat(1024 * 1024 + 1) }],
   scriptUpdateEmpty: [UpdateScriptRequestSchema, {}],
   autoExecuteGamesTooMany: [CreateScriptRequestSchema, { ...script, autoExecuteGames: manyGames }],
+  codeRequired: [OidcCallbackRequestSchema, { ...callback, code: '' }],
+  codeTooLong: [OidcCallbackRequestSchema, { ...callback, code: 'c'.repeat(2049) }],
+  stateRequired: [OidcCallbackRequestSchema, { ...callback, state: undefined }],
+  stateTooLong: [OidcCallbackRequestSchema, { ...callback, state: 's'.repeat(2049) }],
+  redirectUriRequired: [OidcCallbackRequestSchema, { ...callback, redirectUri: undefined }],
+  redirectUriInvalid: [OidcCallbackRequestSchema, { ...callback, redirectUri: 'javascript:alert(1)' }],
 };
 
 describe('every validation message', () => {

@@ -23,6 +23,12 @@ export const VALIDATION = {
   scriptCodeTooLarge: 'Code must be at most 1 MiB',
   scriptUpdateEmpty: 'Nothing to update: send at least one script field',
   autoExecuteGamesTooMany: 'autoExecuteGames may hold at most 100 games',
+  codeRequired: 'code is required',
+  codeTooLong: 'code must be at most 2048 characters',
+  stateRequired: 'state is required',
+  stateTooLong: 'state must be at most 2048 characters',
+  redirectUriRequired: 'redirectUri is required',
+  redirectUriInvalid: 'redirectUri must be an http:// or https:// URL of at most 2048 characters',
 } as const;
 
 export const ERRORS = {
@@ -31,6 +37,9 @@ export const ERRORS = {
   invalidCredentials: 'Invalid credentials',
   scriptNotFound: 'Script not found',
   gameNotConnected: 'Game not connected',
+  adminsOnly: 'Admins only',
+  lastAdmin: 'The last admin cannot be demoted',
+  userNotFound: 'User not found',
   sessionRequired: 'This action needs a signed-in session; an API key cannot be used for it',
   emailTaken: 'An account with this email already exists',
   usernameTaken: 'This username is already taken',
@@ -43,6 +52,30 @@ export const ERRORS = {
   notFound: 'Not found',
   internal: 'Internal server error',
   luaSyntaxPrefix: 'Lua syntax error: ',
+  identityProviderNotConfigured: 'Sign-in with an identity provider is not configured on this server',
+  identityProviderUnavailable: 'The identity provider could not be reached. Please try again later.',
+  redirectUriNotCallback: "redirectUri must be this site's /auth/callback address",
+  signInStateInvalid: 'This sign-in attempt has expired or was already used. Please start again.',
+  signInStateRedirectMismatch: 'redirectUri does not match the one this sign-in attempt started with',
+  authorizationCodeRefused: 'The identity provider did not accept the authorization code',
+  idTokenRefused: 'The ID token from the identity provider was refused',
+  identityEmailMissing: 'The identity provider did not share a verified email address',
+  identityEmailTaken:
+    'An account with this email already exists. Sign in with your password, then link this sign-in method in Settings.',
+  identityLinkedElsewhere: 'This identity is already linked to another Moonrelay account',
+  identityAlreadyLinked: 'This account is already linked to an identity; unlink it first',
+  identityNotLinked: 'This account is not linked to an identity provider',
+  identityUnlinkNeedsPassword: 'This account has no password: unlinking would leave no way to sign in',
   gameNotConnectedInstructions:
     'Connect your game first: enable HTTP requests (Game Settings > Security), add the Moonrelay integration script to a server Script, and start the game.',
+} as const;
+
+/** The script catalogue's answers (the proxy and the long-script loader). */
+export const CATALOGUE_ERRORS = {
+  unavailable: 'Script catalogue unavailable',
+  busy: 'Script catalogue is busy. Please try again shortly.',
+  scriptNotFound: 'Catalogue script not found',
+  scriptTooLarge: 'This catalogue script is larger than 1 MiB and cannot be imported',
+  invalidScriptToken: 'Invalid or revoked script token',
+  noApiKey: 'No API key: regenerate your API key in Settings first',
 } as const;

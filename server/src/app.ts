@@ -1,5 +1,7 @@
+import type http from 'node:http';
 import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
+import type { CommandView } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Config } from './config.ts';
 import { openDatabase, migrateToLatest, type DatabaseHandle } from './db/database.ts';
@@ -10,25 +12,48 @@ import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createRateLimits } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
+import { requestMetrics } from './http/request-metrics.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webApp } from './http/web-app.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAccountsService } from './modules/auth/accounts.service.ts';
 import { mountAuthRoutes } from './modules/auth/auth.routes.ts';
+import { mountOidcRoutes } from './modules/auth/oidc.routes.ts';
+import { createOidcService } from './modules/auth/oidc.service.ts';
 import { createSessionsService } from './modules/auth/sessions.service.ts';
 import { mountOpenApiRoute } from './modules/openapi/openapi.routes.ts';
 import { createScriptsService } from './modules/scripts/scripts.service.ts';
 import { mountScriptRoutes } from './modules/scripts/scripts.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { mountUserRoutes } from './modules/users/users.routes.ts';
-import { memoryRateLimitBackend } from './platform/rate-limits.ts';
 import { createSandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
 import { createExecutionsService } from './modules/executions/executions.service.ts';
 import { mountExecutionRoutes } from './modules/executions/executions.routes.ts';
-import { sandboxRunner } from './modules/executions/sandbox-runner.ts';
+import { queuedSandboxRunner, registerSandboxJob, sandboxRunner } from './modules/executions/sandbox-runner.ts';
 import { luaToolsForHttp } from './modules/lua-tools/lua-tools.http.ts';
 import { mountLuaToolsRoutes } from './modules/lua-tools/lua-tools.routes.ts';
 import { createLuaToolsService } from './modules/lua-tools/lua-tools.service.ts';
+import { createBusWaits } from './modules/game/bus-waits.ts';
+import { createCommandsService } from './modules/game/commands.service.ts';
+import { createGameLinkService } from './modules/game/game-link.service.ts';
+import { mountGameRoutes } from './modules/game/game.routes.ts';
+import { createPlayerProfiles } from './modules/game/player-profiles.ts';
+import { createCatalogueService } from './modules/catalogue/catalogue.service.ts';
+import { mountCatalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { createScriptLoaderService } from './modules/script-loader/script-loader.service.ts';
+import { mountScriptLoaderRoutes } from './modules/script-loader/script-loader.routes.ts';
+import { createScriptTokens } from './modules/script-loader/script-tokens.ts';
+import { createPlatform, type Platform } from './platform/platform.ts';
+import { instrument } from './modules/operations/instrument.ts';
+import { mountOperationsRoutes } from './modules/operations/operations.routes.ts';
+import { attachSocketHub } from './realtime/socket-hub.ts';
+import { mountAdminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { createMassExecution } from './modules/admin/mass-execution.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
+import { mountAnalyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
+import { createRequestMetrics } from './modules/analytics/request-metrics.ts';
 import { createSecretBox } from './security/secret-box.ts';
 import { loadServerSecret } from './security/server-secret.ts';
 
@@ -36,37 +61,154 @@ export interface MoonrelayApp {
   koa: Koa<AppState>;
   database: DatabaseHandle;
   services: ReturnType<typeof createServices>;
+  /** Serves live push (Socket.IO) on the HTTP server the app is served from. */
+  attachRealtime(server: http.Server): void;
+  /** Answers waiting long-polls and execute calls now, so the HTTP server can close promptly. */
+  drain(): void;
   /** Releases what the app holds (the database last). Call after the HTTP server has closed. */
   close(): Promise<void>;
 }
 
-function createServices(config: Config, database: DatabaseHandle) {
+/** How often presence is checked for games that stopped pinging, and commands for ones that ran out of time. */
+const DISCONNECT_SWEEP_MS = 1_000;
+const COMMAND_SWEEP_MS = 5_000;
+
+export function createServices(config: Config, database: DatabaseHandle, logger: Logger, platform: Platform) {
   const { db } = database;
+  const { bus, presence, jobs } = platform;
+  const waits = createBusWaits(bus);
+  // The execution service and the game link need each other (a run becomes a command; a command's
+  // result completes a run), so the commands reach the executions through this late-bound call.
+  let completeGameRuns: (commands: CommandView[]) => Promise<void> = async () => {};
+  const commands = createCommandsService({ db, bus, onFinished: (finished) => completeGameRuns(finished) });
   const box = createSecretBox(loadServerSecret(config.appSecret, config.dataDir), 'api-keys');
-  const rateLimits = createRateLimits(memoryRateLimitBackend, config.rateLimit);
-  const apiKeys = createApiKeysService({ db, box });
+  const rateLimits = createRateLimits(platform.rateLimitBackend, config.rateLimit);
+  const apiKeys = createApiKeysService({ db, box, bus });
   const sessions = createSessionsService({ db });
-  const users = createUsersService({ db, apiKeys });
+  const audit = createAuditService({ db, bus });
+  const users = createUsersService({ db, apiKeys, audit });
   const accounts = createAccountsService({
     db,
     users,
     sessions,
     apiKeys,
-    loginFailures: memoryRateLimitBackend.counter(
+    loginFailures: platform.rateLimitBackend.counter(
       'login-failures',
       config.loginThrottle.maxFailures,
       config.loginThrottle.lockoutSeconds,
     ),
     adminEmails: config.adminEmails,
+    audit,
+  });
+  const oidc = createOidcService({
+    db,
+    oidc: config.oidc,
+    publicUrl: config.publicUrl,
+    accounts,
+    users,
+    logger,
+    audit,
   });
   const scripts = createScriptsService({ db });
   // Both start their threads on first use, so an app that never runs Lua holds none.
   const luaToolsThreads = createLuaToolsService();
   const sandboxPool = createSandboxPool({ size: config.sandbox.threads, maxQueue: config.sandbox.maxQueue });
   const luaTools = luaToolsForHttp(luaToolsThreads);
-  const executions = createExecutionsService({ db, sandbox: sandboxRunner(sandboxPool), syntax: luaTools });
+  const gameLink = createGameLinkService({ db, bus, presence, commands, waits, logger });
+  const executions = createExecutionsService({
+    db,
+    bus,
+    sandbox: platform.sandboxInWorkers ? queuedSandboxRunner(jobs) : sandboxRunner(sandboxPool),
+    syntax: luaTools,
+    game: {
+      executionServer: gameLink.executionServer,
+      queueExecution: async (userId, serverId, code, executionId) => {
+        const [row] = await gameLink.send(
+          userId,
+          { type: 'execute', data: { code }, serverId },
+          'execution',
+          executionId,
+        );
+        return row!.id;
+      },
+      waitForResult: (commandId, timeoutMs) => waits.commandFinished(commandId, timeoutMs),
+    },
+  });
+  completeGameRuns = executions.completeGameRuns;
+  const profiles = createPlayerProfiles(config.roblox);
+  const catalogue = createCatalogueService(config.catalogue, logger);
+  const scriptLoader = createScriptLoaderService({
+    db,
+    tokens: createScriptTokens(loadServerSecret(config.appSecret, config.dataDir)),
+  });
+  registerSandboxJob(jobs, sandboxPool);
+  const admin = createAdminService({ db, apiKeys, users, audit, presence, gameLink, executions, luaTools, bus });
+  const massExecution = createMassExecution({ db, bus, jobs, audit, gameLink, executions, luaTools });
+  // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
+  const requestMetrics = createRequestMetrics({ db, logger });
+  const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
+  const identifySocket = async (token: string) => {
+    const session = await sessions.resolve(token);
+    return session ? { userId: session.userId, isAdmin: session.isAdmin } : null;
+  };
   const stopThreads = () => Promise.all([sandboxPool.close(), luaToolsThreads.close()]).then(() => undefined);
-  return { rateLimits, apiKeys, sessions, users, accounts, scripts, luaTools, executions, sandboxPool, stopThreads };
+  return {
+    rateLimits,
+    apiKeys,
+    sessions,
+    users,
+    accounts,
+    oidc,
+    scripts,
+    luaTools,
+    executions,
+    sandboxPool,
+    stopThreads,
+    bus,
+    presence,
+    waits,
+    commands,
+    gameLink,
+    profiles,
+    catalogue,
+    scriptLoader,
+    identifySocket,
+    audit,
+    jobs,
+    admin,
+    massExecution,
+    platform,
+    requestMetrics,
+    analytics,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** Background sweeps: games that stopped pinging are announced; commands that ran out of time end. */
+function startSweeps(services: ReturnType<typeof createServices>, logger: Logger): () => void {
+  const every = (ms: number, name: string, work: () => Promise<unknown>) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      work()
+        .catch((error: unknown) => logger.error({ err: error }, `${name} failed`))
+        .finally(() => (running = false));
+    }, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  };
+  // The open-commands hint loads at once; until then every ping asks the database.
+  services.commands.refreshHint().catch((error: unknown) => logger.error({ err: error }, 'command hint failed'));
+  const stops = [
+    every(DISCONNECT_SWEEP_MS, 'disconnect sweep', () => services.gameLink.sweepDisconnected()),
+    every(COMMAND_SWEEP_MS, 'command sweep', async () => {
+      await services.commands.sweep();
+      await services.commands.refreshHint();
+    }),
+  ];
+  return () => stops.forEach((stop) => stop());
 }
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -86,7 +228,10 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     await database.close();
     throw error;
   }
-  const services = createServices(config, database);
+  const platform = createPlatform(config, logger);
+  const services = createServices(config, database, logger, platform);
+  const stopSweeps = startSweeps(services, logger);
+  let hub: ReturnType<typeof attachSocketHub> | undefined;
 
   const koa = new Koa<AppState>({ proxy: config.trustProxy });
   // Errors after the answer has started (a file stream cut off by the client) reach Koa, not our
@@ -97,13 +242,37 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   });
   const api = new Router<AppState>();
   mountAuthRoutes(api, services.rateLimits, services.accounts);
+  mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   mountExecutionRoutes(api, services.rateLimits, services.executions);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
-  mountOpenApiRoute(api, services.rateLimits);
+  mountGameRoutes(api, services.rateLimits, {
+    gameLink: services.gameLink,
+    apiKeys: services.apiKeys,
+    luaTools: services.luaTools,
+    profiles: services.profiles,
+    publicUrl: config.publicUrl,
+  });
+  mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
+  mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, publicUrl: config.publicUrl });
+  mountAdminRoutes(api, services.rateLimits, {
+    admin: services.admin,
+    massExecution: services.massExecution,
+    users: services.users,
+  });
+  mountOperationsRoutes(api, services.rateLimits, {
+    db: database.db,
+    platform,
+    metrics: platform.metrics,
+    metricsToken: config.metricsToken,
+  });
+  mountAnalyticsRoutes(api, services.rateLimits, services.analytics);
+  mountOpenApiRoute(api, services.rateLimits, config.rateLimit);
 
   koa.use(requestLog(logger));
+  koa.use(requestMetrics(services.requestMetrics));
+  koa.use(instrument(platform.metrics, { presence: services.presence, heldLongPolls: () => services.waits.pending }));
   koa.use(securityHeaders());
   koa.use(errorHandler());
   koa.use(apiOnly(authenticate(services)));
@@ -128,9 +297,31 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     koa,
     database,
     services,
-    // Threads first (in-flight requests have finished by now), the database last.
+    attachRealtime(server) {
+      hub = attachSocketHub({
+        server,
+        bus: services.bus,
+        logger,
+        identify: services.identifySocket,
+        adapterClients: platform.socketAdapterClients,
+      });
+    },
+    drain() {
+      services.waits.releaseAll();
+    },
+    // Sweeps and push first, then threads (in-flight requests have finished by now), the database last.
     close: async () => {
+      stopSweeps();
+      services.waits.releaseAll();
+      await services.gameLink.flushSaves();
+      await services.jobs.close();
+      await hub?.close();
+      await services.bus.close();
+      await services.presence.close();
       await services.stopThreads();
+      await platform.close();
+      // Counts of the last seconds, before the database closes.
+      await services.requestMetrics.close();
       await database.close();
     },
   };

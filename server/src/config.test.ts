@@ -7,7 +7,7 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
     expect(config.database).toEqual({ kind: 'sqlite', file: path.resolve('data/moonrelay.db') });
-    expect(config.rateLimit).toEqual({ generalPerMinute: 100, executionPerMinute: 50 });
+    expect(config.rateLimit).toEqual({ generalPerMinute: 100, executionPerMinute: 50, gamePingPerMinute: 300 });
   });
 
   it('chooses PostgreSQL for a postgres:// DATABASE_URL', () => {
@@ -17,6 +17,31 @@ describe('configuration', () => {
 
   it('reads the admin list case-insensitively', () => {
     expect(loadConfig({ ADMIN_EMAILS: ' A@x.io, b@Y.io ,' }).adminEmails).toEqual(['a@x.io', 'b@y.io']);
+  });
+
+  it('offers Google sign-in only with a client id and secret; any issuer may replace Google', () => {
+    expect(loadConfig({}).oidc).toEqual({
+      issuerUrl: 'https://accounts.google.com',
+      providerName: 'Google',
+      client: undefined,
+    });
+    // An empty value in an env file means unset.
+    expect(loadConfig({ OIDC_CLIENT_ID: '', OIDC_CLIENT_SECRET: '' }).oidc.client).toBeUndefined();
+    expect(
+      loadConfig({
+        OIDC_ISSUER_URL: 'https://sso.example.com/realms/moon/',
+        OIDC_CLIENT_ID: ' moonrelay ',
+        OIDC_CLIENT_SECRET: 's3cret',
+        OIDC_PROVIDER_NAME: 'Acme SSO',
+      }).oidc,
+    ).toEqual({
+      issuerUrl: 'https://sso.example.com/realms/moon',
+      providerName: 'Acme SSO',
+      client: { id: 'moonrelay', secret: 's3cret' },
+    });
+    expect(() => loadConfig({ OIDC_CLIENT_ID: 'moonrelay' })).toThrow(/OIDC_CLIENT_SECRET: required/);
+    expect(() => loadConfig({ OIDC_CLIENT_SECRET: 's3cret' })).toThrow(/OIDC_CLIENT_ID: required/);
+    expect(() => loadConfig({ OIDC_ISSUER_URL: 'accounts.google.com' })).toThrow(/OIDC_ISSUER_URL/);
   });
 
   it('fails fast naming every invalid setting', () => {

@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { RATE_LIMIT_EXECUTION_PER_MINUTE, RATE_LIMIT_GENERAL_PER_MINUTE } from '@moonrelay/contract/constants';
+import {
+  CATALOGUE_CACHE_MS,
+  CATALOGUE_MIN_INTERVAL_MS,
+  CATALOGUE_SITE_URL,
+  CATALOGUE_TIMEOUT_MS,
+  RATE_LIMIT_EXECUTION_PER_MINUTE,
+  RATE_LIMIT_GAME_PING_PER_MINUTE,
+  RATE_LIMIT_GENERAL_PER_MINUTE,
+} from '@moonrelay/contract/constants';
 
 /**
  * The only reader of process.env. Every setting is listed in .env.example and the README.
@@ -20,6 +28,18 @@ const emailList = z
       .filter(Boolean),
   );
 
+/** An http(s) base URL, kept without its trailing slash. */
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')
+  .transform((url) => url.replace(/\/+$/, ''));
+
+/** Text whose empty value (`NAME=` in an env file) means unset. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim() || undefined);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -33,6 +53,24 @@ const EnvSchema = z.object({
   ADMIN_EMAILS: emailList,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_GENERAL_PER_MINUTE),
   RATE_LIMIT_EXECUTION_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_EXECUTION_PER_MINUTE),
+  RATE_LIMIT_GAME_PING_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_GAME_PING_PER_MINUTE),
+  PUBLIC_URL: httpUrl.optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must start with redis:// or rediss://')
+    .optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ROBLOX_USERS_API_URL: httpUrl.default('https://users.roblox.com'),
+  ROBLOX_THUMBNAILS_API_URL: httpUrl.default('https://thumbnails.roblox.com'),
+  SCRIPTBLOX_API_URL: httpUrl.default('https://scriptblox.com/api'),
+  SCRIPTBLOX_SITE_URL: httpUrl.default(CATALOGUE_SITE_URL),
+  SCRIPTBLOX_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(CATALOGUE_TIMEOUT_MS),
+  SCRIPTBLOX_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(CATALOGUE_CACHE_MS / 1000),
+  SCRIPTBLOX_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(CATALOGUE_MIN_INTERVAL_MS),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_LOCKOUT_MINUTES: z.coerce.number().positive().default(15),
   TRUST_PROXY: z
@@ -44,6 +82,10 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
+  OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(40, 'must be at most 40 characters').default('Google'),
 });
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -57,7 +99,20 @@ export interface Config {
   /** Undefined means: read or create `<dataDir>/secret.key`. */
   appSecret: string | undefined;
   adminEmails: string[];
-  rateLimit: { generalPerMinute: number; executionPerMinute: number };
+  rateLimit: { generalPerMinute: number; executionPerMinute: number; gamePingPerMinute: number };
+  /** Set: the scale-out mode (presence, events, rate limits, jobs and socket fan-out in Redis). */
+  redisUrl: string | undefined;
+  /** Bearer token for GET /metrics; without it the metrics are not served. */
+  metricsToken: string | undefined;
+  /** The address games and people reach this server at; undefined: the address of each request. */
+  publicUrl: string | undefined;
+  /** Roblox web APIs for player profiles (configurable so tests can answer locally). */
+  roblox: { usersApiUrl: string; thumbnailsApiUrl: string };
+  /**
+   * The script catalogue (ScriptBlox): its API, the site whose host prefixes `/images/...` paths,
+   * the upstream timeout, how long answers are cached, and the least time between two upstream calls.
+   */
+  catalogue: { apiUrl: string; siteUrl: string; timeoutMs: number; cacheMs: number; minIntervalMs: number };
   loginThrottle: { maxFailures: number; lockoutSeconds: number };
   trustProxy: boolean;
   logLevel: string;
@@ -65,6 +120,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
+  /**
+   * Sign-in with an OpenID Connect identity provider (Google by default), found through discovery
+   * at `issuerUrl`. Without a client the sign-in screen's button stays disabled.
+   */
+  oidc: { issuerUrl: string; providerName: string; client: { id: string; secret: string } | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (Boolean(e.OIDC_CLIENT_ID) !== Boolean(e.OIDC_CLIENT_SECRET)) {
+    const missing = e.OIDC_CLIENT_ID ? 'OIDC_CLIENT_SECRET' : 'OIDC_CLIENT_ID';
+    throw new ConfigError(`Invalid configuration:\n  ${missing}: required when the other OIDC client setting is set`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   let database: DatabaseConfig;
   if (e.DATABASE_URL?.startsWith('postgres')) database = { kind: 'postgres', url: e.DATABASE_URL };
@@ -90,12 +154,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     appSecret: e.APP_SECRET,
     adminEmails: e.ADMIN_EMAILS,
-    rateLimit: { generalPerMinute: e.RATE_LIMIT_PER_MINUTE, executionPerMinute: e.RATE_LIMIT_EXECUTION_PER_MINUTE },
+    rateLimit: {
+      generalPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      executionPerMinute: e.RATE_LIMIT_EXECUTION_PER_MINUTE,
+      gamePingPerMinute: e.RATE_LIMIT_GAME_PING_PER_MINUTE,
+    },
+    publicUrl: e.PUBLIC_URL,
+    redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
+    roblox: { usersApiUrl: e.ROBLOX_USERS_API_URL, thumbnailsApiUrl: e.ROBLOX_THUMBNAILS_API_URL },
+    catalogue: {
+      apiUrl: e.SCRIPTBLOX_API_URL,
+      siteUrl: e.SCRIPTBLOX_SITE_URL,
+      timeoutMs: e.SCRIPTBLOX_TIMEOUT_MS,
+      cacheMs: e.SCRIPTBLOX_CACHE_SECONDS * 1000,
+      minIntervalMs: e.SCRIPTBLOX_MIN_INTERVAL_MS,
+    },
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, lockoutSeconds: Math.round(e.LOGIN_LOCKOUT_MINUTES * 60) },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
+    oidc: {
+      issuerUrl: e.OIDC_ISSUER_URL,
+      providerName: e.OIDC_PROVIDER_NAME,
+      client:
+        e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET ? { id: e.OIDC_CLIENT_ID, secret: e.OIDC_CLIENT_SECRET } : undefined,
+    },
   };
 }

@@ -104,6 +104,30 @@ describe('main (the server process)', () => {
     await expect(fetch(`http://127.0.0.1:${started.port}/api/openapi.json`)).rejects.toThrow();
   });
 
+  it('answers a held long-poll at once on SIGTERM instead of waiting out its 20 s', async () => {
+    const started = await startMain({ DATA_DIR: tempDir() });
+    children.push(started.child);
+    const base = `http://127.0.0.1:${started.port}`;
+    const registered = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'poll@example.com', username: 'poller', name: 'P', password: 'password123' }),
+    }).then((res) => res.json() as Promise<{ user: { apiKey: string } }>);
+    const held = fetch(`${base}/api/game/ping`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: registered.user.apiKey, serverId: 'held', wait: 20 }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalled = Date.now();
+    started.child.kill('SIGTERM');
+    const res = await held;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, command: null, commands: [] });
+    expect(await started.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+  });
+
   it('refuses to start with invalid settings, naming them', async () => {
     await expect(startMain({ DATA_DIR: tempDir(), PORT: 'eighty', DATABASE_URL: 'mysql://x' })).rejects.toThrow(
       /exited with 1:[\s\S]*Invalid configuration[\s\S]*PORT[\s\S]*DATABASE_URL/,

@@ -1,26 +1,18 @@
 import http from 'node:http';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { exitOnStartFailure, loadConfigOrExit, stopOnSignals } from './process/lifecycle.ts';
 
 /**
  * Starts Moonrelay and stops it gracefully: on SIGTERM/SIGINT it stops accepting connections,
  * lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database last.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const app = await buildApp(config, logger);
   const server = http.createServer(app.koa.callback());
+  app.attachRealtime(server);
   // Keep-alive sockets must not outlive a shutdown by long.
   server.keepAliveTimeout = 5_000;
 
@@ -35,10 +27,7 @@ async function main(): Promise<void> {
     `Moonrelay listening on http://localhost:${port}`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
     const forced = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; closing their connections');
@@ -47,18 +36,15 @@ async function main(): Promise<void> {
     forced.unref();
     // Keep-alive connections become idle as their last response ends; close each one as it does.
     const sweeper = setInterval(() => server.closeIdleConnections(), 100);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Long-polling games are answered now (they ping again, elsewhere or after the restart).
+    app.drain();
+    await closed;
     clearInterval(sweeper);
     clearTimeout(forced);
     await app.close();
     logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error('Moonrelay failed to start:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure('Moonrelay'));

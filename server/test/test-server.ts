@@ -14,6 +14,10 @@ export interface TestServer {
   config: Config;
   /** Calls the API over real HTTP; JSON in, JSON (or text) out. */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  /** Stops the app but keeps its database and port, as a deployed server going down. */
+  stop(): Promise<void>;
+  /** Starts the app again on the same port and database (after `stop`), as a deployed server restarting. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,15 +56,37 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     }),
     database: database.config,
   };
-  const app = await buildApp(config, createLogger(config.logLevel));
-  const server = http.createServer(app.koa.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let port = 0;
+  let running: { app: MoonrelayApp; server: http.Server } | undefined;
+  const start = async () => {
+    const app = await buildApp(config, createLogger(config.logLevel));
+    const server = http.createServer(app.koa.callback());
+    app.attachRealtime(server);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    running = { app, server };
+  };
+  const stop = async () => {
+    if (!running) return;
+    const { app, server } = running;
+    running = undefined;
+    app.drain();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close();
+  };
+  await start();
+  const url = `http://127.0.0.1:${port}`;
 
   return {
     url,
-    app,
+    get app(): MoonrelayApp {
+      if (!running) throw new Error('The test server is stopped');
+      return running.app;
+    },
     config,
+    stop,
+    start,
     async call(method, requestPath, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -80,9 +106,7 @@ export async function startTestServer(engine: Engine, env: Record<string, string
       return { status: response.status, headers: response.headers, body: parsed, text };
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.close();
+      await stop();
       await database.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -14,10 +14,13 @@ const ENTRIES = [
   { label: 'My Scripts', path: '/scripts' },
   { label: 'ScriptBlox', path: '/scriptblox' },
   { label: 'API Docs', path: '/api-docs' },
+  { label: 'Analytics', path: '/analytics' },
   { label: 'Settings', path: '/settings' },
 ];
 
 const COMING_LATER = 'This screen is coming with a later release of Moonrelay.';
+/** This suite has no stand-in for the script catalogue: its calls answer 502 (catalogue.spec.ts has one). */
+const CATALOGUE_UNAVAILABLE = /status of 502 \(Bad Gateway\) \[[^\]]*\/api\/scriptblox\//;
 
 /** Chromium logs each API call the revoked token gets a 401 for. */
 const API_UNAUTHORIZED = /status of 401 \(Unauthorized\) \[[^\]]*\/api\/[^\]]*\]$/;
@@ -48,6 +51,7 @@ describe('navigation', () => {
   });
 
   it('every sidebar entry opens its path and is marked as the current page', async () => {
+    suite.browser.allowConsoleErrors(CATALOGUE_UNAVAILABLE);
     const page = await suite.browser.newPage();
     const user = await createUser(suite.app);
     await signInAs(page, suite.app, user, '/');
@@ -74,27 +78,23 @@ describe('navigation', () => {
     await expectSignedIn(page, suite.firstAccount.name);
     await sidebarLink(page, 'Admin Panel').click();
     await expectPath(page, '/admin');
-    expect(await currentEntry(page)).toEqual(['Admin Panel']);
-    await expectVisible(mainArea(page).getByText(COMING_LATER, { exact: true }));
+    // The Admin Panel is a lazy chunk: the sidebar marks its entry once the screen has loaded.
+    await expectVisible(mainArea(page).getByRole('heading', { name: 'Admin Panel', exact: true }));
+    await expect.poll(() => currentEntry(page)).toEqual(['Admin Panel']);
+    await expectVisible(mainArea(page).getByText('Admin Access', { exact: true }));
   });
 
-  it("/scriptblox, /api-docs and /admin show the 'coming with a later release' page", async () => {
+  it('/scriptblox shows the script catalogue (its own suite is catalogue.spec.ts)', async () => {
+    suite.browser.allowConsoleErrors(CATALOGUE_UNAVAILABLE);
     const page = await suite.browser.newPage();
-    // The first account, so that /admin is one of their screens.
     await signInAs(page, suite.app, suite.firstAccount, '/dashboard');
     await expectSignedIn(page, suite.firstAccount.name);
-    for (const [path, title] of [
-      ['/scriptblox', 'ScriptBlox'],
-      ['/api-docs', 'API Documentation'],
-      ['/admin', 'Admin Panel'],
-    ] as const) {
-      await page.goto(suite.app.url + path);
-      await expectSignedIn(page, suite.firstAccount.name);
-      await expectVisible(mainArea(page).getByRole('heading', { name: title, exact: true }));
-      await expectVisible(mainArea(page).getByText(COMING_LATER, { exact: true }));
-      await expectPath(page, path);
-    }
-    await screenshot(page, 'coming-later');
+    await page.goto(suite.app.url + '/scriptblox');
+    await expectSignedIn(page, suite.firstAccount.name);
+    await expectVisible(mainArea(page).getByRole('heading', { name: 'ScriptBlox', exact: true }));
+    await expectVisible(mainArea(page).getByRole('search'));
+    await expectHidden(mainArea(page).getByText(COMING_LATER, { exact: true }));
+    await expectPath(page, '/scriptblox');
   });
 
   it('a token the server revoked sends the suite.app back to the sign-in screen', async () => {

@@ -247,7 +247,8 @@ describe('my scripts', () => {
     expect(await statValue(page, 'Total Executions').textContent()).toBe('0');
     expect(await statValue(page, 'Auto-Execute').textContent()).toBe('1');
 
-    const recent = mainArea(page).getByRole('listitem');
+    // The Recent Scripts card's own list (the executor panel below lists the scripts too).
+    const recent = mainArea(page).getByRole('region', { name: 'Recent Scripts' }).getByRole('listitem');
     const recentNames = () => recent.evaluateAll((items) => items.map((item) => item.querySelector('p')?.textContent));
     await expect.poll(recentNames).toEqual(NEWEST_FIRST);
     const fly = recent.filter({ hasText: 'Fly Hack' });

@@ -1,4 +1,7 @@
+import crypto from 'node:crypto';
 import { loadConfig } from '../config.ts';
+import { auditRepo } from '../modules/audit/audit.repo.ts';
+import { AUDIT_ACTIONS } from '../modules/audit/audit.service.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { usersRepo } from '../modules/users/users.repo.ts';
 import { nowIso } from '../db/time.ts';
@@ -25,7 +28,19 @@ async function main(argv: string[]): Promise<number> {
       console.error(`No account with the email or username "${identifier}".`);
       return 1;
     }
-    await usersRepo.setAdmin(database.db, user.id, command === 'promote', nowIso());
+    const now = nowIso();
+    await usersRepo.setAdmin(database.db, user.id, command === 'promote', now);
+    // Recorded like the admin panel's role changes; the command line has no signed-in actor.
+    await auditRepo.insert(database.db, {
+      id: crypto.randomUUID(),
+      actorId: null,
+      actorName: 'command line',
+      action: AUDIT_ACTIONS.cliRoleChanged,
+      targetType: 'user',
+      targetId: user.id,
+      details: JSON.stringify({ isAdmin: command === 'promote', username: user.username }),
+      createdAt: now,
+    });
     console.log(
       `${user.username} <${user.email}> is ${command === 'promote' ? 'now an admin' : 'no longer an admin'}.`,
     );

@@ -23,7 +23,16 @@ describeEachEngine('data layer', (engine) => {
   });
 
   it('applies the migrations once, and again is a no-op', async () => {
-    expect(await migrateToLatest(handle.db)).toEqual(['001-accounts-and-scripts', '002-executions']);
+    expect(await migrateToLatest(handle.db)).toEqual([
+      '001-accounts-and-scripts',
+      '002-executions',
+      '003-game-link',
+      '004-audit-log',
+      '005-request-metrics',
+      '006-temp-scripts',
+      '007-oidc-states',
+      '008-execution-initiator',
+    ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });
 

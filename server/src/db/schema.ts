@@ -63,7 +63,7 @@ export interface ExecutionsTable {
   userId: string;
   scriptId: string | null;
   target: 'game' | 'sandbox';
-  /** succeeded | failed | not_connected */
+  /** succeeded | failed | not_connected | queued (a game run waiting for its result) */
   status: string;
   /** The first 500 characters of what ran, so the history says what it was. */
   codeExcerpt: string;
@@ -72,6 +72,91 @@ export interface ExecutionsTable {
   limitHit: string | null;
   durationMs: number;
   createdAt: string;
+  /** The admin who started it on this user's game (null: the user's own run). */
+  initiatedBy: string | null;
+}
+
+export interface GameCommandsTable {
+  id: string;
+  userId: string;
+  serverId: string | null;
+  type: string;
+  /** JSON text of the command's data. */
+  data: string;
+  /** queued | delivered | succeeded | failed | expired */
+  status: string;
+  /** dashboard | execution | admin */
+  source: string;
+  executionId: string | null;
+  attempts: number;
+  leaseUntil: string | null;
+  output: string | null;
+  error: string | null;
+  durationMs: number | null;
+  createdAt: string;
+  expiresAt: string;
+  deliveredAt: string | null;
+  completedAt: string | null;
+}
+
+export interface GameServersTable {
+  userId: string;
+  serverId: string;
+  /** JSON text of the last player data. */
+  gameData: string | null;
+  connectedAt: string;
+  lastPing: string;
+  disconnectedAt: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  /** JSON text of the details object. */
+  details: string;
+  createdAt: string;
+}
+
+/** Requests of one user to one endpoint (route pattern) in one minute (or, after two days, one hour). */
+export interface RequestMetricsTable {
+  userId: string;
+  /** ISO 8601 UTC start of the minute (or of the hour, once compacted). */
+  minute: string;
+  endpoint: string;
+  requestCount: number;
+  /** Answers with a 4xx or 5xx status. */
+  errorCount: number;
+  totalDurationMs: number;
+  maxDurationMs: number;
+}
+
+/** Code kept for a long script's loader (POST /api/scripts/temp); one row per distinct code per user. */
+export interface TempScriptsTable {
+  id: string;
+  userId: string;
+  /** SHA-256 of the code, so the same code is kept once. */
+  codeHash: string;
+  code: string;
+  createdAt: string;
+}
+
+/** A started sign-in (or link) with the identity provider, redeemed once (docs/decisions/012). */
+export interface OidcStatesTable {
+  /** SHA-256 of the state parameter; the state itself travels only through the browser. */
+  stateHash: string;
+  /** sign-in | link */
+  purpose: string;
+  /** The account being linked; null for a sign-in. */
+  userId: string | null;
+  nonce: string;
+  codeVerifier: string;
+  redirectUri: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export interface Database {
@@ -80,4 +165,10 @@ export interface Database {
   apiKeys: ApiKeysTable;
   scripts: ScriptsTable;
   executions: ExecutionsTable;
+  gameCommands: GameCommandsTable;
+  gameServers: GameServersTable;
+  auditLog: AuditLogTable;
+  requestMetrics: RequestMetricsTable;
+  tempScripts: TempScriptsTable;
+  oidcStates: OidcStatesTable;
 }

@@ -3,7 +3,8 @@ import type { Logger } from '../logger.ts';
 
 /** Who is calling: a browser session, or the user's API key (the game client and the public API). */
 export type Principal =
-  { kind: 'session'; userId: string; sessionId: string } | { kind: 'api-key'; userId: string; apiKeyId: string };
+  | { kind: 'session'; userId: string; sessionId: string; isAdmin: boolean }
+  | { kind: 'api-key'; userId: string; apiKeyId: string };
 
 export interface AppState {
   requestId: string;

@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
  * Fixed-window counters keyed by principal, behind one interface so the embedded mode keeps them in
@@ -63,3 +64,40 @@ export const memoryRateLimitBackend: RateLimitBackend = {
     return counterOver(limiter, limit, windowSeconds);
   },
 };
+
+/**
+ * Counters in Redis, so a limit holds across every instance. When Redis cannot answer, a counter
+ * falls back to this instance's memory for that call (limits keep working, per instance) and the
+ * failure is reported: logged and counted, never silent, and never a refused request.
+ */
+export function redisRateLimitBackend(
+  redis: Redis,
+  onStoreError: (error: unknown, name: string) => void,
+): RateLimitBackend {
+  return {
+    counter(name, limit, windowSeconds) {
+      const options = { keyPrefix: name, points: limit, duration: windowSeconds };
+      const store = counterOver(
+        new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }),
+        limit,
+        windowSeconds,
+      );
+      const fallback = counterOver(new RateLimiterMemory(options), limit, windowSeconds);
+      const guarded =
+        <A extends unknown[], R>(call: (c: WindowCounter, ...args: A) => Promise<R>) =>
+        async (...args: A): Promise<R> => {
+          try {
+            return await call(store, ...args);
+          } catch (error) {
+            onStoreError(error, name);
+            return call(fallback, ...args);
+          }
+        };
+      return {
+        hit: guarded((c, key: string) => c.hit(key)),
+        peek: guarded((c, key: string) => c.peek(key)),
+        reset: guarded((c, key: string) => c.reset(key)),
+      };
+    },
+  };
+}

@@ -15,11 +15,12 @@ export interface BrowserSuite {
  * (admin) account registered up front, and after each test the page checks of `finishTest`.
  * The returned object is filled in by `beforeAll`; read its fields inside tests.
  */
-export function browserSuite(): BrowserSuite {
+/** `env` gives extra server settings, read when the suite starts (after any stand-in servers are up). */
+export function browserSuite(env: () => Promise<Record<string, string>> = async () => ({})): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
     await ensureWebBuilt();
-    suite.app = await startApp();
+    suite.app = await startApp(await env());
     suite.firstAccount = await createUser(suite.app, { name: 'First Admin' });
     expect(suite.firstAccount.user.isAdmin).toBe(true);
     suite.browser = await launchBrowser({ origin: suite.app.url });

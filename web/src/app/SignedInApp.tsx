@@ -1,8 +1,9 @@
 import { Center, Spinner } from '@chakra-ui/react';
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
+import { useAdminLiveEvents } from '../features/admin/live/useAdminLiveEvents.ts';
+import { useLiveEvents } from '../features/game/live/useLiveEvents.ts';
 import { AppShell } from './layout/AppShell.tsx';
-import { ComingLaterPage } from './routes/ComingLaterPage.tsx';
 import { NotFoundPage } from './routes/NotFoundPage.tsx';
 
 // The editor brings Ace: it is its own chunk, fetched only when a screen with an editor opens.
@@ -10,6 +11,11 @@ const DashboardPage = lazy(() => import('./routes/DashboardPage.tsx'));
 const EditorPage = lazy(() => import('./routes/EditorPage.tsx'));
 const ScriptsPage = lazy(() => import('./routes/ScriptsPage.tsx'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage.tsx'));
+const CataloguePage = lazy(() => import('./routes/CataloguePage.tsx'));
+const AdminPage = lazy(() => import('./routes/AdminPage.tsx'));
+const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
+// Brings recharts: its own chunk, fetched only when the analytics open.
+const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
 
 const loading = (
   <Center py="20">
@@ -17,8 +23,10 @@ const loading = (
   </Center>
 );
 
-/** The routes of a signed-in user (spec section 2). */
+/** The routes of a signed-in user (spec section 2), kept current by the live socket on every screen. */
 export default function SignedInApp() {
+  useLiveEvents();
+  useAdminLiveEvents();
   return (
     <AppShell>
       <Suspense fallback={loading}>
@@ -28,9 +36,10 @@ export default function SignedInApp() {
           <Route path="/editor" element={<EditorPage />} />
           <Route path="/scripts" element={<ScriptsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
-          <Route path="/scriptblox" element={<ComingLaterPage title="ScriptBlox" />} />
-          <Route path="/api-docs" element={<ComingLaterPage title="API Documentation" />} />
-          <Route path="/admin" element={<ComingLaterPage title="Admin Panel" />} />
+          <Route path="/scriptblox" element={<CataloguePage />} />
+          <Route path="/api-docs" element={<ApiDocsPage />} />
+          <Route path="/analytics" element={<AnalyticsPage />} />
+          <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, maskApiKey, timeAgo } from './format.ts';
+import { formatDate, formatDateTime, maskApiKey, timeAgo } from './format.ts';
 
 describe('maskApiKey', () => {
   it('shows the first 8 and last 4 characters', () => {
@@ -24,5 +24,20 @@ describe('formatDate', () => {
   it("says 'Unknown' without a date", () => {
     expect(formatDate(null)).toBe('Unknown');
     expect(formatDate('nonsense')).toBe('Unknown');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('gives the date and the time of day to the second', () => {
+    const iso = '2026-03-01T12:00:05.000Z';
+    const local = new Date(iso);
+    const text = formatDateTime(iso);
+    expect(text).toContain(String(local.getFullYear()));
+    expect(text).toContain(`:${String(local.getSeconds()).padStart(2, '0')}`);
+    expect(text).toBe(local.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' }));
+  });
+  it("says 'Unknown' without a date", () => {
+    expect(formatDateTime(undefined)).toBe('Unknown');
+    expect(formatDateTime('nonsense')).toBe('Unknown');
   });
 });

@@ -30,3 +30,19 @@ export function formatDate(iso: string | null | undefined): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? 'Unknown' : date.toLocaleDateString('en', { dateStyle: 'medium' });
 }
+
+/** A time of day with seconds, "3:04:05 PM": how recent a game's last ping was. */
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return 'Unknown';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? 'Unknown' : date.toLocaleTimeString('en', { timeStyle: 'medium' });
+}
+
+/** A date with its time of day, "Mar 1, 2026, 12:00:05 PM": when an audit entry or an execution happened. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return 'Unknown';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? 'Unknown'
+    : date.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' });
+}

@@ -1,3 +1,5 @@
+import type { ExecutionResponse } from '@moonrelay/contract/executions';
+import { ERRORS } from '@moonrelay/contract/messages';
 import type { User } from '@moonrelay/contract/auth';
 import type { Script } from '@moonrelay/contract/scripts';
 import { useSession } from '../lib/session.ts';
@@ -41,4 +43,19 @@ export function testScript(overrides: Partial<Script> = {}): Script {
 /** Stores a session, as a signed-in browser has one (queries run only with a token). */
 export function signInAs(user: User = testUser()): void {
   useSession.getState().signIn('mrs_x', user);
+}
+
+/** The execute calls' answer when no game is connected (spec section 8: 'Game Not Connected'). */
+export function notConnectedAnswer(executionId = 'e1'): ExecutionResponse {
+  return {
+    success: false,
+    queued: false,
+    gameConnected: false,
+    output: '',
+    error: ERRORS.gameNotConnected,
+    instructions: ERRORS.gameNotConnectedInstructions,
+    target: 'game',
+    executionId,
+    durationMs: 0,
+  };
 }

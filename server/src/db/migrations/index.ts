@@ -1,6 +1,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accountsAndScripts from './001-accounts-and-scripts.ts';
 import * as executions from './002-executions.ts';
+import * as gameLink from './003-game-link.ts';
+import * as auditLog from './004-audit-log.ts';
+import * as requestMetrics from './005-request-metrics.ts';
+import * as tempScripts from './006-temp-scripts.ts';
+import * as oidcStates from './007-oidc-states.ts';
+import * as executionInitiator from './008-execution-initiator.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -9,6 +15,12 @@ import * as executions from './002-executions.ts';
 const migrations: Record<string, Migration> = {
   '001-accounts-and-scripts': accountsAndScripts,
   '002-executions': executions,
+  '003-game-link': gameLink,
+  '004-audit-log': auditLog,
+  '005-request-metrics': requestMetrics,
+  '006-temp-scripts': tempScripts,
+  '007-oidc-states': oidcStates,
+  '008-execution-initiator': executionInitiator,
 };
 
 export const migrationProvider: MigrationProvider = {

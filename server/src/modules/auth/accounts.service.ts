@@ -1,15 +1,24 @@
 import crypto from 'node:crypto';
 import type { AuthResponse, LoginRequest, RegisterRequest } from '@moonrelay/contract/auth';
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from '@moonrelay/contract/constants';
 import { ERRORS } from '@moonrelay/contract/messages';
+import { z } from 'zod';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
+import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
 import { hashPassword, spendPasswordCheck, verifyPassword } from '../../security/passwords.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
-import { usersRepo } from '../users/users.repo.ts';
+import { usersRepo, type UserRow } from '../users/users.repo.ts';
 import type { UsersService } from '../users/users.service.ts';
+import type { VerifiedIdentity } from './oidc-client.ts';
 import type { SessionsService } from './sessions.service.ts';
 
 interface Deps {
@@ -19,6 +28,7 @@ interface Deps {
   apiKeys: ApiKeysService;
   /** Failed logins per account; at its limit further attempts are refused until the window ends. */
   loginFailures: WindowCounter;
+  audit: AuditService;
   adminEmails: readonly string[];
 }
 
@@ -30,6 +40,41 @@ interface Deps {
 export function createAccountsService(deps: Deps) {
   const { db, users, sessions, apiKeys, loginFailures, adminEmails } = deps;
   const isListedAdmin = (email: string) => adminEmails.includes(email);
+
+  /** A session for an account that proved itself; ADMIN_EMAILS is applied as at every login. */
+  async function signInExisting(row: UserRow): Promise<AuthResponse> {
+    if (row.isAdmin === 0 && isListedAdmin(row.email)) {
+      await usersRepo.setAdmin(db, row.id, true, nowIso());
+      row.isAdmin = 1;
+    }
+    const token = await sessions.create(row.id);
+    return { token, user: await users.toUser(row) };
+  }
+
+  /**
+   * A username for a new identity: the email's local part (or the name) reduced to the allowed
+   * characters and 3 to 30 long, then `_2`, `_3`, ... (and past 20, a random number) until free.
+   */
+  async function freeUsername(identity: VerifiedIdentity, email: string): Promise<string> {
+    const clean = (text: string) => text.replace(/\+.*$/, '').replace(/[^A-Za-z0-9_-]+/g, '');
+    let base = clean(email.split('@')[0] ?? '');
+    if (base.length < USERNAME_MIN_LENGTH) base = clean((identity.name ?? '').replace(/\s+/g, '_'));
+    if (base.length < USERNAME_MIN_LENGTH) base = `user${base}`;
+    base = base.slice(0, USERNAME_MAX_LENGTH);
+    for (let n = 1; ; n += 1) {
+      const suffix = n === 1 ? '' : n <= 20 ? `_${n}` : `_${crypto.randomInt(1000, 1_000_000)}`;
+      const candidate = base.slice(0, USERNAME_MAX_LENGTH - suffix.length) + suffix;
+      if (!(await usersRepo.usernameKeyTaken(db, candidate.toLowerCase()))) return candidate;
+    }
+  }
+
+  /** A new account's first moments, in the caller's transaction: the row, its API key, a session. */
+  async function openNewAccount(trx: Db, row: UserRow): Promise<AuthResponse> {
+    await usersRepo.insert(trx, row);
+    const apiKey = await apiKeys.issue(row.id, trx);
+    const token = await sessions.create(row.id, trx);
+    return { token, user: await users.toUser(row, apiKey) };
+  }
 
   return {
     async register(input: RegisterRequest): Promise<AuthResponse> {
@@ -56,10 +101,7 @@ export function createAccountsService(deps: Deps) {
             createdAt: now,
             updatedAt: now,
           };
-          await usersRepo.insert(trx, row);
-          const apiKey = await apiKeys.issue(row.id, trx);
-          const token = await sessions.create(row.id, trx);
-          return { token, user: await users.toUser(row, apiKey) };
+          return openNewAccount(trx, row);
         });
       } catch (error) {
         // Two registrations raced past the check above.
@@ -85,17 +127,73 @@ export function createAccountsService(deps: Deps) {
           ? await verifyPassword(row.passwordHash, input.password)
           : await spendPasswordCheck(input.password);
       if (!row || !valid) {
-        await loginFailures.hit(throttleKey);
+        const after = await loginFailures.hit(throttleKey);
+        // The failure that locks an existing account is a security event worth an admin's look.
+        if (row && after.remaining === 0) {
+          await deps.audit.record({
+            actor: { id: null, name: null },
+            action: AUDIT_ACTIONS.loginLocked,
+            targetType: 'user',
+            targetId: row.id,
+            details: { username: row.username, failures: after.limit },
+          });
+        }
         throw new AppError(401, ERRORS.invalidCredentials);
       }
       await loginFailures.reset(throttleKey);
+      return signInExisting(row);
+    },
 
-      if (row.isAdmin === 0 && isListedAdmin(row.email)) {
-        await usersRepo.setAdmin(db, row.id, true, nowIso());
-        row.isAdmin = 1;
+    /**
+     * Signs in the account linked to a verified identity, creating one on its first sign-in. An
+     * existing account with the same email is never joined on the strength of the email alone
+     * (whoever controls the identity's email would take over the account): its owner signs in with
+     * the password and links the identity from Settings.
+     */
+    async signInWithIdentity(identity: VerifiedIdentity): Promise<AuthResponse> {
+      const linked = await usersRepo.findByGoogleId(db, identity.sub);
+      if (linked) return signInExisting(linked);
+
+      if (!identity.email || identity.emailVerified === false) throw new AppError(400, ERRORS.identityEmailMissing);
+      const email = identity.email.toLowerCase();
+      if (email.length > EMAIL_MAX_LENGTH || !z.email().safeParse(email).success) {
+        throw new AppError(400, ERRORS.identityEmailMissing);
       }
-      const token = await sessions.create(row.id);
-      return { token, user: await users.toUser(row) };
+      if ((await usersRepo.existing(db, email, '')).email) throw new AppError(409, ERRORS.identityEmailTaken);
+
+      for (let attempt = 0; ; attempt += 1) {
+        const username = await freeUsername(identity, email);
+        const now = nowIso();
+        try {
+          return await inTransaction(db, async (trx) => {
+            const isFirstAccount = (await usersRepo.count(trx)) === 0;
+            const row = {
+              id: crypto.randomUUID(),
+              email,
+              username,
+              usernameKey: username.toLowerCase(),
+              name: (identity.name ?? username).slice(0, NAME_MAX_LENGTH),
+              passwordHash: null,
+              googleId: identity.sub,
+              isAdmin: isFirstAccount || isListedAdmin(email) ? (1 as const) : (0 as const),
+              createdAt: now,
+              updatedAt: now,
+            };
+            return openNewAccount(trx, row);
+          });
+        } catch (error) {
+          // A concurrent first sign-in of the same identity won the race: sign in to its account.
+          const column = uniqueViolation(error);
+          if (column === 'google_id') {
+            const winner = await usersRepo.findByGoogleId(db, identity.sub);
+            if (winner) return signInExisting(winner);
+          }
+          if (column === 'email') throw new AppError(409, ERRORS.identityEmailTaken);
+          // Someone registered the derived username in between: derive another.
+          if (column === 'username_key' && attempt < 3) continue;
+          throw error;
+        }
+      }
     },
 
     logout(sessionId: string): Promise<void> {

@@ -9,8 +9,15 @@ export const sessionsRepo = {
     await db.insertInto('sessions').values(row).execute();
   },
 
-  findByTokenHash(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-    return db.selectFrom('sessions').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst();
+  /** The session with its user's admin flag: one read answers both "who" and "may they". */
+  findByTokenHash(db: Db, tokenHash: string): Promise<(SessionRow & { isAdmin: number }) | undefined> {
+    return db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.userId')
+      .selectAll('sessions')
+      .select('users.isAdmin')
+      .where('sessions.tokenHash', '=', tokenHash)
+      .executeTakeFirst();
   },
 
   async touch(db: Db, id: string, lastUsedAt: string, expiresAt: string): Promise<void> {

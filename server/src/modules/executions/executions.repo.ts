@@ -9,6 +9,15 @@ export const executionsRepo = {
     await db.insertInto('executions').values(row).execute();
   },
 
+  /** A game run's result came back (or never will): the record says how it ended. */
+  async complete(
+    db: Db,
+    id: string,
+    result: { status: 'succeeded' | 'failed'; output: string; error: string | null; durationMs: number },
+  ): Promise<void> {
+    await db.updateTable('executions').set(result).where('id', '=', id).where('status', '=', 'queued').execute();
+  },
+
   /** One more run of a saved script, counted in the database so concurrent runs all count. */
   async countRun(db: Db, userId: string, scriptId: string): Promise<void> {
     await db

@@ -11,9 +11,9 @@ export function mountExecutionRoutes(
   executions: ExecutionsService,
 ): void {
   mountEndpoint(router, endpoints.executeCode, limits, ({ principal, body }) =>
-    executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target),
+    executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId),
   );
   mountEndpoint(router, endpoints.executeScript, limits, ({ principal, params, body }) =>
-    executions.runScript(principal.userId, params.id, body.target),
+    executions.runScript(principal.userId, params.id, body.target, body.serverId),
   );
 }

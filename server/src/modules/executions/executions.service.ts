@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
-import type { ExecutionResponse, ExecutionTarget, LuaCheckResponse } from '@moonrelay/contract/executions';
+import { GAME_EXECUTION_WAIT_MS } from '@moonrelay/contract/constants';
+import type { ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
+import type { CommandView } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
-import { syntaxError } from '../lua-tools/lua-tools.http.ts';
+import type { EventBus } from '../../platform/event-bus.ts';
 import { scriptsRepo } from '../scripts/scripts.repo.ts';
 import { executionsRepo } from './executions.repo.ts';
 
@@ -23,32 +25,52 @@ export interface SandboxRunner {
 }
 
 export interface SyntaxChecker {
-  check(code: string): Promise<LuaCheckResponse>;
+  assertValidSyntax(code: string): Promise<void>;
+}
+
+/** What the execution service needs of the game link: where to run, and a way to queue and wait. */
+export interface GameRunner {
+  /** The connected game server to run on (the given one, or the most recently pinged), or null. */
+  executionServer(userId: string, serverId: string | undefined): Promise<string | null>;
+  /** Queues an execute command for that server tied to the execution; answers the command id. */
+  queueExecution(userId: string, serverId: string, code: string, executionId: string): Promise<string>;
+  /** The command's final state, or null if it did not finish in time. */
+  waitForResult(commandId: string, timeoutMs: number): Promise<CommandView | null>;
 }
 
 const EXCERPT_LENGTH = 500;
 
+/** Whose run it is, of which saved script, and who started it if not the user (an admin). */
+interface RunContext {
+  userId: string;
+  scriptId: string | null;
+  initiatedBy: string | null;
+}
+
 /**
  * Execution: syntax first (a syntax error is answered before anything runs), then the target.
  * Target "sandbox" runs in a fresh locked-down Lua state on the worker pool. Target "game" (the
- * default) needs a connected game; until one is connected the answer is the spec's not-connected
- * shape, which is the truth. Every run is recorded, and a saved script's executionCount counts it.
+ * default) becomes an execute command for a connected game server and waits up to 8 s for its
+ * result; a later result completes the record and is pushed (`execution:result`). Without a
+ * connected game the answer is the spec's not-connected shape. Every run is recorded, and a saved
+ * script's executionCount counts it.
  */
-export function createExecutionsService(deps: { db: Db; sandbox: SandboxRunner; syntax: SyntaxChecker }) {
-  const { db, sandbox, syntax } = deps;
-
-  async function assertValidSyntax(code: string): Promise<void> {
-    const { ok, diagnostics } = await syntax.check(code);
-    if (!ok) throw syntaxError(diagnostics);
-  }
+export function createExecutionsService(deps: {
+  db: Db;
+  sandbox: SandboxRunner;
+  syntax: SyntaxChecker;
+  game: GameRunner;
+  bus: EventBus;
+}) {
+  const { db, sandbox, syntax, game, bus } = deps;
 
   async function record(
-    userId: string,
-    scriptId: string | null,
+    run: RunContext,
     code: string,
     target: ExecutionTarget,
     outcome: Omit<SandboxOutcome, 'limit'> & { limit?: SandboxOutcome['limit']; status: string },
   ): Promise<string> {
+    const { userId, scriptId } = run;
     const id = crypto.randomUUID();
     await executionsRepo.insert(db, {
       id,
@@ -62,61 +84,119 @@ export function createExecutionsService(deps: { db: Db; sandbox: SandboxRunner; 
       limitHit: outcome.limit ?? null,
       durationMs: Math.round(outcome.durationMs),
       createdAt: nowIso(),
+      initiatedBy: run.initiatedBy,
     });
     if (scriptId && outcome.status !== 'not_connected') await executionsRepo.countRun(db, userId, scriptId);
     return id;
   }
 
-  async function run(
-    userId: string,
-    code: string,
-    target: ExecutionTarget,
-    scriptId: string | null,
-  ): Promise<ExecutionResponse> {
-    await assertValidSyntax(code);
-    if (target === 'sandbox') {
-      const outcome = await sandbox.run(userId, code);
-      const status = outcome.success ? 'succeeded' : 'failed';
-      const executionId = await record(userId, scriptId, code, 'sandbox', { ...outcome, status });
-      return {
-        success: outcome.success,
-        output: outcome.output,
-        error: outcome.error,
-        limit: outcome.limit,
-        target: 'sandbox',
-        executionId,
-        durationMs: Math.round(outcome.durationMs),
-      };
-    }
-    const executionId = await record(userId, scriptId, code, 'game', {
-      success: false,
-      output: '',
-      error: ERRORS.gameNotConnected,
-      durationMs: 0,
-      status: 'not_connected',
-    });
+  function gameAnswer(executionId: string, serverId: string, command: CommandView | null): ExecutionResponse {
+    const finished = command !== null;
     return {
-      success: false,
-      queued: false,
-      gameConnected: false,
-      output: '',
-      error: ERRORS.gameNotConnected,
-      instructions: ERRORS.gameNotConnectedInstructions,
+      queued: true,
+      gameConnected: true,
+      success: command?.status === 'succeeded',
+      output: command?.output ?? '',
+      error: command?.error ?? null,
       target: 'game',
       executionId,
+      serverId,
+      durationMs: command?.durationMs ?? 0,
+      ...(finished ? {} : { pending: true }),
+    };
+  }
+
+  async function runOnGame(run: RunContext, code: string, serverId: string | undefined) {
+    const { userId } = run;
+    const server = await game.executionServer(userId, serverId);
+    if (!server) {
+      const executionId = await record(run, code, 'game', {
+        success: false,
+        output: '',
+        error: ERRORS.gameNotConnected,
+        durationMs: 0,
+        status: 'not_connected',
+      });
+      return {
+        success: false,
+        queued: false,
+        gameConnected: false,
+        output: '',
+        error: ERRORS.gameNotConnected,
+        instructions: ERRORS.gameNotConnectedInstructions,
+        target: 'game',
+        executionId,
+        durationMs: 0,
+      } satisfies ExecutionResponse;
+    }
+    const executionId = await record(run, code, 'game', {
+      success: false,
+      output: '',
+      error: null,
       durationMs: 0,
+      status: 'queued',
+    });
+    const commandId = await game.queueExecution(userId, server, code, executionId);
+    return gameAnswer(executionId, server, await game.waitForResult(commandId, GAME_EXECUTION_WAIT_MS));
+  }
+
+  async function execute(
+    run: RunContext,
+    code: string,
+    target: ExecutionTarget,
+    serverId: string | undefined,
+  ): Promise<ExecutionResponse> {
+    await syntax.assertValidSyntax(code);
+    if (target === 'game') return runOnGame(run, code, serverId);
+    const outcome = await sandbox.run(run.userId, code);
+    const status = outcome.success ? 'succeeded' : 'failed';
+    const executionId = await record(run, code, 'sandbox', { ...outcome, status });
+    return {
+      success: outcome.success,
+      output: outcome.output,
+      error: outcome.error,
+      limit: outcome.limit,
+      target: 'sandbox',
+      executionId,
+      durationMs: Math.round(outcome.durationMs),
     };
   }
 
   return {
-    runCode(userId: string, code: string, target: ExecutionTarget = 'game') {
-      return run(userId, code, target, null);
+    /** `initiatedBy`: the admin running it on this user's game (the admin panel). */
+    runCode(userId: string, code: string, target: ExecutionTarget = 'game', serverId?: string, initiatedBy?: string) {
+      return execute({ userId, scriptId: null, initiatedBy: initiatedBy ?? null }, code, target, serverId);
     },
 
-    async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game') {
+    async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game', serverId?: string) {
       const script = await scriptsRepo.findForUser(db, userId, scriptId);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
-      return run(userId, script.code, target, script.id);
+      return execute({ userId, scriptId: script.id, initiatedBy: null }, script.code, target, serverId);
+    },
+
+    /**
+     * Game commands that finished (a result, or their time ran out): the executions they carried
+     * are completed and pushed, for screens whose execute call answered before the result.
+     */
+    async completeGameRuns(commands: CommandView[]): Promise<void> {
+      for (const command of commands) {
+        if (!command.executionId) continue;
+        const success = command.status === 'succeeded';
+        const error = success
+          ? null
+          : (command.error ?? (command.status === 'expired' ? 'The game never took the command' : null));
+        await executionsRepo.complete(db, command.executionId, {
+          status: success ? 'succeeded' : 'failed',
+          output: command.output ?? '',
+          error,
+          durationMs: command.durationMs ?? 0,
+        });
+        bus.publish({
+          type: 'execution:result',
+          userId: command.userId,
+          execution: gameAnswer(command.executionId, command.serverId ?? '', { ...command, error }),
+        });
+      }
     },
   };
 }

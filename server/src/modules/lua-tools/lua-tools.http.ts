@@ -41,13 +41,19 @@ function toAppError(error: unknown): unknown {
 
 /** The checker as the routes and the execution service use it: failures already shaped for HTTP. */
 export function luaToolsForHttp(service: LuaToolsService) {
+  async function check(code: string): Promise<LuaCheckResponse> {
+    try {
+      return await service.check(code);
+    } catch (error) {
+      throw toAppError(error);
+    }
+  }
   return {
-    async check(code: string): Promise<LuaCheckResponse> {
-      try {
-        return await service.check(code);
-      } catch (error) {
-        throw toAppError(error);
-      }
+    check,
+    /** Code that does not parse is refused before it runs anywhere: 400 "Lua syntax error: ...". */
+    async assertValidSyntax(code: string): Promise<void> {
+      const { ok, diagnostics } = await check(code);
+      if (!ok) throw syntaxError(diagnostics);
     },
     async format(code: string): Promise<{ code: string }> {
       try {

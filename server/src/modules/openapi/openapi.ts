@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
+import {
+  APP_NAME,
+  APP_VERSION,
+  RATE_LIMIT_EXECUTION_PER_MINUTE,
+  RATE_LIMIT_GAME_PING_PER_MINUTE,
+  RATE_LIMIT_GENERAL_PER_MINUTE,
+} from '@moonrelay/contract/constants';
 import { ErrorResponseSchema } from '@moonrelay/contract/common';
-import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
+import { endpoints, type Endpoint, type RateLimitPolicy } from '@moonrelay/contract/endpoints';
 
 /**
  * The OpenAPI 3.0 document, generated from the contract's endpoint list and zod schemas (schemas
@@ -16,6 +22,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with an existing record',
   413: 'Request body too large',
   429: 'Rate limit exceeded; see Retry-After',
+  502: 'An outside service (Roblox) could not be reached',
   503: 'Busy: the sandbox or the syntax checker is at capacity; try again shortly',
 };
 
@@ -23,9 +30,22 @@ const SECURITY: Record<Endpoint['auth'], object[]> = {
   none: [],
   session: [{ sessionToken: [] }],
   'session-or-key': [{ sessionToken: [] }, { apiKey: [] }],
+  // The key travels in the body or the query string (documented per operation), not a header.
+  'game-key': [],
+  admin: [{ sessionToken: [] }],
 };
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * Every schema the contract named with `meta({ id })`, including those only nested inside others
+ * (PlayerData inside GameStatus, say): each becomes one shared component. Zod keeps them in its
+ * global registry by id.
+ */
+function namedSchemas(): z.ZodType[] {
+  const registry = z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> };
+  return [...registry._idmap.values()];
+}
 
 /**
  * Schemas with a `meta({ id })` become shared components: answers in their output shape, request
@@ -35,6 +55,7 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
   const all = Object.values(endpoints as Record<string, Endpoint>);
   const components: JsonSchema = {};
   const ids = new Map<z.ZodType, string>();
+  const bodies = new Set(all.map((e) => (e.body ? z.globalRegistry.get(e.body)?.id : undefined)));
   const generate = (schemas: (z.ZodType | undefined)[], io: 'input' | 'output') => {
     const registry = z.registry<{ id: string }>();
     for (const schema of schemas) {
@@ -51,15 +72,17 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
       unrepresentable: 'any',
     });
     for (const [id, schema] of Object.entries(generated)) {
+      // A schema used both ways (PlayerData) keeps its answer shape; request-only ones get their input shape.
+      if (io === 'input' && components[id] && !bodies.has(id)) continue;
       const { $schema: _schema, id: _id, ...rest } = schema as JsonSchema;
       components[id] = rest;
     }
   };
-  generate([...all.map((e) => e.response), ErrorResponseSchema], 'output');
   generate(
-    all.map((e) => e.body),
-    'input',
+    [...all.filter((e) => !e.responseType).map((e) => e.response), ErrorResponseSchema, ...namedSchemas()],
+    'output',
   );
+  generate([...all.map((e) => e.body), ...namedSchemas()], 'input');
   const toRef = (schema: z.ZodType): JsonSchema => {
     const id = ids.get(schema);
     if (!id) throw new Error('Every request and response schema of the contract needs meta({ id })');
@@ -68,28 +91,66 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
   return { toRef, components };
 }
 
-function operation(endpoint: Endpoint, toRef: (s: z.ZodType) => JsonSchema) {
-  const errorRef = { $ref: '#/components/schemas/Error' };
-  const responses: Record<string, unknown> = {
-    200: { description: 'Success', content: { 'application/json': { schema: toRef(endpoint.response) } } },
+/** Query string parameters, from the endpoint's query schema (an object of simple fields). */
+function queryParameters(endpoint: Endpoint): object[] {
+  if (!endpoint.query) return [];
+  const json = z.toJSONSchema(endpoint.query, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
   };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema,
+  }));
+}
+
+/** Requests per minute of each budget, as this server enforces them (the documented defaults unless configured). */
+export type RateLimitsPerMinute = Record<RateLimitPolicy, number>;
+
+const DOCUMENTED_RATE_LIMITS: RateLimitsPerMinute = {
+  general: RATE_LIMIT_GENERAL_PER_MINUTE,
+  execution: RATE_LIMIT_EXECUTION_PER_MINUTE,
+  game: RATE_LIMIT_GAME_PING_PER_MINUTE,
+};
+
+function operation(
+  name: string,
+  endpoint: Endpoint,
+  toRef: (s: z.ZodType) => JsonSchema,
+  perMinute: RateLimitsPerMinute,
+) {
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  const success = endpoint.responseType
+    ? { [endpoint.responseType]: { schema: { type: 'string' } } }
+    : { 'application/json': { schema: toRef(endpoint.response) } };
+  const responses: Record<string, unknown> = { 200: { description: 'Success', content: success } };
   for (const status of [...endpoint.errors, 429]) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: errorRef } },
     };
   }
-  const pathParams = [...endpoint.path.matchAll(/:(\w+)/g)].map((m) => ({
-    name: m[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+  const pathParams = [
+    ...[...endpoint.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
+    ...queryParameters(endpoint),
+  ];
   return {
+    // The contract's endpoint name: the API docs page finds the endpoint's examples by it.
+    operationId: name,
     summary: endpoint.summary,
     tags: [endpoint.tag],
     security: SECURITY[endpoint.auth],
     'x-rate-limit': endpoint.rateLimit,
+    'x-rate-limit-per-minute': perMinute[endpoint.rateLimit],
+    // Who may call it, in the contract's words (game-key: the API key travels in the body or query).
+    'x-auth': endpoint.auth,
     ...(pathParams.length ? { parameters: pathParams } : {}),
     ...(endpoint.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(endpoint.body) } } } }
@@ -98,13 +159,13 @@ function operation(endpoint: Endpoint, toRef: (s: z.ZodType) => JsonSchema) {
   };
 }
 
-export function buildOpenApiDocument() {
+export function buildOpenApiDocument(perMinute: RateLimitsPerMinute = DOCUMENTED_RATE_LIMITS) {
   const { toRef, components } = collectSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const endpoint of Object.values(endpoints as Record<string, Endpoint>)) {
+  for (const [name, endpoint] of Object.entries(endpoints as Record<string, Endpoint>)) {
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][endpoint.method] = operation(endpoint, toRef);
+    paths[path][endpoint.method] = operation(name, endpoint, toRef, perMinute);
   }
   return {
     openapi: '3.0.3',

@@ -43,6 +43,29 @@ export const usersRepo = {
     };
   },
 
+  findByGoogleId(db: Db, googleId: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('googleId', '=', googleId).executeTakeFirst();
+  },
+
+  async usernameKeyTaken(db: Db, usernameKey: string): Promise<boolean> {
+    const row = await db.selectFrom('users').select('id').where('usernameKey', '=', usernameKey).executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /**
+   * Links (or, with null, unlinks) the identity. Linking only succeeds while the account has none,
+   * so two concurrent links cannot overwrite each other; answers whether the row changed.
+   */
+  async setGoogleId(db: Db, id: string, googleId: string | null, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable('users')
+      .set({ googleId, updatedAt: at })
+      .where('id', '=', id)
+      .where('googleId', googleId === null ? 'is not' : 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   async setAdmin(db: Db, id: string, isAdmin: boolean, at: string): Promise<void> {
     await db
       .updateTable('users')

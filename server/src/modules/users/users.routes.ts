@@ -7,9 +7,9 @@ import type { UsersService } from './users.service.ts';
 
 export function mountUserRoutes(router: Router<AppState>, limits: RateLimits, users: UsersService): void {
   mountEndpoint(router, endpoints.currentUser, limits, ({ principal }) => users.profile(principal.userId));
-  mountEndpoint(router, endpoints.regenerateKey, limits, ({ principal }) => users.regenerateKey(principal.userId));
+  mountEndpoint(router, endpoints.regenerateKey, limits, ({ principal }) => users.regenerateOwnKey(principal.userId));
   mountEndpoint(router, endpoints.deleteAccount, limits, async ({ principal }) => {
-    await users.deleteAccount(principal.userId);
+    await users.deleteOwnAccount(principal.userId);
     return { success: true as const, message: 'Account deleted' };
   });
 }

@@ -1,13 +1,14 @@
 import type { User } from '@moonrelay/contract/auth';
 import { ERRORS } from '@moonrelay/contract/messages';
-import type { Db } from '../../db/database.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
+import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import { usersRepo, type UserRow } from './users.repo.ts';
 
-export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService }) {
-  const { db, apiKeys } = deps;
+export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audit: AuditService }) {
+  const { db, apiKeys, audit } = deps;
 
   async function toUser(row: UserRow, apiKey?: string | null): Promise<User> {
     return {
@@ -29,6 +30,12 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService }) {
     return row;
   }
 
+  async function regenerateKey(userId: string): Promise<{ apiKey: string; user: User }> {
+    const row = await requireRow(userId);
+    const apiKey = await apiKeys.issue(userId);
+    return { apiKey, user: await toUser(row, apiKey) };
+  }
+
   return {
     toUser,
 
@@ -36,14 +43,38 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService }) {
       return toUser(await requireRow(userId));
     },
 
-    async regenerateKey(userId: string): Promise<{ apiKey: string; user: User }> {
-      const row = await requireRow(userId);
-      const apiKey = await apiKeys.issue(userId);
-      return { apiKey, user: await toUser(row, apiKey) };
+    regenerateKey,
+
+    /** A user's own regeneration: the old key stops at once, and the audit log says who did it. */
+    async regenerateOwnKey(userId: string): Promise<{ apiKey: string; user: User }> {
+      const result = await regenerateKey(userId);
+      await audit.record({
+        actor: { id: userId, name: result.user.username },
+        action: AUDIT_ACTIONS.accountKeyRegenerated,
+        targetType: 'user',
+        targetId: userId,
+      });
+      return result;
     },
 
-    async deleteAccount(userId: string): Promise<void> {
-      await usersRepo.delete(db, userId);
+    /** Deletes the account with everything it owns; the audit entry keeps who it was. */
+    async deleteOwnAccount(userId: string): Promise<void> {
+      const row = await requireRow(userId);
+      const entry = await inTransaction(db, async (trx) => {
+        await usersRepo.delete(trx, userId);
+        apiKeys.forget(userId);
+        return audit.record(
+          {
+            actor: { id: userId, name: row.username },
+            action: AUDIT_ACTIONS.accountDeleted,
+            targetType: 'user',
+            targetId: userId,
+            details: { username: row.username, email: row.email },
+          },
+          trx,
+        );
+      });
+      audit.announce(entry);
     },
 
     /** Makes an account admin; answers undefined when no account matches the email or username. */

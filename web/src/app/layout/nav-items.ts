@@ -1,4 +1,14 @@
-import { BookOpen, Code2, FileCode, LayoutDashboard, Library, Settings, Shield, type LucideIcon } from 'lucide-react';
+import {
+  BarChart3,
+  BookOpen,
+  Code2,
+  FileCode,
+  LayoutDashboard,
+  Library,
+  Settings,
+  Shield,
+  type LucideIcon,
+} from 'lucide-react';
 
 export interface NavItem {
   path: string;
@@ -14,6 +24,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: '/scripts', label: 'My Scripts', icon: FileCode },
   { path: '/scriptblox', label: 'ScriptBlox', icon: Library },
   { path: '/api-docs', label: 'API Docs', icon: BookOpen },
+  // Not in the spec's list: the analytics view the spec's Analytics API feeds.
+  { path: '/analytics', label: 'Analytics', icon: BarChart3 },
   { path: '/settings', label: 'Settings', icon: Settings },
   { path: '/admin', label: 'Admin Panel', icon: Shield, adminOnly: true },
 ];

@@ -3,12 +3,21 @@ import { LogOut, Plus } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ApiAccessCard } from '../../features/account/components/ApiAccessCard.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
+import { ScriptExecutorPanel } from '../../features/game/executor/ScriptExecutorPanel.tsx';
+import { IntegrationPanel } from '../../features/game/integration/IntegrationPanel.tsx';
+import { GamePanel } from '../../features/game/panel/GamePanel.tsx';
+import { useScripts } from '../../features/scripts/api/scripts.ts';
 import { RecentScripts } from '../../features/scripts/components/RecentScripts.tsx';
 import { ScriptStats } from '../../features/scripts/components/ScriptStats.tsx';
 
-/** The dashboard (spec section 2): API access, script statistics and the most recent scripts. */
+/**
+ * The dashboard (spec section 2): API access, script statistics and the most recent scripts; below
+ * them the game: its connection and controls, the integration scripts and the script executor.
+ */
 export default function DashboardPage() {
   const logout = useLogout();
+  // The executor lists the scripts feature's list; the game feature does not reach into it itself.
+  const scripts = useScripts();
   return (
     <Stack gap="6">
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
@@ -30,6 +39,9 @@ export default function DashboardPage() {
       <ApiAccessCard />
       <ScriptStats />
       <RecentScripts />
+      <GamePanel />
+      <IntegrationPanel />
+      <ScriptExecutorPanel scripts={scripts.data} scriptsFailed={scripts.isError} />
     </Stack>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../../features/account/api/current-user.ts';
 import { ApiKeyCard } from '../../features/account/components/ApiKeyCard.tsx';
 import { DangerZoneCard } from '../../features/account/components/DangerZoneCard.tsx';
+import { GoogleAccountCard } from '../../features/account/components/GoogleAccountCard.tsx';
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
 import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
@@ -32,6 +33,7 @@ export default function SettingsPage() {
       {user ? (
         <>
           <ProfileCard user={user} />
+          <GoogleAccountCard />
           <ApiKeyCard apiKey={user.apiKey} />
         </>
       ) : current.isError ? (

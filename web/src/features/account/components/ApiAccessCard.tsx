@@ -1,8 +1,9 @@
-import { Button, Card, Code, HStack } from '@chakra-ui/react';
+import { Button, Card, HStack } from '@chakra-ui/react';
+import { CodeValue } from '../../../components/CodeValue.tsx';
 import { RefreshCw } from 'lucide-react';
 import { useSession } from '../../../lib/session.ts';
 import { useCurrentUser } from '../api/current-user.ts';
-import { CopyButton } from './CopyButton.tsx';
+import { CopyButton } from '../../../components/CopyButton.tsx';
 import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
 
 /** The dashboard's API key card: the full key, copy and regenerate. */
@@ -21,17 +22,7 @@ export function ApiAccessCard() {
       </Card.Header>
       <Card.Body>
         <HStack gap="2">
-          <Code
-            flex="1"
-            minW="0"
-            px="3"
-            py="2"
-            fontSize="sm"
-            wordBreak="break-all"
-            color={apiKey ? undefined : 'fg.muted'}
-          >
-            {apiKey ?? 'No API key available'}
-          </Code>
+          <CodeValue value={apiKey} placeholder="No API key available" />
           {apiKey && <CopyButton value={apiKey} label="Copy API key" copiedTitle="API Key Copied" />}
           <RegenerateKeyDialog
             trigger={

@@ -2,7 +2,7 @@ import { Button, Card, HStack, IconButton, Input, Text } from '@chakra-ui/react'
 import { Eye, EyeOff, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { maskApiKey } from '../../../lib/format.ts';
-import { CopyButton } from './CopyButton.tsx';
+import { CopyButton } from '../../../components/CopyButton.tsx';
 import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
 
 /** Settings' API key: masked until revealed, with copy and regenerate. */

@@ -7,8 +7,11 @@ import { GoogleButton } from './GoogleButton.tsx';
 import { LoginForm } from './LoginForm.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
 
-/** The signed-out screen, shown for every path without a stored token (spec section 2). */
-export function SignInScreen() {
+/**
+ * The signed-out screen, shown for every path without a stored token (spec section 2).
+ * `googleExchanging`: /auth/callback is exchanging the provider's code; its buttons say so.
+ */
+export function SignInScreen({ googleExchanging = false }: { googleExchanging?: boolean }) {
   const navigate = useNavigate();
   const signedIn = ({ token, user }: AuthResponse) => {
     useSession.getState().signIn(token, user);
@@ -36,14 +39,14 @@ export function SignInScreen() {
             </Tabs.List>
             <Tabs.Content value="login">
               <Stack gap="4">
-                <GoogleButton />
+                <GoogleButton exchanging={googleExchanging} />
                 <Separator />
                 <LoginForm onSignedIn={signedIn} />
               </Stack>
             </Tabs.Content>
             <Tabs.Content value="register">
               <Stack gap="4">
-                <GoogleButton />
+                <GoogleButton exchanging={googleExchanging} />
                 <Separator />
                 <RegisterForm onSignedIn={signedIn} />
               </Stack>

@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { CreateScriptRequest, Script, UpdateScriptRequest } from '@moonrelay/contract/scripts';
 import { DUPLICATE_SCRIPT_SUFFIX } from '@moonrelay/contract/constants';
-import type { ExecutionResponse, ExecutionTarget, LuaCheckResponse } from '@moonrelay/contract/executions';
+import type { LuaCheckResponse } from '@moonrelay/contract/executions';
+import type { ExecutionResult, ExecutionTarget } from '../../../lib/execution-result.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -49,26 +50,7 @@ export const useDuplicateScript = () =>
     onSuccess: refreshScripts,
   });
 
-/**
- * What the execute calls answer (ExecutionResponse in the contract). Every field is optional here:
- * the screens read what they get and fall back sensibly when a field is missing.
- */
-export interface ExecutionResult {
-  success?: boolean;
-  output?: string;
-  error?: string | null;
-  target?: ExecutionTarget;
-  executionId?: string;
-  durationMs?: number;
-  /** The sandbox limit that ended the run, if any. */
-  limit?: ExecutionLimit | null;
-  queued?: boolean;
-  gameConnected?: boolean;
-  instructions?: string;
-}
-
-export type { ExecutionTarget };
-export type ExecutionLimit = NonNullable<ExecutionResponse['limit']>;
+export type { ExecutionLimit, ExecutionResult, ExecutionTarget } from '../../../lib/execution-result.ts';
 
 /** The target goes in the body only when one is chosen: without it the server runs in the game. */
 const targetBody = (target: ExecutionTarget | undefined) => (target ? { target } : {});

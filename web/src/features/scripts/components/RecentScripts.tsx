@@ -38,7 +38,7 @@ export function RecentScripts() {
   }
 
   return (
-    <Card.Root>
+    <Card.Root role="region" aria-label="Recent Scripts">
       <Card.Header>
         <HStack justify="space-between">
           <Card.Title>Recent Scripts</Card.Title>

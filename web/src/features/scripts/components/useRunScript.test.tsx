@@ -1,3 +1,4 @@
+import { notConnectedAnswer } from '../../../test/fixtures.ts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -43,17 +44,7 @@ afterEach(() => {
 describe('useRunScript', () => {
   it("runs the saved script in the game and toasts 'Game Not Connected' with the instructions", async () => {
     const { shown, bodies } = await runWith(() => ({
-      body: {
-        success: false,
-        queued: false,
-        gameConnected: false,
-        output: '',
-        error: ERRORS.gameNotConnected,
-        instructions: ERRORS.gameNotConnectedInstructions,
-        target: 'game',
-        executionId: 'e1',
-        durationMs: 0,
-      },
+      body: notConnectedAnswer(),
     }));
     expect(shown).toHaveAttribute('data-type', 'error');
     expect(within(shown).getByText('Game Not Connected')).toBeInTheDocument();
@@ -62,8 +53,10 @@ describe('useRunScript', () => {
     expect(bodies).toEqual([{}]);
   });
 
-  it("toasts 'Script Queued' when the game takes the script", async () => {
-    const { shown } = await runWith(() => ({ body: { success: true, queued: true, gameConnected: true } }));
+  it("toasts 'Script Queued' when the game takes the script and its result is still to come", async () => {
+    const { shown } = await runWith(() => ({
+      body: { success: false, error: null, queued: true, gameConnected: true, pending: true },
+    }));
     expect(within(shown).getByText('Script Queued')).toBeInTheDocument();
     expect(within(shown).getByText('Script has been sent to your game for execution')).toBeInTheDocument();
   });

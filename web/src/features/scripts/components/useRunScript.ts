@@ -1,6 +1,6 @@
 import { notify } from '../../../lib/toaster.tsx';
 import { useExecuteScript } from '../api/scripts.ts';
-import { executionFailure, executionOutcome } from '../editor/execution-result.ts';
+import { executionFailure, executionOutcome } from '../../../lib/execution-result.ts';
 
 /**
  * Runs a saved script in the game and toasts the real outcome: 'Game Not Connected' with the

@@ -1,3 +1,4 @@
+import { notConnectedAnswer } from '../../../test/fixtures.ts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -598,17 +599,7 @@ describe('ScriptEditor Execute in the game', () => {
   it("toasts 'Game Not Connected' with the instructions and shows both in the output pane", async () => {
     const calls = stubApi({
       'POST /api/scripts/s1/execute': () => ({
-        body: {
-          success: false,
-          queued: false,
-          gameConnected: false,
-          output: '',
-          error: ERRORS.gameNotConnected,
-          instructions: ERRORS.gameNotConnectedInstructions,
-          target: 'game',
-          executionId: 'e1',
-          durationMs: 0,
-        },
+        body: notConnectedAnswer(),
       }),
     });
     renderEditor(storedScript());
@@ -627,10 +618,18 @@ describe('ScriptEditor Execute in the game', () => {
     expect(sent(calls, 'POST /api/scripts/s1/execute')).toEqual([{ key: 'POST /api/scripts/s1/execute', body: {} }]);
   });
 
-  it("toasts 'Script Queued' when the game takes the script", async () => {
+  it("toasts 'Script Queued' when the game takes the script and its result is still to come", async () => {
     stubApi({
       'POST /api/scripts/s1/execute': () => ({
-        body: { success: true, queued: true, gameConnected: true, output: '', error: null, target: 'game' },
+        body: {
+          success: false,
+          queued: true,
+          gameConnected: true,
+          pending: true,
+          output: '',
+          error: null,
+          target: 'game',
+        },
       }),
     });
     renderEditor(storedScript());

@@ -46,8 +46,8 @@ import {
   type EditorFormValues,
 } from './editor-form.ts';
 import { savedWithErrorsText } from './diagnostics.ts';
-import { executionFailure, executionOutcome, type ExecutionOutcome } from './execution-result.ts';
-import { ExecutionOutput, type Execution } from './ExecutionOutput.tsx';
+import { executionFailure, executionOutcome, type ExecutionOutcome } from '../../../lib/execution-result.ts';
+import { ExecutionOutput, type Execution } from '../../../components/ExecutionOutput.tsx';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
@@ -379,7 +379,7 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
         <SyntaxSummary result={syntax.result} pending={syntax.pending} />
       </Stack>
 
-      <ExecutionOutput execution={execution} />
+      <ExecutionOutput execution={execution} runningText={EDITOR_TEXT.running} />
 
       <SaveScriptDialog
         open={dialogOpen}

@@ -1,0 +1,111 @@
+/**
+ * What a child process costs, read from Linux's /proc (with `ps` as the fallback for memory):
+ * resident memory (VmRSS, and its peak VmHWM) and CPU time, so a benchmark can report the server's
+ * memory before and after a load and how much of a core it used meanwhile.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+export interface Memory {
+  /** Resident set size, MB. */
+  rssMb: number;
+  /** Peak resident set size since the process started, MB (NaN when unknown). */
+  peakMb: number;
+}
+
+const kbField = (status: string, field: string) => {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) / 1024 : NaN;
+};
+
+export function memoryOf(pid: number): Memory {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return { rssMb: kbField(status, 'VmRSS'), peakMb: kbField(status, 'VmHWM') };
+  } catch {
+    try {
+      const kb = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+      return { rssMb: kb / 1024, peakMb: NaN };
+    } catch {
+      return { rssMb: NaN, peakMb: NaN };
+    }
+  }
+}
+
+let ticksPerSecond: number | undefined;
+
+/** User + system CPU seconds the process has used so far (NaN without /proc). */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond; // utime and stime (fields 14, 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds the whole machine has been busy (all cores, from the first line of /proc/stat). */
+function machineBusySeconds(): number {
+  try {
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal ...: busy is everything but idle and iowait.
+    const busy = fields.slice(0, 8).reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0);
+    return busy / ticksPerSecond;
+  } catch {
+    return NaN;
+  }
+}
+
+export interface CpuShare {
+  /** Percent of one core, averaged over the watch. */
+  ours: number;
+  /** What every other process on the machine used meanwhile (other people's tests, ...), percent of one core. */
+  others: number;
+  cores: number;
+}
+
+/**
+ * Watches how busy the machine is while a phase runs: our processes (this one and the given
+ * children) against everything else, so a reader can tell a slow server from a busy machine.
+ */
+export function watchCpu(pids: number[]): () => CpuShare {
+  const ours = () =>
+    pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) +
+    process.cpuUsage().user / 1e6 +
+    process.cpuUsage().system / 1e6;
+  const startedAt = Date.now();
+  const machineBefore = machineBusySeconds();
+  const oursBefore = ours();
+  return () => {
+    const seconds = (Date.now() - startedAt) / 1000;
+    const oursUsed = ours() - oursBefore;
+    const machineUsed = machineBusySeconds() - machineBefore;
+    return {
+      ours: (oursUsed / seconds) * 100,
+      others: (Math.max(0, machineUsed - oursUsed) / seconds) * 100,
+      cores: os.cpus().length,
+    };
+  };
+}
+
+export interface Scheduling {
+  /** Seconds the process's main thread (a Node server's event loop) ran on a CPU. */
+  running: number;
+  /** Seconds it was ready to run but waited for a CPU (run queue): time lost to other processes. */
+  waiting: number;
+}
+
+/** From /proc/<pid>/schedstat (NaN without it). */
+export function schedulingOf(pid: number): Scheduling {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { running: (running ?? NaN) / 1e9, waiting: (waiting ?? NaN) / 1e9 };
+  } catch {
+    return { running: NaN, waiting: NaN };
+  }
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { IsoDateTimeSchema } from './common.ts';
+import { GameCommandRequestSchema, PlayerDataSchema } from './game.ts';
+import { ScriptCodeSchema } from './scripts.ts';
+
+/**
+ * The admin panel (spec sections 2 Admin, 6, 7 Admin). Every /api/admin route is for admins only
+ * (403 otherwise) and every admin action is written to the append-only audit log.
+ */
+
+export const ADMIN_PAGE_SIZE_DEFAULT = 50;
+export const ADMIN_PAGE_SIZE_MAX = 200;
+export const MASS_EXECUTION_MAX_USERS = 500;
+
+/** `?page=1&pageSize=50`: pages count from 1. */
+export const PageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(ADMIN_PAGE_SIZE_MAX).default(ADMIN_PAGE_SIZE_DEFAULT),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+const page = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+    .meta({ id });
+
+export const AdminUserSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    username: z.string(),
+    email: z.string(),
+    isAdmin: z.boolean(),
+    apiKey: z.string().nullable(),
+    scriptCount: z.number().int(),
+    createdAt: IsoDateTimeSchema,
+  })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+export const AdminUserPageSchema = page(AdminUserSchema, 'AdminUserPage');
+export type AdminUserPage = z.infer<typeof AdminUserPageSchema>;
+
+/** One game server of one user, as the Connections tab shows it (spec section 3). */
+export const AdminConnectionSchema = z
+  .object({
+    userId: z.string(),
+    userName: z.string(),
+    userEmail: z.string(),
+    serverId: z.string(),
+    isConnected: z.boolean(),
+    lastPing: z.string(),
+    gameData: PlayerDataSchema.nullable(),
+  })
+  .meta({ id: 'AdminConnection' });
+export type AdminConnection = z.infer<typeof AdminConnectionSchema>;
+export const AdminConnectionListSchema = z
+  .object({ items: z.array(AdminConnectionSchema), connected: z.number().int(), total: z.number().int() })
+  .meta({ id: 'AdminConnectionList' });
+export type AdminConnectionList = z.infer<typeof AdminConnectionListSchema>;
+
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    /** Null for the command line and for events without a signed-in actor (a throttled login). */
+    actorId: z.string().nullable(),
+    actorName: z.string().nullable(),
+    action: z.string(),
+    targetType: z.string(),
+    targetId: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()),
+    createdAt: IsoDateTimeSchema,
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export const AuditPageSchema = page(AuditEntrySchema, 'AuditPage');
+export type AuditPage = z.infer<typeof AuditPageSchema>;
+
+export const RecentExecutionSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    userName: z.string(),
+    /** The admin who ran it; the name is null once that account is gone ('Unknown Admin'). */
+    adminId: z.string().nullable(),
+    adminName: z.string().nullable(),
+    scriptId: z.string().nullable(),
+    scriptName: z.string().nullable(),
+    target: z.enum(['game', 'sandbox']),
+    status: z.string(),
+    codeExcerpt: z.string(),
+    output: z.string(),
+    error: z.string().nullable(),
+    durationMs: z.number().int(),
+    createdAt: IsoDateTimeSchema,
+  })
+  .meta({ id: 'RecentExecution' });
+export type RecentExecution = z.infer<typeof RecentExecutionSchema>;
+export const RecentExecutionPageSchema = page(RecentExecutionSchema, 'RecentExecutionPage');
+export type RecentExecutionPage = z.infer<typeof RecentExecutionPageSchema>;
+
+export const AdminRegenerateKeyResponseSchema = z
+  .object({ newApiKey: z.string() })
+  .meta({ id: 'AdminRegenerateKeyResponse' });
+
+export const AdminCommandRequestSchema = GameCommandRequestSchema;
+
+export const AdminExecuteScriptRequestSchema = z
+  .object({ code: ScriptCodeSchema, serverId: z.string().max(100).optional() })
+  .meta({ id: 'AdminExecuteScriptRequest' });
+export type AdminExecuteScriptRequest = z.infer<typeof AdminExecuteScriptRequestSchema>;
+
+export const SetRoleRequestSchema = z.object({ isAdmin: z.boolean() }).meta({ id: 'SetRoleRequest' });
+
+/** Mass execution: one command, or one script, for each selected user; a job per user. */
+export const MassExecutionRequestSchema = z
+  .object({
+    userIds: z.array(z.string().min(1).max(100)).min(1).max(MASS_EXECUTION_MAX_USERS),
+    command: GameCommandRequestSchema.optional(),
+    code: ScriptCodeSchema.optional(),
+  })
+  .refine((body) => (body.command === undefined) !== (body.code === undefined), {
+    message: 'Send either a command or code',
+    path: ['command'],
+  })
+  .meta({ id: 'MassExecutionRequest' });
+export type MassExecutionRequest = z.infer<typeof MassExecutionRequestSchema>;
+
+/** Where one user's part of a mass execution stands. */
+export const MassProgressStatusSchema = z.enum([
+  'queued',
+  'sent',
+  'delivered',
+  'succeeded',
+  'failed',
+  'not_connected',
+  'expired',
+]);
+export type MassProgressStatus = z.infer<typeof MassProgressStatusSchema>;
+
+export const MassProgressSchema = z
+  .object({
+    batchId: z.string(),
+    userId: z.string(),
+    status: MassProgressStatusSchema,
+    commandId: z.string().nullable(),
+    output: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'MassProgress' });
+export type MassProgress = z.infer<typeof MassProgressSchema>;
+
+export const MassExecutionResponseSchema = z
+  .object({ batchId: z.string(), items: z.array(MassProgressSchema) })
+  .meta({ id: 'MassExecutionResponse' });
+export type MassExecutionResponse = z.infer<typeof MassExecutionResponseSchema>;
+
+export const AdminUserIdParamsSchema = z.object({ id: z.string().min(1) });

@@ -1,0 +1,103 @@
+import type { EndpointAuth } from './endpoints.ts';
+import type { EndpointExample } from './examples.ts';
+import type { SnippetRequest } from './example-snippets.ts';
+
+/**
+ * What the API docs page shows, read from GET /api/openapi.json: the tabs (spec section 2: Auth,
+ * Scripts, Game, Analytics) and the operations under each. The page and the examples test both
+ * use listDocsOperations, so the test covers exactly the endpoints a reader sees.
+ *
+ * User endpoints sit under Auth (they are the account and its key), Lua tools under Scripts. Admin
+ * endpoints are left off: they need an admin's browser session and are not an integration API.
+ * The identity-provider sign-in and linking are left off too (BROWSER_ONLY_ENDPOINTS): they run
+ * through the browser's redirect to the provider, so no script or game can call them. Tags not
+ * listed here (Catalogue, Operations) are not shown until they are given a tab.
+ */
+export const API_DOCS_TABS = [
+  { id: 'auth', label: 'Auth', tags: ['Auth', 'User'] },
+  { id: 'scripts', label: 'Scripts', tags: ['Scripts', 'Lua'] },
+  { id: 'game', label: 'Game', tags: ['Game'] },
+  { id: 'analytics', label: 'Analytics', tags: ['Analytics'] },
+] as const;
+export type ApiDocsTabId = (typeof API_DOCS_TABS)[number]['id'];
+export const DEFAULT_API_DOCS_TAB: ApiDocsTabId = 'scripts';
+
+export const BROWSER_ONLY_ENDPOINTS: readonly string[] = [
+  'googleSignInStart',
+  'googleSignIn',
+  'googleLinkStart',
+  'googleLink',
+  'googleUnlink',
+];
+
+/** The parts of an OpenAPI 3.0 document the page reads. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  'x-auth': EndpointAuth;
+  'x-rate-limit': string;
+  'x-rate-limit-per-minute': number;
+  parameters?: OpenApiParameter[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+export interface DocsOperation {
+  tab: ApiDocsTabId;
+  /** The contract's endpoint name (operationId), the key of its examples. */
+  name: string;
+  method: string;
+  /** OpenAPI form: /api/scripts/{id} */
+  path: string;
+  auth: EndpointAuth;
+  textResponse: boolean;
+  operation: OpenApiOperation;
+}
+
+/** The operations the docs page shows, tab by tab, in the document's order. */
+export function listDocsOperations(doc: OpenApiDocument): DocsOperation[] {
+  const found: DocsOperation[] = [];
+  for (const tab of API_DOCS_TABS) {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!operation.tags.some((tag) => (tab.tags as readonly string[]).includes(tag))) continue;
+        if (BROWSER_ONLY_ENDPOINTS.includes(operation.operationId)) continue;
+        found.push({
+          tab: tab.id,
+          name: operation.operationId,
+          method,
+          path,
+          auth: operation['x-auth'],
+          textResponse: Boolean(operation.responses['200']?.content?.['text/plain']),
+          operation,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+export const snippetRequest = (op: DocsOperation, example: EndpointExample): SnippetRequest => ({
+  method: op.method,
+  path: op.path,
+  auth: op.auth,
+  example,
+  textResponse: op.textResponse,
+});

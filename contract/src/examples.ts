@@ -1,0 +1,336 @@
+import type { ErrorResponse } from './common.ts';
+import type { EndpointName } from './endpoints.ts';
+import { ERRORS, VALIDATION } from './messages.ts';
+
+/**
+ * Example data for the API docs page, keyed by endpoint name (the operationId in
+ * /api/openapi.json). The page renders each example as cURL, JavaScript and Lua
+ * (example-snippets.ts). Tests keep these honest: every request below is sent to a real server and
+ * must answer in the documented success shape (server/src/modules/openapi/examples.api.test.ts),
+ * every documented answer must parse with the endpoint's response schema, and every endpoint a docs
+ * tab shows must have an example here.
+ *
+ * Placeholders: the page puts the reader's own API key in place of API_KEY_PLACEHOLDER (when it
+ * knows it); the reader supplies the session token from login and the id of one of their scripts.
+ * Request bodies avoid empty objects and nulls: Roblox's JSONEncode turns `{}` into `[]` and drops nils.
+ */
+
+export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';
+export const SESSION_TOKEN_PLACEHOLDER = 'YOUR_SESSION_TOKEN';
+export const SCRIPT_ID_PLACEHOLDER = 'SCRIPT_ID';
+export const TEMP_SCRIPT_ID_PLACEHOLDER = 'TEMP_SCRIPT_ID';
+export const SCRIPT_TOKEN_PLACEHOLDER = 'SCRIPT_TOKEN';
+
+/** Puts values in place of placeholders (the longer names first: TEMP_SCRIPT_ID holds SCRIPT_ID). */
+export function fillPlaceholders(text: string, values: Record<string, string>): string {
+  return Object.keys(values)
+    .sort((a, b) => b.length - a.length)
+    .reduce((filled, name) => filled.replaceAll(name, values[name]!), text);
+}
+
+export interface EndpointExample {
+  /** Values of the path's `:name` parameters. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** A documented success answer (200); a string for text/plain answers. */
+  response: unknown;
+  /** A documented error answer. */
+  error: { status: number; body: ErrorResponse };
+  /** Something the reader should know before running it. */
+  note?: string;
+}
+
+const USER_ID = '827e8511-e451-4feb-8970-a59c3c1d366e';
+const SCRIPT_ID = 'f2152e68-1fc6-480b-bd75-87405208bfe9';
+const EXAMPLE_API_KEY = 'mr_cNhVSVDoTsbl8HadMirhCD0YrPTc';
+const EXAMPLE_TOKEN = 'mrs_V0RGJ8LjGYltjkbVxE3oqfKpd8Ila2tsjKeUiKbLRdc';
+const CREATED_AT = '2026-11-22T00:26:49.409Z';
+const TEMP_SCRIPT_ID = 'b7ed211e-fb16-426d-bd45-94e0c8be6481';
+const tempScriptUrl = `https://moonrelay.example.com/api/scripts/load/${TEMP_SCRIPT_ID}?key=eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiJi...`;
+
+const user = {
+  id: USER_ID,
+  name: 'Builder',
+  username: 'builder',
+  email: 'builder@example.com',
+  googleId: null,
+  apiKey: EXAMPLE_API_KEY,
+  createdAt: CREATED_AT,
+  isAdmin: false,
+};
+
+const script = {
+  id: SCRIPT_ID,
+  name: 'Hello',
+  description: 'Says hello',
+  code: 'print("Hello from Moonrelay")',
+  isAutoExecute: false,
+  isPublic: false,
+  executionCount: 0,
+  userId: USER_ID,
+  gameId: null,
+  gameName: null,
+  gameImageUrl: null,
+  autoExecuteGames: null,
+  createdAt: '2026-11-22T00:26:49.580Z',
+  updatedAt: '2026-11-22T00:26:49.580Z',
+};
+
+const sandboxRun = {
+  success: true,
+  output: 'Hello from Moonrelay\n',
+  error: null,
+  target: 'sandbox',
+  executionId: '0c64cd59-17b0-4a20-b231-900155f2a22f',
+  durationMs: 7,
+  limit: null,
+};
+
+const playerData = {
+  playerName: 'builderman',
+  userId: 156,
+  position: { x: 0, y: 5, z: 0 },
+  health: 100,
+  maxHealth: 100,
+  walkSpeed: 16,
+};
+
+const syntaxError = {
+  error: `${ERRORS.luaSyntaxPrefix}1:6: unexpected token \`(\`, expected \`)\` to close function call`,
+  issues: [{ path: '1:6', message: 'unexpected token `(`, expected `)` to close function call' }],
+};
+
+const unauthorized = (message: string = ERRORS.authenticationFailed) => ({
+  status: 401,
+  body: { error: message },
+});
+
+const scriptNotFound = { status: 404, body: { error: ERRORS.scriptNotFound } };
+
+/** A bucket of requestsOverTime; `hour` is the date and hour, e.g. 2026-11-21T23. */
+const hourly = (hour: string, requests: number, errors: number) => ({
+  start: `${hour}:00:00.000Z`,
+  requests,
+  errors,
+});
+
+export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
+  register: {
+    body: { email: 'builder@example.com', username: 'builder', name: 'Builder', password: 'correct horse battery' },
+    response: { token: EXAMPLE_TOKEN, user },
+    error: { status: 409, body: { error: ERRORS.emailTaken } },
+  },
+  login: {
+    body: { emailOrUsername: 'builder@example.com', password: 'correct horse battery' },
+    response: { token: EXAMPLE_TOKEN, user },
+    error: unauthorized(ERRORS.invalidCredentials),
+  },
+  logout: {
+    response: { success: true, message: 'Logged out' },
+    error: unauthorized(),
+  },
+  currentUser: {
+    response: user,
+    error: unauthorized(),
+  },
+  authProviders: {
+    response: { google: { enabled: true, name: 'Google' } },
+    error: { status: 429, body: { error: ERRORS.tooManyRequests } },
+  },
+  signInMethods: {
+    response: { password: true, google: { enabled: true, name: 'Google', googleId: null } },
+    error: { status: 401, body: { error: ERRORS.authenticationFailed } },
+  },
+  regenerateKey: {
+    response: {
+      apiKey: 'mr_iHpTLqiamPA0fo863ifEmH0iH1EJ',
+      user: { ...user, apiKey: 'mr_iHpTLqiamPA0fo863ifEmH0iH1EJ' },
+    },
+    error: unauthorized(),
+    note: 'Your game and other integrations must be given the new key: the old one stops working at once.',
+  },
+  deleteAccount: {
+    response: { success: true, message: 'Account deleted' },
+    error: unauthorized(),
+    note: 'This cannot be undone.',
+  },
+  listScripts: {
+    response: [script],
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
+  createScript: {
+    body: { name: 'Hello', description: 'Says hello', code: 'print("Hello from Moonrelay")', isAutoExecute: false },
+    response: script,
+    error: {
+      status: 400,
+      body: {
+        error: VALIDATION.scriptNameRequired,
+        issues: [{ path: 'name', message: VALIDATION.scriptNameRequired }],
+      },
+    },
+  },
+  updateScript: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    body: { code: 'print("Hello again")' },
+    response: { ...script, code: 'print("Hello again")', updatedAt: '2026-11-22T00:26:49.593Z' },
+    error: scriptNotFound,
+  },
+  deleteScript: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    response: { success: true },
+    error: scriptNotFound,
+  },
+  executeCode: {
+    body: { code: 'print("Hello from Moonrelay")', target: 'sandbox' },
+    response: sandboxRun,
+    error: { status: 400, body: syntaxError },
+    note: 'Leave out target (or send "game") to run it in your connected game instead; the answer then waits up to 8 s for its output.',
+  },
+  executeScript: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    body: { target: 'sandbox' },
+    response: { ...sandboxRun, executionId: '85db067f-fb6c-44b4-83db-8892016c7a62', durationMs: 3 },
+    error: scriptNotFound,
+  },
+  checkLua: {
+    body: { code: 'local greeting: string = "Hello"\nprint(`{greeting} from Moonrelay`)' },
+    response: { ok: true, diagnostics: [] },
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
+  formatLua: {
+    body: { code: 'local   x=1\nprint( x )' },
+    response: { code: 'local x = 1\nprint(x)\n' },
+    error: { status: 400, body: syntaxError },
+  },
+  createTempScript: {
+    body: { script: 'print("A long script")' },
+    response: {
+      id: TEMP_SCRIPT_ID,
+      loadstring: `loadstring(game:GetService("HttpService"):GetAsync("${tempScriptUrl}"))()`,
+      url: tempScriptUrl,
+    },
+    error: {
+      status: 400,
+      body: {
+        error: VALIDATION.scriptCodeRequired,
+        issues: [{ path: 'script', message: VALIDATION.scriptCodeRequired }],
+      },
+    },
+    note: 'For code over 10000 characters, which is too long to send as a command: run the answered loadstring in your game.',
+  },
+  loadTempScript: {
+    params: { id: TEMP_SCRIPT_ID_PLACEHOLDER },
+    query: { key: SCRIPT_TOKEN_PLACEHOLDER },
+    response: 'print("A long script")',
+    error: { status: 401, body: { error: 'Invalid or revoked script token' } },
+    note: 'The url answered by POST /api/scripts/temp is this call, with the script token as key; the loader calls it.',
+  },
+  gamePing: {
+    body: { key: API_KEY_PLACEHOLDER, serverId: 'studio', playerData },
+    response: { success: true, command: null, commands: [] },
+    error: unauthorized(ERRORS.invalidApiKey),
+    note: 'The integration script sends this every 2 seconds; you rarely need to send it yourself.',
+  },
+  gameStatus: {
+    response: {
+      connected: true,
+      lastPing: '2026-11-22T00:26:50.395Z',
+      gameData: playerData,
+      servers: [
+        {
+          serverId: 'studio',
+          connected: true,
+          lastPing: '2026-11-22T00:26:50.395Z',
+          connectedAt: '2026-11-22T00:26:50.395Z',
+          gameData: playerData,
+        },
+      ],
+    },
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
+  gameCommand: {
+    body: { type: 'teleport', data: { x: 0, y: 50, z: 0 } },
+    response: {
+      queued: true,
+      message: 'Command queued',
+      id: 'a9276542-66e4-4abc-8981-57233614a36f',
+      ids: ['a9276542-66e4-4abc-8981-57233614a36f'],
+    },
+    error: { status: 409, body: { error: 'Game server not connected' } },
+  },
+  gameLoader: {
+    query: { key: API_KEY_PLACEHOLDER },
+    response: '-- Moonrelay Game Integration Script\n--\n-- Put this in a Script in ServerScriptService. ...',
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
+  gameProfile: {
+    query: { userId: '156' },
+    response: {
+      id: 156,
+      name: 'builderman',
+      displayName: 'Builder',
+      description: 'Hi',
+      avatarUrl: 'https://tr.rbxcdn.com/156.png',
+      hasVerifiedBadge: true,
+      created: '2006-02-27T21:06:40.3Z',
+    },
+    error: {
+      status: 400,
+      body: {
+        error: 'userId must be a Roblox user id (digits)',
+        issues: [{ path: 'userId', message: 'userId must be a Roblox user id (digits)' }],
+      },
+    },
+  },
+  integrationScripts: {
+    response: {
+      quickLoader: `loadstring(game:GetService("HttpService"):GetAsync("https://moonrelay.example.com/api/game/loader?key=${EXAMPLE_API_KEY}"))()`,
+      gameIntegration: '-- Moonrelay Game Integration Script\n-- ...',
+      teleportExample: '-- Moonrelay Dashboard Teleport Script (example)\n-- ...',
+    },
+    error: unauthorized(),
+  },
+  analyticsUsage: {
+    query: { period: '24h' },
+    response: {
+      totalRequests: 42,
+      requestsByEndpoint: { 'POST /api/game/ping': 30, 'GET /api/scripts': 8, 'POST /api/scripts/:id/execute': 4 },
+      averageResponseTime: 3.4,
+      totalErrors: 1,
+      periodStart: '2026-11-21T01:00:00.000Z',
+      periodEnd: '2026-11-22T00:26:49.409Z',
+      period: '24h',
+      requestsOverTime: [hourly('2026-11-21T23', 12, 0), hourly('2026-11-22T00', 30, 1)],
+    },
+    error: {
+      status: 400,
+      body: {
+        error: 'period: Invalid option: expected one of "1h"|"24h"|"7d"|"30d"',
+        issues: [{ path: 'period', message: 'period: Invalid option: expected one of "1h"|"24h"|"7d"|"30d"' }],
+      },
+    },
+    note: 'The last few seconds of requests may not be counted yet when several Moonrelay servers share the database.',
+  },
+  analyticsScripts: {
+    query: { period: '7d' },
+    response: {
+      totalExecutions: 12,
+      executionsByScript: [
+        { scriptId: SCRIPT_ID, name: 'Hello', executions: 9, succeeded: 8, failed: 1 },
+        { scriptId: null, name: 'Custom code', executions: 3, succeeded: 3, failed: 0 },
+      ],
+      successRate: 91.7,
+      averageExecutionTime: 5.2,
+      outcomes: { succeeded: 11, failed: 1, pending: 0, notConnected: 2 },
+      periodStart: '2026-11-15T06:00:00.000Z',
+      periodEnd: '2026-11-22T00:26:49.409Z',
+      period: '7d',
+      executionsOverTime: [
+        { start: '2026-11-21T18:00:00.000Z', executions: 5, succeeded: 5, failed: 0 },
+        { start: '2026-11-22T00:00:00.000Z', executions: 7, succeeded: 6, failed: 1 },
+      ],
+    },
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
+};

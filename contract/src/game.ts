@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { ScriptCodeSchema } from './scripts.ts';
+import {
+  GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS,
+  GAME_LONG_POLL_MAX_SECONDS,
+  GAME_PING_MAX_COMMANDS,
+  GAME_PING_MAX_RESULTS,
+} from './constants.ts';
+
+/**
+ * The game link (spec sections 3 and 7, Game). A game server running the integration script pings
+ * with the user's API key and its player's data; the answer carries the commands waiting for it,
+ * and the next ping carries their results back. docs/protocol.md tells the whole story.
+ */
+
+/** A Roblox id: games send numbers; ids typed by people may arrive as digit strings. */
+const RobloxIdSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]);
+const CoordinateSchema = z.number().finite().min(-1e7).max(1e7);
+
+export const PositionSchema = z.object({ x: CoordinateSchema, y: CoordinateSchema, z: CoordinateSchema });
+export type Position = z.infer<typeof PositionSchema>;
+
+/** What the game reports about its chosen player (spec section 3); every field is optional. */
+export const PlayerDataSchema = z
+  .object({
+    playerName: z.string().max(100).optional(),
+    userId: RobloxIdSchema.optional(),
+    placeId: RobloxIdSchema.optional(),
+    gameId: RobloxIdSchema.optional(),
+    universeId: RobloxIdSchema.optional(),
+    position: PositionSchema.optional(),
+    health: z.number().finite().min(0).max(1e9).optional(),
+    maxHealth: z.number().finite().min(0).max(1e9).optional(),
+    walkSpeed: z.number().finite().min(0).max(1e6).optional(),
+    level: z.number().finite().optional(),
+    inventory: z.array(z.string().max(200)).max(200).optional(),
+  })
+  .meta({ id: 'PlayerData' });
+export type PlayerData = z.infer<typeof PlayerDataSchema>;
+
+/** One running game server: Roblox's game.JobId (Studio sends an empty JobId, read as "studio"). */
+export const ServerIdSchema = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9_.:-]*$/, 'serverId may hold letters, digits and _ . : - only');
+
+export const GameCommandTypeSchema = z.enum(['teleport', 'heal', 'speed', 'reset', 'execute', 'script']);
+export type GameCommandType = z.infer<typeof GameCommandTypeSchema>;
+
+const EmptyDataSchema = z.object({}).strict().optional();
+const SpeedDataSchema = z
+  .object({
+    multiplier: z.number().finite().positive().max(100).optional(),
+    speed: z.number().finite().min(0).max(1000).optional(),
+  })
+  .strict()
+  .refine((data) => (data.multiplier === undefined) !== (data.speed === undefined), {
+    message: 'speed needs either multiplier or speed',
+  });
+const CodeDataSchema = z.object({ code: ScriptCodeSchema });
+
+/** A command as the dashboard, the API and the admin send it: a type and the data that type needs. */
+export const GameCommandRequestSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('teleport'), data: PositionSchema }),
+    z.object({ type: z.literal('heal'), data: EmptyDataSchema }),
+    z.object({ type: z.literal('speed'), data: SpeedDataSchema }),
+    z.object({ type: z.literal('reset'), data: EmptyDataSchema }),
+    z.object({ type: z.literal('execute'), data: CodeDataSchema }),
+    z.object({ type: z.literal('script'), data: CodeDataSchema }),
+  ])
+  .and(z.object({ serverId: ServerIdSchema.optional() }))
+  .meta({ id: 'GameCommandRequest' });
+export type GameCommandRequest = z.infer<typeof GameCommandRequestSchema>;
+
+export const GameCommandResponseSchema = z
+  .object({
+    queued: z.literal(true),
+    message: z.string(),
+    /** The first command's id; `ids` has one per targeted game server. */
+    id: z.string(),
+    ids: z.array(z.string()),
+  })
+  .meta({ id: 'GameCommandResponse' });
+export type GameCommandResponse = z.infer<typeof GameCommandResponseSchema>;
+
+/** A command as the game receives it. `data` is always an object (empty for heal and reset). */
+export const DeliveredCommandSchema = z
+  .object({
+    id: z.string(),
+    type: GameCommandTypeSchema,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'DeliveredCommand' });
+export type DeliveredCommand = z.infer<typeof DeliveredCommandSchema>;
+
+/** The outcome of one command, carried by a later ping. */
+export const CommandResultSchema = z.object({
+  id: z.string().max(100),
+  success: z.boolean(),
+  output: z.string().max(GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS).optional(),
+  error: z.string().max(GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS).nullable().optional(),
+  /** How long the game spent running it. */
+  durationMs: z.number().finite().min(0).max(3_600_000).optional(),
+});
+export type CommandResult = z.infer<typeof CommandResultSchema>;
+
+export const GamePingRequestSchema = z
+  .object({
+    key: z.string().max(200),
+    playerData: PlayerDataSchema.optional(),
+    serverId: ServerIdSchema.optional(),
+    results: z.array(CommandResultSchema).max(GAME_PING_MAX_RESULTS).optional(),
+    /** Long-poll: hold the answer up to this many seconds until a command arrives. */
+    wait: z.number().finite().min(0).max(GAME_LONG_POLL_MAX_SECONDS).optional(),
+  })
+  .meta({ id: 'GamePingRequest' });
+export type GamePingRequest = z.infer<typeof GamePingRequestSchema>;
+
+export const GamePingResponseSchema = z
+  .object({
+    success: z.literal(true),
+    /** The first pending command, or null (the spec's shape). */
+    command: DeliveredCommandSchema.nullable(),
+    /** Every pending command, oldest first, up to GAME_PING_MAX_COMMANDS. */
+    commands: z.array(DeliveredCommandSchema).max(GAME_PING_MAX_COMMANDS),
+  })
+  .meta({ id: 'GamePingResponse' });
+export type GamePingResponse = z.infer<typeof GamePingResponseSchema>;
+
+export const GameServerSchema = z
+  .object({
+    serverId: z.string(),
+    connected: z.boolean(),
+    lastPing: z.string(),
+    connectedAt: z.string(),
+    gameData: PlayerDataSchema.nullable(),
+  })
+  .meta({ id: 'GameServer' });
+export type GameServer = z.infer<typeof GameServerSchema>;
+
+/** GET /api/game/status; also the payload of the `game:status` socket event. */
+export const GameStatusSchema = z
+  .object({
+    connected: z.boolean(),
+    /** The most recent ping of any of the user's game servers. */
+    lastPing: z.string().nullable(),
+    /** The player data of the most recently pinged server. */
+    gameData: PlayerDataSchema.nullable(),
+    /** Game servers seen in the connection window, most recent first. */
+    servers: z.array(GameServerSchema),
+  })
+  .meta({ id: 'GameStatus' });
+export type GameStatus = z.infer<typeof GameStatusSchema>;
+
+export const KeyQuerySchema = z.object({ key: z.string().max(200).optional() });
+
+export const ProfileQuerySchema = z.object({
+  userId: z.string().regex(/^\d{1,20}$/, 'userId must be a Roblox user id (digits)'),
+});
+
+export const PlayerProfileSchema = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    displayName: z.string(),
+    description: z.string(),
+    avatarUrl: z.string().nullable(),
+    hasVerifiedBadge: z.boolean(),
+    created: z.string().nullable(),
+  })
+  .meta({ id: 'PlayerProfile' });
+export type PlayerProfile = z.infer<typeof PlayerProfileSchema>;
+
+/** The three integration scripts of the Integration panel, templated with the URL and the key. */
+export const IntegrationScriptsSchema = z
+  .object({
+    quickLoader: z.string(),
+    gameIntegration: z.string(),
+    teleportExample: z.string(),
+  })
+  .meta({ id: 'IntegrationScripts' });
+export type IntegrationScripts = z.infer<typeof IntegrationScriptsSchema>;
+
+export const CommandStatusSchema = z.enum(['queued', 'delivered', 'succeeded', 'failed', 'expired']);
+export type CommandStatus = z.infer<typeof CommandStatusSchema>;
+
+/** A command's life as screens see it (the `command:update` socket event). */
+export const CommandViewSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    serverId: z.string().nullable(),
+    type: GameCommandTypeSchema,
+    status: CommandStatusSchema,
+    source: z.enum(['dashboard', 'execution', 'admin']),
+    executionId: z.string().nullable(),
+    attempts: z.number().int(),
+    output: z.string().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    createdAt: z.string(),
+    deliveredAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: 'GameCommand' });
+export type CommandView = z.infer<typeof CommandViewSchema>;

@@ -1,0 +1,555 @@
+-- Moonrelay Game Integration Script
+--
+-- Put this in a Script in ServerScriptService. It links this game server to your Moonrelay
+-- dashboard: every 2 seconds it reports the player's data and takes the commands you send
+-- (teleport, heal, speed, reset, and code to run), and it runs your auto-execute scripts once.
+--
+-- Needs Game Settings > Security > Allow HTTP Requests. Running code from the dashboard also needs
+-- LoadStringEnabled, ticked on ServerScriptService in Studio's Properties window; without it
+-- everything else still works.
+--
+-- Keep the API key below secret: anyone holding it can control your game through Moonrelay. If it
+-- leaks, regenerate it in Settings and copy this script again.
+--
+-- Written in the part of the language that Luau and Lua 5.4 share (no type annotations, +=,
+-- continue or backtick strings), so Moonrelay's tests run this very file in an emulated game.
+
+local CONFIG = {
+  serverUrl = "{{SERVER_URL}}",
+  apiKey = "{{API_KEY}}",
+  -- Seconds between pings. A live server may send 500 HTTP requests a minute; this spends 30.
+  pingInterval = 2,
+  -- After a failed ping the wait doubles (2, 4, 8, ... s) up to this many seconds.
+  maxBackoff = 60,
+  -- Your scripts are fetched every this many loops, to run the auto-execute ones.
+  scriptSyncEvery = 5,
+  -- Seconds between two auto-execute scripts.
+  autoExecutePause = 0.5,
+  -- The player the dashboard shows and commands act on: a player's name, or nil for the first player.
+  playerName = nil,
+}
+
+-- Limits of the ping (docs/protocol.md): results per ping, and the text kept of an output or error.
+local MAX_RESULTS_PER_PING = 20
+local MAX_TEXT_BYTES = 60000
+-- Command ids remembered to skip a repeated delivery (delivery is at least once).
+local REMEMBERED_COMMANDS = 500
+local BASE_WALK_SPEED = 16
+
+local HttpService = game:GetService("HttpService")
+local Players = game:GetService("Players")
+
+local serverId = (game.JobId ~= "" and game.JobId) or "studio"
+-- Code from the dashboard sees the same globals as this script, with print and warn captured.
+local scriptEnvironment = getfenv(0)
+
+local function log(message)
+  print("[Moonrelay] " .. message)
+end
+
+local function warnLog(message)
+  warn("[Moonrelay] " .. message)
+end
+
+local httpReadable, httpEnabled = pcall(function()
+  return HttpService.HttpEnabled
+end)
+if httpReadable and httpEnabled == false then
+  warnLog("HTTP requests are off, so Moonrelay cannot connect. Turn on Game Settings > Security >"
+    .. " Allow HTTP Requests, then start the server again.")
+  return
+end
+
+local loadstringWorks, probe = pcall(loadstring, "return true")
+local canRunCode = loadstringWorks and type(probe) == "function"
+if not canRunCode then
+  warnLog("loadstring is off: code from the dashboard and auto-execute scripts cannot run here. Tick"
+    .. " LoadStringEnabled on ServerScriptService in Studio to allow it. Teleport, heal, speed and reset still work.")
+end
+local CODE_DISABLED = "loadstring is disabled in this game (tick ServerScriptService.LoadStringEnabled in Studio)"
+
+local running = true
+
+-- Text a result can carry: valid UTF-8 (a byte that is not becomes "?", as JSON needs text) and
+-- at most maxBytes, without cutting a character in half.
+local function safeText(text, maxBytes)
+  local valid, bad = utf8.len(text)
+  while not valid do
+    text = string.sub(text, 1, bad - 1) .. "?" .. string.sub(text, bad + 1)
+    valid, bad = utf8.len(text)
+  end
+  if #text <= maxBytes then
+    return text
+  end
+  local cut = maxBytes
+  -- Step back over continuation bytes (0x80-0xBF) to the first byte of the character at the cut.
+  while cut > 0 and string.byte(text, cut + 1) >= 128 and string.byte(text, cut + 1) < 192 do
+    cut = cut - 1
+  end
+  return string.sub(text, 1, cut) .. "\n... (truncated)"
+end
+
+-- A number the server accepts, or nil: a NaN, an infinity (math.huge health) or a value out of
+-- range would make the whole ping invalid, so such a field is left out instead.
+local function finiteNumber(value, limit)
+  if type(value) ~= "number" or value ~= value or value > limit or value < -limit then
+    return nil
+  end
+  return value
+end
+
+---------------------------------------------------------------------------------------------------
+-- The player
+
+local function choosePlayer()
+  local players = Players:GetPlayers()
+  if CONFIG.playerName == nil then
+    return players[1]
+  end
+  for _, player in ipairs(players) do
+    if player.Name == CONFIG.playerName then
+      return player
+    end
+  end
+  return nil
+end
+
+local function collectPlayerData()
+  local data = { placeId = game.PlaceId, gameId = game.GameId, universeId = game.GameId }
+  local player = choosePlayer()
+  if not player then
+    return data
+  end
+  data.playerName = player.Name
+  data.userId = player.UserId
+  local character = player.Character
+  if not character then
+    return data
+  end
+  local root = character:FindFirstChild("HumanoidRootPart")
+  if root then
+    local position = root.Position
+    local x, y, z = finiteNumber(position.X, 1e7), finiteNumber(position.Y, 1e7), finiteNumber(position.Z, 1e7)
+    if x and y and z then
+      data.position = { x = x, y = y, z = z }
+    end
+  end
+  local humanoid = character:FindFirstChildOfClass("Humanoid")
+  if humanoid then
+    data.health = finiteNumber(humanoid.Health, 1e9)
+    data.maxHealth = finiteNumber(humanoid.MaxHealth, 1e9)
+    data.walkSpeed = finiteNumber(humanoid.WalkSpeed, 1e6)
+  end
+  return data
+end
+
+-- The chosen player's character and humanoid, or nil and why not.
+local function characterParts()
+  local player = choosePlayer()
+  if not player then
+    return nil, nil, "No player is in the game"
+  end
+  local character = player.Character
+  if not character then
+    return nil, nil, player.Name .. " has no character yet"
+  end
+  local humanoid = character:FindFirstChildOfClass("Humanoid")
+  if not humanoid then
+    return nil, nil, player.Name .. "'s character has no Humanoid"
+  end
+  return character, humanoid, nil
+end
+
+---------------------------------------------------------------------------------------------------
+-- Results of commands, carried by the next pings
+
+local pendingResults = {}
+local queuedIds = {}
+local finishedResults = {}
+local seenIds = {}
+local seenOrder = {}
+
+local function queueResult(result)
+  if not queuedIds[result.id] then
+    queuedIds[result.id] = true
+    table.insert(pendingResults, result)
+  end
+end
+
+local function finish(id, success, output, errorText, startedAt)
+  local durationMs = math.floor((os.clock() - startedAt) * 1000 + 0.5)
+  local result = {
+    id = id,
+    success = success,
+    output = safeText(output or "", MAX_TEXT_BYTES),
+    error = errorText and safeText(errorText, MAX_TEXT_BYTES) or nil,
+    durationMs = math.max(0, math.min(durationMs, 3600000)),
+  }
+  finishedResults[id] = result
+  queueResult(result)
+end
+
+-- Remembers an id; the oldest are forgotten so a server running for days does not grow without end.
+local function remember(id)
+  seenIds[id] = true
+  table.insert(seenOrder, id)
+  if #seenOrder > REMEMBERED_COMMANDS then
+    local oldest = table.remove(seenOrder, 1)
+    seenIds[oldest] = nil
+    finishedResults[oldest] = nil
+  end
+end
+
+-- The first results waiting to be sent (a ping carries at most MAX_RESULTS_PER_PING).
+local function nextBatch()
+  local batch = {}
+  for index = 1, math.min(#pendingResults, MAX_RESULTS_PER_PING) do
+    batch[index] = pendingResults[index]
+  end
+  return batch
+end
+
+local function markSent(count)
+  for _ = 1, count do
+    local sent = table.remove(pendingResults, 1)
+    queuedIds[sent.id] = nil
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Running code
+
+local function captureInto(lines, prefix)
+  return function(...)
+    local parts = {}
+    for index = 1, select("#", ...) do
+      parts[index] = tostring((select(index, ...)))
+    end
+    table.insert(lines, prefix .. table.concat(parts, " "))
+  end
+end
+
+-- Runs code in its own thread with print and warn captured; calls done(success, output, error).
+-- Its own thread, so code that waits (task.wait) does not hold up the pings.
+local function runCapturedCode(code, chunkName, done)
+  if not canRunCode then
+    done(false, "", CODE_DISABLED)
+    return
+  end
+  local chunk, compileError = loadstring(code, chunkName)
+  if not chunk then
+    done(false, "", tostring(compileError))
+    return
+  end
+  local lines = {}
+  local environment = setmetatable({
+    print = captureInto(lines, ""),
+    warn = captureInto(lines, "warning: "),
+  }, { __index = scriptEnvironment })
+  setfenv(chunk, environment)
+  task.spawn(function()
+    local ok, failure = pcall(chunk)
+    local output = ""
+    if #lines > 0 then
+      output = table.concat(lines, "\n") .. "\n"
+    end
+    if ok then
+      done(true, output, nil)
+    else
+      done(false, output, tostring(failure))
+    end
+  end)
+end
+
+---------------------------------------------------------------------------------------------------
+-- Commands
+
+local function numberField(data, name)
+  local value = tonumber(data[name])
+  if value == nil or value ~= value then
+    error(name .. " must be a number", 0)
+  end
+  return value
+end
+
+local handlers = {}
+
+function handlers.teleport(data)
+  local x, y, z = numberField(data, "x"), numberField(data, "y"), numberField(data, "z")
+  local character, _, problem = characterParts()
+  if not character then
+    error(problem, 0)
+  end
+  character:PivotTo(CFrame.new(x, y, z))
+  return "Teleported to " .. tostring(x) .. ", " .. tostring(y) .. ", " .. tostring(z)
+end
+
+function handlers.heal()
+  local _, humanoid, problem = characterParts()
+  if not humanoid then
+    error(problem, 0)
+  end
+  humanoid.Health = humanoid.MaxHealth
+  return "Healed to " .. tostring(humanoid.Health)
+end
+
+function handlers.speed(data)
+  local _, humanoid, problem = characterParts()
+  if not humanoid then
+    error(problem, 0)
+  end
+  if data.speed ~= nil then
+    humanoid.WalkSpeed = numberField(data, "speed")
+  else
+    humanoid.WalkSpeed = BASE_WALK_SPEED * numberField(data, "multiplier")
+  end
+  return "Walk speed set to " .. tostring(humanoid.WalkSpeed)
+end
+
+function handlers.reset()
+  local _, humanoid, problem = characterParts()
+  if not humanoid then
+    error(problem, 0)
+  end
+  humanoid.Health = 0
+  return "Character reset"
+end
+
+local function runCommand(command)
+  local id = command.id
+  if type(id) ~= "string" then
+    return
+  end
+  if seenIds[id] then
+    -- Delivered again (the server did not get the result in time): report it again, do not rerun.
+    if finishedResults[id] then
+      queueResult(finishedResults[id])
+    end
+    return
+  end
+  remember(id)
+  local startedAt = os.clock()
+  local data = type(command.data) == "table" and command.data or {}
+  if command.type == "execute" or command.type == "script" then
+    if type(data.code) ~= "string" then
+      finish(id, false, "", "No code to run", startedAt)
+      return
+    end
+    runCapturedCode(data.code, "=Moonrelay", function(success, output, errorText)
+      finish(id, success, output, errorText, startedAt)
+    end)
+    return
+  end
+  local handler = handlers[command.type]
+  if not handler then
+    finish(id, false, "", "Unknown command type: " .. tostring(command.type), startedAt)
+    return
+  end
+  local ok, outcome = pcall(handler, data)
+  if ok then
+    finish(id, true, outcome .. "\n", nil, startedAt)
+  else
+    finish(id, false, "", tostring(outcome), startedAt)
+  end
+end
+
+local function runCommands(answer)
+  local commands = answer.commands
+  if type(commands) ~= "table" then
+    -- Servers that answer only the original single `command` field.
+    commands = { answer.command }
+  end
+  for _, command in ipairs(commands) do
+    if type(command) == "table" then
+      runCommand(command)
+    end
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Talking to Moonrelay
+
+local stopReported = false
+
+local function stopRefused()
+  running = false
+  if not stopReported then
+    stopReported = true
+    warnLog("The API key was refused (401 Invalid API key): it was probably regenerated. Copy the"
+      .. " integration script again from the Moonrelay dashboard and restart the server. Stopped.")
+  end
+end
+
+-- The `error` of a JSON answer, or the HTTP status.
+local function describeFailure(response)
+  local ok, body = pcall(HttpService.JSONDecode, HttpService, response.Body)
+  if ok and type(body) == "table" and type(body.error) == "string" then
+    return "HTTP " .. tostring(response.StatusCode) .. ": " .. body.error
+  end
+  return "HTTP " .. tostring(response.StatusCode) .. " " .. tostring(response.StatusMessage)
+end
+
+-- Sends one request; answers "ok" and the decoded JSON, "refused" (401), or "failed" and why.
+local function request(options)
+  local ok, response = pcall(HttpService.RequestAsync, HttpService, options)
+  if not ok then
+    return "failed", tostring(response)
+  end
+  if response.StatusCode == 401 then
+    return "refused", nil
+  end
+  if not response.Success then
+    return "failed", describeFailure(response)
+  end
+  local decoded, answer = pcall(HttpService.JSONDecode, HttpService, response.Body)
+  if not decoded or type(answer) ~= "table" then
+    return "failed", "the answer was not JSON"
+  end
+  return "ok", answer
+end
+
+local function ping()
+  local batch = nextBatch()
+  local encoded, body = pcall(HttpService.JSONEncode, HttpService, {
+    key = CONFIG.apiKey,
+    serverId = serverId,
+    playerData = collectPlayerData(),
+    results = batch,
+  })
+  if not encoded then
+    -- Should not happen (the fields are checked); if it does, drop these results rather than
+    -- failing every ping from now on.
+    markSent(#batch)
+    return "failed", "could not encode the ping: " .. tostring(body)
+  end
+  local status, answer = request({
+    Url = CONFIG.serverUrl .. "/api/game/ping",
+    Method = "POST",
+    Headers = { ["Content-Type"] = "application/json" },
+    Body = body,
+  })
+  if status == "ok" then
+    markSent(#batch)
+  elseif status == "failed" and string.find(tostring(answer), "^HTTP 400") then
+    -- The server refused what was sent: sending the same results again would be refused forever.
+    markSent(#batch)
+  end
+  return status, answer
+end
+
+local function shouldAutoExecute(script)
+  if script.isAutoExecute ~= true then
+    return false
+  end
+  local games = script.autoExecuteGames
+  if type(games) ~= "table" or next(games) == nil then
+    return true
+  end
+  local function enabled(key)
+    local entry = games[key]
+    return type(entry) == "table" and entry.enabled == true
+  end
+  return enabled("all") or enabled(tostring(game.GameId)) or enabled(tostring(game.PlaceId))
+end
+
+local autoExecuted = {}
+local syncing = false
+
+local function runAutoExecute(script)
+  local name = string.sub(string.gsub(tostring(script.name or script.id), "%c", " "), 1, 100)
+  if not canRunCode then
+    warnLog("Auto-execute skipped (" .. name .. "): " .. CODE_DISABLED)
+    return
+  end
+  local chunk, compileError = loadstring(tostring(script.code), "=" .. name)
+  if not chunk then
+    warnLog("Auto-execute failed (" .. name .. "): " .. tostring(compileError))
+    return
+  end
+  log("Auto-executing " .. name)
+  -- Its own thread, so a script that keeps running does not stop the others or the pings.
+  task.spawn(function()
+    local ok, failure = pcall(chunk)
+    if not ok then
+      warnLog("Auto-execute failed (" .. name .. "): " .. tostring(failure))
+    end
+  end)
+end
+
+local function syncScripts()
+  if syncing then
+    return
+  end
+  syncing = true
+  local status, scripts = request({
+    Url = CONFIG.serverUrl .. "/api/scripts",
+    Method = "GET",
+    Headers = { Authorization = "Bearer " .. CONFIG.apiKey },
+  })
+  if status == "refused" then
+    stopRefused()
+  elseif status == "failed" then
+    warnLog("Could not fetch your scripts: " .. tostring(scripts))
+  else
+    local first = true
+    for _, script in ipairs(scripts) do
+      -- Marked before it runs: once per script id for the life of this server, even if it fails.
+      if running and type(script) == "table" and script.id ~= nil and not autoExecuted[script.id] then
+        if shouldAutoExecute(script) then
+          autoExecuted[script.id] = true
+          if not first then
+            task.wait(CONFIG.autoExecutePause)
+          end
+          first = false
+          runAutoExecute(script)
+        end
+      end
+    end
+  end
+  syncing = false
+end
+
+local function backoff(failures)
+  local delay = CONFIG.pingInterval
+  for _ = 2, failures do
+    delay = delay * 2
+  end
+  return math.min(delay, CONFIG.maxBackoff)
+end
+
+local function mainLoop()
+  local loops = 0
+  local failures = 0
+  local connected = false
+  log("Starting (server " .. serverId .. ", " .. CONFIG.serverUrl .. ")")
+  while running do
+    loops = loops + 1
+    local status, answer = ping()
+    local delay = CONFIG.pingInterval
+    if status == "refused" then
+      stopRefused()
+    elseif status == "ok" then
+      if not connected then
+        log("Connected")
+      elseif failures > 0 then
+        log("Reconnected after " .. tostring(failures) .. " failed pings")
+      end
+      connected = true
+      failures = 0
+      runCommands(answer)
+      -- Only after a ping that worked: while the server is away, one failing request per loop is enough.
+      if loops % CONFIG.scriptSyncEvery == 0 then
+        task.spawn(syncScripts)
+      end
+    else
+      failures = failures + 1
+      delay = backoff(failures)
+      warnLog("Ping failed (" .. tostring(answer) .. "); retrying in " .. tostring(delay) .. " s")
+    end
+    if running then
+      task.wait(delay)
+    end
+  end
+end
+
+task.spawn(mainLoop)

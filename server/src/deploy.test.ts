@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+interface Compose {
+  services: Record<
+    string,
+    { build?: string; image?: string; command?: string[]; environment?: Record<string, string>; depends_on?: object }
+  >;
+}
+
+/**
+ * `docker compose config` needs the Compose plugin, which build machines lack; this checks what it
+ * would, and what it would not: that the files agree with each other and with the code.
+ */
+describe('deployment files', () => {
+  const compose = yaml.load(read('docker-compose.yml')) as Compose;
+
+  it('runs PostgreSQL, Redis, two server instances, a worker and a proxy', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'postgres',
+      'proxy',
+      'redis',
+      'server-1',
+      'server-2',
+      'worker',
+    ]);
+    for (const name of ['server-1', 'server-2', 'worker']) {
+      const service = compose.services[name]!;
+      expect(service.build, name).toBe('.');
+      expect(service.environment?.DATABASE_URL, name).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+      expect(service.environment?.REDIS_URL, name).toBe('redis://redis:6379');
+      expect(Object.keys(service.depends_on ?? {}), name).toEqual(expect.arrayContaining(['postgres', 'redis']));
+    }
+  });
+
+  it('uses only settings the server knows, and they parse', () => {
+    // Compose's own interpolation: ${NAME:-default} takes the default, ${NAME:?message} a value set here.
+    const given: Record<string, string> = { APP_SECRET: 'x'.repeat(32), METRICS_TOKEN: 'y'.repeat(16) };
+    const env = Object.fromEntries(
+      Object.entries(compose.services['server-1']!.environment ?? {}).map(([name, value]) => [
+        name,
+        String(value).replace(
+          /\$\{(\w+)(?::-([^}]*)|:\?[^}]*)?\}/g,
+          (_, variable: string, fallback?: string) => given[variable] ?? fallback ?? '',
+        ),
+      ]),
+    );
+    const example = read('.env.example');
+    for (const name of Object.keys(env))
+      expect(example, `${name} in .env.example`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+    const config = loadConfig(env as NodeJS.ProcessEnv);
+    expect(config.database.kind).toBe('postgres');
+    expect(config.redisUrl).toBe('redis://redis:6379');
+    expect(config.trustProxy).toBe(true);
+  });
+
+  it('starts the entry points that exist, behind a proxy that knows both instances', () => {
+    const workerCommand = compose.services.worker!.command!.join(' ');
+    expect(workerCommand).toContain('server/src/worker-main.ts');
+    expect(fs.existsSync(path.join(root, 'server/src/worker-main.ts'))).toBe(true);
+    const dockerfile = read('Dockerfile');
+    const cmd = /^CMD \[(.*)\]$/m.exec(dockerfile)?.[1];
+    expect(cmd).toContain('server/src/main.ts');
+    const nginx = read('deploy/nginx.conf');
+    expect(nginx).toContain('server server-1:3000;');
+    expect(nginx).toContain('server server-2:3000;');
+    expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
+  });
+});

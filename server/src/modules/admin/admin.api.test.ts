@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { describeEachEngine } from '../../../test/engines.ts';
+import { SimulatedGame } from '../../../test/simulated-game.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import type { BusEvent } from '../../platform/event-bus.ts';
+
+describeEachEngine('admin API', (engine) => {
+  let server: TestServer;
+  let admin: Awaited<ReturnType<typeof registerUser>>;
+  let member: Awaited<ReturnType<typeof registerUser>>;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+    admin = await registerUser(server); // the first account is an admin
+    member = await registerUser(server);
+    expect(admin.user.isAdmin).toBe(true);
+    expect(member.user.isAdmin).toBe(false);
+  });
+  afterAll(() => server.close());
+
+  const as = (token: string) => ({
+    get: (path: string) => server.call('GET', path, { token }),
+    post: (path: string, body?: unknown) => server.call('POST', path, { token, body: body ?? {} }),
+  });
+  const auditActions = async () =>
+    (await as(admin.token).get('/api/admin/audit?pageSize=200')).body.items.map((e: { action: string }) => e.action);
+  const lastAudit = async () => (await as(admin.token).get('/api/admin/audit?pageSize=1')).body.items[0];
+
+  it('refuses every admin route to a non-admin (403), an API key (403) and a stranger (401)', async () => {
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/api/admin/users'],
+      ['GET', '/api/admin/connections'],
+      ['GET', '/api/admin/audit'],
+      ['GET', '/api/admin/recent-executions'],
+      ['POST', `/api/admin/users/${admin.user.id}/regenerate-key`],
+      ['POST', `/api/admin/users/${admin.user.id}/command`, { type: 'heal' }],
+      ['POST', `/api/admin/users/${admin.user.id}/execute-script`, { code: 'print(1)' }],
+      ['POST', `/api/admin/users/${member.user.id}/role`, { isAdmin: true }],
+      ['POST', '/api/admin/mass-execution', { userIds: [admin.user.id], code: 'print(1)' }],
+    ];
+    const before = await auditActions();
+    for (const [method, path, body] of routes) {
+      const asMember = await server.call(method, path, { token: member.token, body });
+      expect(asMember.status, `${method} ${path}`).toBe(403);
+      expect(asMember.body).toEqual({ error: ERRORS.adminsOnly });
+      const withKey = await server.call(method, path, { token: admin.user.apiKey, body });
+      expect(withKey.status, `${method} ${path} with a key`).toBe(403);
+      expect((await server.call(method, path, { body })).status).toBe(401);
+    }
+    expect(await auditActions()).toEqual(before);
+    expect((await server.call('GET', '/api/user', { token: member.token })).body.isAdmin).toBe(false);
+  });
+
+  it('lists users with their key and script count, paged', async () => {
+    await server.call('POST', '/api/scripts', { token: member.token, body: { name: 'a', code: 'print(1)' } });
+    await server.call('POST', '/api/scripts', { token: member.token, body: { name: 'b', code: 'print(2)' } });
+    const res = await as(admin.token).get('/api/admin/users');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ page: 1, pageSize: 50 });
+    const row = res.body.items.find((u: { id: string }) => u.id === member.user.id);
+    expect(row).toMatchObject({ apiKey: member.user.apiKey, scriptCount: 2, isAdmin: false, email: member.user.email });
+    expect(row).not.toHaveProperty('passwordHash');
+    const paged = await as(admin.token).get('/api/admin/users?page=2&pageSize=1');
+    expect(paged.body.items).toHaveLength(1);
+    expect(paged.body.total).toBe(res.body.total);
+    for (const bad of ['page=0', 'pageSize=1000', 'page=abc']) {
+      expect((await as(admin.token).get(`/api/admin/users?${bad}`)).status, bad).toBe(400);
+    }
+  });
+
+  it('regenerates a user’s key: the old key stops at once, and it is audited', async () => {
+    const user = await registerUser(server);
+    const res = await as(admin.token).post(`/api/admin/users/${user.user.id}/regenerate-key`);
+    expect(res.status).toBe(200);
+    expect(res.body.newApiKey).toMatch(/^mr_/);
+    expect((await server.call('GET', '/api/scripts', { token: user.user.apiKey })).status).toBe(401);
+    expect((await server.call('GET', '/api/scripts', { token: res.body.newApiKey })).status).toBe(200);
+    expect(await lastAudit()).toMatchObject({
+      action: 'admin.key_regenerated',
+      actorId: admin.user.id,
+      actorName: admin.user.username,
+      targetType: 'user',
+      targetId: user.user.id,
+    });
+    expect(await lastAudit()).not.toHaveProperty('details.newApiKey');
+    expect((await as(admin.token).post('/api/admin/users/nobody/regenerate-key')).status).toBe(404);
+  });
+
+  it("sends a command to the user's simulated game, and its result comes back", async () => {
+    const user = await registerUser(server);
+    const game = new SimulatedGame({ url: server.url, key: user.user.apiKey, serverId: 'adm-1' });
+    await game.ping();
+    game.health = 5;
+    const res = await as(admin.token).post(`/api/admin/users/${user.user.id}/command`, { type: 'heal' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ queued: true, message: 'Command queued' });
+    await game.ping();
+    expect(game.health).toBe(100);
+    await game.ping();
+    const row = await server.app.database.db
+      .selectFrom('gameCommands')
+      .selectAll()
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'succeeded', source: 'admin', userId: user.user.id });
+    expect(await lastAudit()).toMatchObject({
+      action: 'admin.command_sent',
+      targetId: user.user.id,
+      details: { type: 'heal', commandIds: [res.body.id] },
+    });
+    const bad = await as(admin.token).post(`/api/admin/users/${user.user.id}/command`, { type: 'speed', data: {} });
+    expect(bad.status).toBe(400);
+  });
+
+  it("runs a script on the user's game and answers its output; audited with an excerpt", async () => {
+    const user = await registerUser(server);
+    const game = new SimulatedGame({ url: server.url, key: user.user.apiKey, serverId: 'adm-2', wait: 5 });
+    await game.ping({ wait: 0 });
+    game.start();
+    try {
+      const res = await as(admin.token).post(`/api/admin/users/${user.user.id}/execute-script`, {
+        code: 'print("from the admin")',
+      });
+      expect(res.body).toMatchObject({ success: true, output: 'from the admin\n', gameConnected: true });
+      expect(await lastAudit()).toMatchObject({
+        action: 'admin.script_executed',
+        targetId: user.user.id,
+        details: { code: 'print("from the admin")', executionId: res.body.executionId },
+      });
+      const recent = await as(admin.token).get('/api/admin/recent-executions');
+      expect(recent.body.items[0]).toMatchObject({
+        id: res.body.executionId,
+        userId: user.user.id,
+        userName: user.user.name,
+        status: 'succeeded',
+        output: 'from the admin\n',
+      });
+    } finally {
+      await game.stop();
+    }
+  });
+
+  it('promotes and demotes, audited; the last admin cannot be demoted', async () => {
+    const user = await registerUser(server);
+    const promote = await as(admin.token).post(`/api/admin/users/${user.user.id}/role`, { isAdmin: true });
+    expect(promote.status).toBe(200);
+    expect((await server.call('GET', '/api/admin/users', { token: user.token })).status).toBe(200);
+    expect(await lastAudit()).toMatchObject({ action: 'admin.role_changed', details: { isAdmin: true } });
+    // The new admin demotes the first one; then the last one remaining cannot demote themself.
+    expect((await as(user.token).post(`/api/admin/users/${admin.user.id}/role`, { isAdmin: false })).status).toBe(200);
+    const last = await as(user.token).post(`/api/admin/users/${user.user.id}/role`, { isAdmin: false });
+    expect(last.status).toBe(409);
+    expect(last.body).toEqual({ error: ERRORS.lastAdmin });
+    // Put things back for the other tests.
+    expect((await as(user.token).post(`/api/admin/users/${admin.user.id}/role`, { isAdmin: true })).status).toBe(200);
+    expect((await as(admin.token).post(`/api/admin/users/${user.user.id}/role`, { isAdmin: false })).status).toBe(200);
+    expect((await server.call('GET', '/api/admin/users', { token: user.token })).status).toBe(403);
+    expect((await as(admin.token).post(`/api/admin/users/${user.user.id}/role`, { isAdmin: 'yes' })).status).toBe(400);
+  });
+
+  it('fans a mass execution out as a job per user, with progress for each', async () => {
+    const users = await Promise.all([registerUser(server), registerUser(server), registerUser(server)]);
+    const games = users
+      .slice(0, 2)
+      .map((u, i) => new SimulatedGame({ url: server.url, key: u.user.apiKey, serverId: `mass-${i}`, wait: 5 }));
+    for (const game of games) {
+      await game.ping({ wait: 0 });
+      game.start();
+    }
+    const events: BusEvent[] = [];
+    const unsubscribe = server.app.services.bus.subscribe((event) => events.push(event));
+    try {
+      const res = await as(admin.token).post('/api/admin/mass-execution', {
+        userIds: [...users.map((u) => u.user.id), 'no-such-user'],
+        code: 'print("mass")',
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.items.map((i: { status: string }) => i.status)).toEqual(['queued', 'queued', 'queued', 'failed']);
+      const finalOf = (userId: string) =>
+        events
+          .filter((e) => e.type === 'mass:progress' && e.progress.userId === userId)
+          .map((e) => (e.type === 'mass:progress' ? e.progress : null))
+          .at(-1);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && users.some((u) => !finalOf(u.user.id))) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(finalOf(users[0]!.user.id)).toMatchObject({
+        status: 'succeeded',
+        output: 'mass\n',
+        batchId: res.body.batchId,
+      });
+      expect(finalOf(users[1]!.user.id)).toMatchObject({ status: 'succeeded', output: 'mass\n' });
+      expect(finalOf(users[2]!.user.id)).toMatchObject({ status: 'not_connected' });
+      expect(await auditActions()).toContain('admin.mass_execution');
+      const syntax = await as(admin.token).post('/api/admin/mass-execution', {
+        userIds: [users[0]!.user.id],
+        code: 'x(',
+      });
+      expect(syntax.status).toBe(400);
+      expect((await as(admin.token).post('/api/admin/mass-execution', { userIds: [], code: 'print(1)' })).status).toBe(
+        400,
+      );
+      expect((await as(admin.token).post('/api/admin/mass-execution', { userIds: [users[0]!.user.id] })).status).toBe(
+        400,
+      );
+    } finally {
+      unsubscribe();
+      for (const game of games) await game.stop();
+    }
+  });
+
+  it('shows connections: live from presence, with the user and the game data', async () => {
+    const user = await registerUser(server);
+    await new SimulatedGame({ url: server.url, key: user.user.apiKey, serverId: 'conn-1' }).ping();
+    const res = await as(admin.token).get('/api/admin/connections');
+    expect(res.status).toBe(200);
+    const row = res.body.items.find((c: { userId: string }) => c.userId === user.user.id);
+    expect(row).toMatchObject({
+      userName: user.user.name,
+      userEmail: user.user.email,
+      serverId: 'conn-1',
+      isConnected: true,
+      gameData: { playerName: 'SimPlayer', health: 100 },
+    });
+    expect(res.body.connected).toBeGreaterThanOrEqual(1);
+  });
+
+  it('audits security events: a locked login, a key regenerated and an account deleted by its owner', async () => {
+    const user = await registerUser(server);
+    for (let i = 0; i < 5; i += 1) {
+      await server.call('POST', '/api/auth/login', {
+        body: { emailOrUsername: user.input.email, password: 'wrong password' },
+      });
+    }
+    expect(await lastAudit()).toMatchObject({ action: 'security.login_locked', targetId: user.user.id, actorId: null });
+    await server.call('POST', '/api/user/regenerate-key', { token: user.token });
+    expect(await lastAudit()).toMatchObject({ action: 'account.key_regenerated', actorId: user.user.id });
+    await server.call('DELETE', '/api/user/account', { token: user.token });
+    expect(await lastAudit()).toMatchObject({
+      action: 'account.deleted',
+      targetId: user.user.id,
+      details: { email: user.user.email, username: user.user.username },
+    });
+  });
+
+  it('keeps the audit log append-only: no route changes it, and the database refuses', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'POST']) {
+      const res = await server.call(method, '/api/admin/audit', { token: admin.token, body: {} });
+      expect(res.status, method).toBe(405);
+    }
+    const entry = await lastAudit();
+    const db = server.app.database.db;
+    await expect(
+      db.updateTable('auditLog').set({ action: 'forged' }).where('id', '=', entry.id).execute(),
+    ).rejects.toThrow(/append-only/);
+    await expect(db.deleteFrom('auditLog').where('id', '=', entry.id).execute()).rejects.toThrow(/append-only/);
+    expect(await lastAudit()).toEqual(entry);
+  });
+});

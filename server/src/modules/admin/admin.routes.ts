@@ -1,0 +1,42 @@
+import type Router from '@koa/router';
+import { endpoints } from '@moonrelay/contract/endpoints';
+import type { AppState, Principal } from '../../http/context.ts';
+import { mountEndpoint } from '../../http/endpoint.ts';
+import type { RateLimits } from '../../http/rate-limit.ts';
+import type { AuditActor } from '../audit/audit.service.ts';
+import type { UsersService } from '../users/users.service.ts';
+import type { AdminService } from './admin.service.ts';
+import type { MassExecution } from './mass-execution.ts';
+
+/** Every route here is 'admin' in the contract: the endpoint layer answers 403 to anyone else. */
+export function mountAdminRoutes(
+  router: Router<AppState>,
+  limits: RateLimits,
+  deps: { admin: AdminService; massExecution: MassExecution; users: UsersService },
+): void {
+  const { admin, massExecution } = deps;
+  const actor = async (principal: Principal): Promise<AuditActor> => {
+    const user = await deps.users.profile(principal.userId);
+    return { id: user.id, name: user.username };
+  };
+
+  mountEndpoint(router, endpoints.adminUsers, limits, ({ query }) => admin.users(query));
+  mountEndpoint(router, endpoints.adminConnections, limits, ({ query }) => admin.connections(query));
+  mountEndpoint(router, endpoints.adminAudit, limits, ({ query }) => deps.admin.audit(query));
+  mountEndpoint(router, endpoints.adminRecentExecutions, limits, ({ query }) => admin.recentExecutions(query));
+  mountEndpoint(router, endpoints.adminRegenerateKey, limits, async ({ principal, params }) =>
+    admin.regenerateKey(await actor(principal), params.id),
+  );
+  mountEndpoint(router, endpoints.adminCommand, limits, async ({ principal, params, body }) =>
+    admin.command(await actor(principal), params.id, body),
+  );
+  mountEndpoint(router, endpoints.adminExecuteScript, limits, async ({ principal, params, body }) =>
+    admin.executeScript(await actor(principal), params.id, body.code, body.serverId),
+  );
+  mountEndpoint(router, endpoints.adminSetRole, limits, async ({ principal, params, body }) =>
+    admin.setRole(await actor(principal), params.id, body.isAdmin),
+  );
+  mountEndpoint(router, endpoints.adminMassExecution, limits, async ({ principal, body }) =>
+    massExecution.start(await actor(principal), body),
+  );
+}

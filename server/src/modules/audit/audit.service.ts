@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import type { AuditEntry, AuditPage, PageQuery } from '@moonrelay/contract/admin';
+import type { Db } from '../../db/database.ts';
+import { nowIso } from '../../db/time.ts';
+import type { EventBus } from '../../platform/event-bus.ts';
+import { auditRepo, type AuditRow } from './audit.repo.ts';
+
+/**
+ * What the audit log records (spec: every admin action, and the security events worth a look).
+ * Names are `<who>.<what>`: admin.* by an admin in the panel, account.* by users on their own
+ * account, security.* by the server, cli.* from the command line.
+ */
+export const AUDIT_ACTIONS = {
+  adminKeyRegenerated: 'admin.key_regenerated',
+  adminCommandSent: 'admin.command_sent',
+  adminScriptExecuted: 'admin.script_executed',
+  adminMassExecution: 'admin.mass_execution',
+  adminRoleChanged: 'admin.role_changed',
+  accountKeyRegenerated: 'account.key_regenerated',
+  accountDeleted: 'account.deleted',
+  accountGoogleLinked: 'account.google_linked',
+  accountGoogleUnlinked: 'account.google_unlinked',
+  loginLocked: 'security.login_locked',
+  cliRoleChanged: 'cli.role_changed',
+} as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
+
+export interface AuditActor {
+  id: string | null;
+  name: string | null;
+}
+
+export interface AuditRecord {
+  actor: AuditActor;
+  action: AuditAction;
+  targetType: 'user' | 'batch';
+  targetId: string | null;
+  details?: Record<string, unknown>;
+}
+
+export function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Code in an audit entry is cut to this many characters: enough to say what ran. */
+export const AUDIT_CODE_EXCERPT = 200;
+
+export function createAuditService(deps: { db: Db; bus: EventBus }) {
+  const { bus } = deps;
+  return {
+    /**
+     * Appends an entry and tells the admins' screens. Inside a transaction (`on` is one) the entry is
+     * only written: the caller announces it after the commit, so no screen reads the state before it.
+     */
+    async record(entry: AuditRecord, on: Db = deps.db): Promise<AuditEntry> {
+      const row: AuditRow = {
+        id: crypto.randomUUID(),
+        actorId: entry.actor.id,
+        actorName: entry.actor.name,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        details: JSON.stringify(entry.details ?? {}),
+        createdAt: nowIso(),
+      };
+      await auditRepo.insert(on, row);
+      const view = toAuditEntry(row);
+      if (!on.isTransaction) bus.publish({ type: 'audit:entry', entry: view });
+      return view;
+    },
+
+    /** Tells the admins' screens of an entry written inside a transaction that has now committed. */
+    announce(entry: AuditEntry): void {
+      bus.publish({ type: 'audit:entry', entry });
+    },
+
+    async page(query: PageQuery): Promise<AuditPage> {
+      const [rows, total] = await Promise.all([
+        auditRepo.page(deps.db, (query.page - 1) * query.pageSize, query.pageSize),
+        auditRepo.count(deps.db),
+      ]);
+      return { items: rows.map(toAuditEntry), total, page: query.page, pageSize: query.pageSize };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createCatalogueUpstream, UpstreamError } from './catalogue-upstream.ts';
+
+/** A virtual clock: sleeping moves it on at once, so pacing and backoff are checked without waiting. */
+function virtualClock() {
+  let now = 1_000_000;
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+/** fetch answering with `answer(callNumber)`, recording the clock at each call. */
+function stubFetch(clock: { now(): number }, answer: (n: number) => Response) {
+  const calls: number[] = [];
+  vi.stubGlobal('fetch', async () => {
+    calls.push(clock.now());
+    return answer(calls.length);
+  });
+  return calls;
+}
+
+const ok = () => new Response('{"result":{"scripts":[]}}', { status: 200 });
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof UpstreamError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('catalogue upstream calls', () => {
+  it('starts calls at least the minimum interval apart, in turn', async () => {
+    const calls = stubFetch({ now: () => performance.now() }, ok);
+    const upstream = createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs: 60 });
+    await Promise.all([1, 2, 3, 4].map((n) => upstream.get(`http://x/${n}`, 'application/json', 1_000)));
+    const gaps = calls.slice(1).map((at, i) => at - calls[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(55);
+    // A quiet while later, the next call goes at once.
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const before = performance.now();
+    await upstream.get('http://x/5', 'application/json', 1_000);
+    expect(calls[4]! - before).toBeLessThan(20);
+  });
+
+  it('refuses a call that would wait more than 10 s for its turn', async () => {
+    const clock = { now: () => 0, sleep: () => new Promise<void>(() => {}) };
+    stubFetch(clock, ok);
+    const upstream = createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs: 1_000, ...clock });
+    // Eleven calls queue (turns at 0 ... 10 s); the twelfth would wait 11 s.
+    for (let i = 0; i < 11; i += 1) void upstream.get('http://x', 'application/json', 1_000);
+    const refused = await failure(upstream.get('http://x', 'application/json', 1_000));
+    expect(refused.kind).toBe('busy');
+    expect(refused.retryAfterMs).toBe(11_000);
+    expect(upstream.stats().refused).toBe(1);
+  });
+
+  it('backs off after a 429 for its Retry-After, else 2, 4, 8 ... s; a success resets it', async () => {
+    const clock = virtualClock();
+    const statuses = [429, 429, 429, 200, 429];
+    const calls = stubFetch(clock, (n) =>
+      n === 1
+        ? new Response('', { status: 429, headers: { 'retry-after': '3' } })
+        : statuses[n - 1] === 429
+          ? new Response('', { status: 429 })
+          : ok(),
+    );
+    const upstream = createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs: 0, ...clock });
+    const get = () => upstream.get('http://x', 'application/json', 1_000);
+
+    expect((await failure(get())).retryAfterMs).toBe(3_000);
+    // Within the backoff nothing is sent.
+    clock.advance(2_999);
+    expect((await failure(get())).kind).toBe('busy');
+    expect(calls).toHaveLength(1);
+    clock.advance(1);
+    expect((await failure(get())).retryAfterMs).toBe(4_000); // second 429 in a row, no header
+    clock.advance(4_000);
+    expect((await failure(get())).retryAfterMs).toBe(8_000);
+    clock.advance(8_000);
+    await get();
+    expect((await failure(get())).retryAfterMs).toBe(2_000);
+    expect(upstream.stats()).toMatchObject({ calls: 5, rateLimited: 4, refused: 1 });
+  });
+
+  it('reports 404, other errors and oversized answers by kind', async () => {
+    const clock = virtualClock();
+    const answers = [
+      new Response('nope', { status: 404 }),
+      new Response('down', { status: 503 }),
+      new Response('x'.repeat(2_000), { status: 200 }),
+    ];
+    stubFetch(clock, (n) => answers[n - 1]!);
+    const upstream = createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs: 0, ...clock });
+    const get = () => upstream.get('http://x', 'text/plain', 1_000);
+    expect((await failure(get())).kind).toBe('not-found');
+    expect((await failure(get())).kind).toBe('unavailable');
+    expect((await failure(get())).kind).toBe('too-large');
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('fetch failed');
+    });
+    expect((await failure(get())).kind).toBe('unavailable');
+    expect(upstream.stats().failed).toBe(2);
+  });
+});

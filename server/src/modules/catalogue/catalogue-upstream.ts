@@ -1,0 +1,165 @@
+/**
+ * Calls to the catalogue (ScriptBlox), kept polite. It publishes no rate limit; its community
+ * clients keep to about one request a second, so calls start at least `minIntervalMs` apart (1000
+ * by default) for the whole process: later calls queue for their turn, and a call that would wait
+ * more than 10 s is refused at once as busy instead. A 429 stops all calls for its Retry-After, or
+ * for 2, 4, 8 ... up to 60 s on repeated 429s without one. Each call has `timeoutMs` (5 s) for
+ * the whole answer, body included, and a size cap.
+ */
+
+/** Why an upstream call gave nothing usable; the service maps these to its answers. */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'busy' | 'not-found' | 'too-large',
+    message: string,
+    /** For 'busy': how long until calls are allowed again. */
+    readonly retryAfterMs = 0,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+const MAX_QUEUE_WAIT_MS = 10_000;
+const BACKOFF_BASE_MS = 2_000;
+const BACKOFF_MAX_MS = 60_000;
+
+export interface UpstreamStats {
+  /** Requests sent to the catalogue. */
+  calls: number;
+  /** Of those, answered 429. */
+  rateLimited: number;
+  /** Of those, failed (timeout, refused, 5xx, unreadable). */
+  failed: number;
+  /** Calls refused without being sent: the queue was too long, or a 429 backoff was running. */
+  refused: number;
+}
+
+export interface UpstreamOptions {
+  timeoutMs: number;
+  minIntervalMs: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Reads a body up to `maxBytes`; a longer one is cut off and reported as too large. */
+async function readLimited(response: Response, maxBytes: number): Promise<string> {
+  const length = Number(response.headers.get('content-length'));
+  if (length > maxBytes) {
+    await response.body?.cancel();
+    throw new UpstreamError('too-large', `the answer is ${length} bytes`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new UpstreamError('too-large', `the answer is over ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function createCatalogueUpstream(options: UpstreamOptions) {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const stats: UpstreamStats = { calls: 0, rateLimited: 0, failed: 0, refused: 0 };
+  /** Calls take their turn one after another; each starts `minIntervalMs` after the one before. */
+  let queue: Promise<void> = Promise.resolve();
+  let waiting = 0;
+  let lastStartAt = Number.NEGATIVE_INFINITY;
+  let backoffUntil = 0;
+  let consecutive429 = 0;
+
+  const untilNextStart = () => lastStartAt + options.minIntervalMs - now();
+  const refuse = (reason: string, retryAfterMs: number) => {
+    stats.refused += 1;
+    return new UpstreamError('busy', reason, retryAfterMs);
+  };
+
+  /** Waits for this call's turn, or refuses it as busy. */
+  async function takeSlot(): Promise<void> {
+    if (now() < backoffUntil) throw refuse('backing off after a 429', backoffUntil - now());
+    const expectedWait = Math.max(0, untilNextStart()) + waiting * options.minIntervalMs;
+    if (expectedWait > MAX_QUEUE_WAIT_MS) throw refuse('too many calls waiting', expectedWait);
+    waiting += 1;
+    const turn = queue.then(async () => {
+      // A timer may fire a little early: wait until the interval has really passed.
+      while (untilNextStart() > 0) await sleep(untilNextStart());
+      lastStartAt = now();
+    });
+    queue = turn;
+    try {
+      await turn;
+    } finally {
+      waiting -= 1;
+    }
+    // A 429 that arrived while this call waited stops it too.
+    if (now() < backoffUntil) throw refuse('backing off after a 429', backoffUntil - now());
+  }
+
+  function onRateLimited(response: Response): never {
+    stats.rateLimited += 1;
+    consecutive429 += 1;
+    const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (consecutive429 - 1));
+    const wait = Math.min(BACKOFF_MAX_MS, retryAfterMs(response.headers.get('retry-after'), now()) ?? exponential);
+    backoffUntil = Math.max(backoffUntil, now() + wait);
+    void response.body?.cancel();
+    throw new UpstreamError('busy', 'the catalogue answered 429', wait);
+  }
+
+  /** One GET; answers the body text of a 2xx answer, or throws an UpstreamError. */
+  async function get(url: string, accept: string, maxBytes: number): Promise<string> {
+    await takeSlot();
+    stats.calls += 1;
+    try {
+      const response = await fetch(url, {
+        signal: AbortSignal.timeout(options.timeoutMs),
+        headers: { accept, 'user-agent': 'Moonrelay (script catalogue proxy)' },
+        redirect: 'follow',
+      });
+      if (response.status === 429) onRateLimited(response);
+      consecutive429 = 0;
+      if (response.status === 404) {
+        void response.body?.cancel();
+        throw new UpstreamError('not-found', `${url} answered 404`);
+      }
+      if (!response.ok) {
+        void response.body?.cancel();
+        throw new UpstreamError('unavailable', `${url} answered ${response.status}`);
+      }
+      return await readLimited(response, maxBytes);
+    } catch (error) {
+      if (error instanceof UpstreamError) {
+        if (error.kind === 'unavailable') stats.failed += 1;
+        throw error;
+      }
+      // Timeout (AbortSignal), refused connection, reset mid-body.
+      stats.failed += 1;
+      throw new UpstreamError('unavailable', `${url}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  return {
+    get,
+    stats: (): UpstreamStats => ({ ...stats }),
+  };
+}
+
+export type CatalogueUpstream = ReturnType<typeof createCatalogueUpstream>;

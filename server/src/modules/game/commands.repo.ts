@@ -1,0 +1,125 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { GameCommandsTable } from '../../db/schema.ts';
+
+export type CommandRow = Selectable<GameCommandsTable>;
+
+const OPEN = ['queued', 'delivered'] as const;
+
+export const commandsRepo = {
+  async insert(db: Db, rows: Insertable<GameCommandsTable>[]): Promise<void> {
+    await db.insertInto('gameCommands').values(rows).execute();
+  },
+
+  /**
+   * Commands this game server may take now: addressed to it (or to whichever server pings first),
+   * not expired, and either never delivered or delivered with a lease that has run out.
+   */
+  findDeliverable(db: Db, userId: string, serverId: string, now: string, limit: number): Promise<CommandRow[]> {
+    return (
+      db
+        .selectFrom('gameCommands')
+        .selectAll()
+        .where('userId', '=', userId)
+        .where('status', 'in', OPEN)
+        .where('expiresAt', '>', now)
+        .where((eb) => eb.or([eb('serverId', '=', serverId), eb('serverId', 'is', null)]))
+        .where((eb) => eb.or([eb('status', '=', 'queued'), eb('leaseUntil', '<=', now)]))
+        .orderBy('createdAt')
+        .orderBy('id')
+        // A literal, not a bound parameter: SQLite re-plans a statement whose LIMIT is bound on every
+        // run, and this one runs on every ping that may have commands (bench/game.ts found it).
+        .limit(sql.lit(Math.trunc(limit)))
+        .execute()
+    );
+  },
+
+  /** Users with any open command (the ping's "anything for me?" hint is rebuilt from this). */
+  async usersWithOpenCommands(db: Db): Promise<string[]> {
+    const rows = await db.selectFrom('gameCommands').select('userId').distinct().where('status', 'in', OPEN).execute();
+    return rows.map((row) => row.userId);
+  },
+
+  async hasOpenCommands(db: Db, userId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('gameCommands')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('status', 'in', OPEN)
+      .limit(sql.lit(1))
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /**
+   * Leases the given commands to a server. The conditions are repeated in the UPDATE so that two
+   * servers racing for the same unaddressed command cannot both take it: the row lock (PostgreSQL)
+   * or the single writer (SQLite) lets one update win, and the other finds the condition false.
+   */
+  lease(db: Db, ids: string[], serverId: string, now: string, leaseUntil: string): Promise<CommandRow[]> {
+    return db
+      .updateTable('gameCommands')
+      .set((eb) => ({
+        status: 'delivered',
+        serverId,
+        leaseUntil,
+        deliveredAt: eb.fn.coalesce('deliveredAt', eb.val(now)),
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', 'in', ids)
+      .where('status', 'in', OPEN)
+      .where((eb) => eb.or([eb('serverId', '=', serverId), eb('serverId', 'is', null)]))
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb('leaseUntil', '<=', now)]))
+      .returningAll()
+      .execute();
+  },
+
+  /** Records a result once: a command that already completed is left as it is (answers undefined). */
+  complete(
+    db: Db,
+    userId: string,
+    id: string,
+    result: { status: 'succeeded' | 'failed'; output: string; error: string | null; durationMs: number | null },
+    now: string,
+  ): Promise<CommandRow | undefined> {
+    return db
+      .updateTable('gameCommands')
+      .set({ ...result, completedAt: now, leaseUntil: null })
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .where('status', 'in', OPEN)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Never delivered in time: expired. */
+  expireUndelivered(db: Db, now: string): Promise<CommandRow[]> {
+    return db
+      .updateTable('gameCommands')
+      .set({ status: 'expired', completedAt: now, leaseUntil: null })
+      .where('status', '=', 'queued')
+      .where('expiresAt', '<=', now)
+      .returningAll()
+      .execute();
+  },
+
+  /** Delivered but never answered in time: failed. */
+  failUnanswered(db: Db, now: string, error: string): Promise<CommandRow[]> {
+    return db
+      .updateTable('gameCommands')
+      .set({ status: 'failed', error, output: '', completedAt: now, leaseUntil: null })
+      .where('status', '=', 'delivered')
+      .where('expiresAt', '<=', now)
+      .returningAll()
+      .execute();
+  },
+
+  findForUser(db: Db, userId: string, id: string): Promise<CommandRow | undefined> {
+    return db
+      .selectFrom('gameCommands')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+  },
+};

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachEngine } from '../../../test/engines.ts';
+import { startEmulatedGame, type EmulatedGame } from '../../../test/roblox-emulation/emulated-game.ts';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { renderGameIntegration, renderIntegrationScripts } from './integration-scripts.ts';
+
+/**
+ * The shipped Game Integration Script, rendered by the server's own renderer, running unchanged in
+ * an emulated Roblox game server (server/test/roblox-emulation) against the real Moonrelay server
+ * over real HTTP: connecting, every command type, an execution answered to the waiting API call,
+ * auto-execute once, a server restart, and a regenerated key.
+ *
+ * The game runs 10 times faster than real time (a ping every 200 ms), so the whole story takes a
+ * few seconds; the server's own windows (connected within 10 s, 8 s execution wait) stay real.
+ */
+
+const TIME_SCALE = 0.1;
+const JOB_ID = 'job-emulated-1';
+const PLACE_ID = 1818;
+const GAME_ID = 13058;
+const PLAYER = { name: 'Builderman', userId: 156, position: { x: 0, y: 5, z: 0 }, health: 100, walkSpeed: 16 };
+
+describeEachEngine('the game integration script in an emulated game, against the real server', (engine) => {
+  let host: TestServer;
+  let game: EmulatedGame;
+  let token: string;
+  let apiKey: string;
+
+  const call = (method: string, requestPath: string, body?: unknown) => host.call(method, requestPath, { token, body });
+  const command = async (body: Record<string, unknown>) => {
+    const queued = await call('POST', '/api/game/command', { ...body, serverId: JOB_ID });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(200);
+    return queued.body.id as string;
+  };
+  /** Waits until the server has the command's result (so the game reported it on a ping). */
+  const completed = (id: string) =>
+    game.waitFor(async () => {
+      const row = await host.app.database.db
+        .selectFrom('gameCommands')
+        .select(['status', 'output', 'error'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && row.status !== 'queued' && row.status !== 'delivered' ? row : undefined;
+    }, `command ${id} to complete`);
+  /** Script fetches the server has answered. */
+  const scriptFetches = () =>
+    game.requests.filter((request) => request.url.endsWith('/api/scripts') && request.status === 200).length;
+  const pings = () => game.requests.filter((request) => request.url.endsWith('/api/game/ping')).length;
+
+  beforeAll(async () => {
+    // Ten times real speed means 300 pings a minute, the documented budget: not the subject here.
+    host = await startTestServer(engine, { RATE_LIMIT_GAME_PING_PER_MINUTE: '100000' });
+    const registered = await host.call('POST', '/api/auth/register', {
+      body: {
+        email: `emulated${process.pid}@example.com`,
+        username: `emulated${process.pid}`.slice(0, 30),
+        name: 'Emulated Player',
+        password: 'correct horse battery',
+      },
+    });
+    expect(registered.status).toBe(200);
+    token = registered.body.token;
+    apiKey = registered.body.user.apiKey;
+    game = await startEmulatedGame({
+      timeScale: TIME_SCALE,
+      jobId: JOB_ID,
+      placeId: PLACE_ID,
+      gameId: GAME_ID,
+      player: PLAYER,
+    });
+    game.run(renderGameIntegration({ serverUrl: host.url, apiKey }), 'ServerScriptService.MoonrelayIntegration');
+  });
+
+  afterAll(async () => {
+    await game?.stop();
+    await host?.close();
+  });
+
+  it('connects: the status says connected, with the player data and this game server', async () => {
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/);
+    const status = await call('GET', '/api/game/status');
+    expect(status.body.connected).toBe(true);
+    expect(status.body.gameData).toEqual({
+      playerName: 'Builderman',
+      userId: 156,
+      placeId: PLACE_ID,
+      gameId: GAME_ID,
+      universeId: GAME_ID,
+      position: { x: 0, y: 5, z: 0 },
+      health: 100,
+      maxHealth: 100,
+      walkSpeed: 16,
+    });
+    expect(status.body.servers.map((server: { serverId: string }) => server.serverId)).toEqual([JOB_ID]);
+  });
+
+  it('applies teleport, heal, speed and reset to the character and reports each result', async () => {
+    const teleport = await command({ type: 'teleport', data: { x: 100, y: 50.5, z: -20 } });
+    expect(await completed(teleport)).toMatchObject({ status: 'succeeded', output: 'Teleported to 100, 50.5, -20\n' });
+    expect(game.character()?.position).toEqual({ x: 100, y: 50.5, z: -20 });
+
+    game.setCharacter({ health: 25 });
+    expect(await completed(await command({ type: 'heal' }))).toMatchObject({ status: 'succeeded' });
+    expect(game.character()?.health).toBe(100);
+
+    await completed(await command({ type: 'speed', data: { multiplier: 2 } }));
+    expect(game.character()?.walkSpeed).toBe(32);
+    await completed(await command({ type: 'speed', data: { speed: 50 } }));
+    expect(game.character()?.walkSpeed).toBe(50);
+
+    expect(await completed(await command({ type: 'reset' }))).toMatchObject({ status: 'succeeded' });
+    expect(game.character()).toMatchObject({ health: 0, deaths: 1 });
+
+    // The next pings carry the new state up to the dashboard.
+    await game.waitFor(async () => {
+      const status = await call('GET', '/api/game/status');
+      return status.body.gameData?.health === 0 && status.body.gameData.walkSpeed === 50;
+    }, 'the status to show the reset character');
+  });
+
+  it('runs code sent to POST /api/scripts/execute and answers its printed output to that call', async () => {
+    const answer = await call('POST', '/api/scripts/execute', {
+      code: 'print("hi")\nwarn("from " .. game:GetService("Players"):GetPlayers()[1].Name)',
+      serverId: JOB_ID,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      queued: true,
+      gameConnected: true,
+      success: true,
+      output: 'hi\nwarning: from Builderman\n',
+      error: null,
+      serverId: JOB_ID,
+    });
+    expect(answer.body.pending).toBeUndefined();
+    // Captured, not printed to the game's own output.
+    expect(game.output()).not.toContain('hi');
+
+    const failing = await call('POST', '/api/scripts/execute', { code: 'print("before")\nerror("boom")' });
+    expect(failing.body).toMatchObject({ success: false, output: 'before\n', error: 'Moonrelay:2: boom' });
+  });
+
+  it('runs an auto-execute script exactly once over many loops, and only scripts meant for this game', async () => {
+    const create = (body: Record<string, unknown>) => call('POST', '/api/scripts', { name: 'x', ...body });
+    const created = await Promise.all([
+      create({ name: 'Everywhere', code: 'print("auto: everywhere")', isAutoExecute: true }),
+      create({
+        name: 'This game',
+        code: 'print("auto: this game")',
+        isAutoExecute: true,
+        autoExecuteGames: { [String(GAME_ID)]: { enabled: true } },
+      }),
+      create({
+        name: 'Another game',
+        code: 'print("auto: another game")',
+        isAutoExecute: true,
+        autoExecuteGames: { '999': { enabled: true }, all: { enabled: false } },
+      }),
+      create({ name: 'Manual', code: 'print("auto: manual")', isAutoExecute: false }),
+    ]);
+    for (const result of created) expect(result.status).toBe(200);
+
+    const fetchesBefore = scriptFetches();
+    // Every 5th loop fetches the scripts. The first fetch answered may have left before the scripts
+    // existed; the two after it found them, and the later one must not run them again.
+    await game.waitFor(() => scriptFetches() >= fetchesBefore + 3, 'three more script fetches answered', 15_000);
+    const autoLines = game.output().filter((line) => line.startsWith('auto: '));
+    expect(autoLines.sort()).toEqual(['auto: everywhere', 'auto: this game']);
+    // The two ran half a second (emulated) apart.
+    const times = game.log.filter((line) => line.text.startsWith('auto: ')).map((line) => line.time);
+    expect(Math.abs(times[1]! - times[0]!)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('survives the server restarting on the same port and data, and takes commands again', async () => {
+    await host.stop();
+    await game.waitForOutput(/^\[Moonrelay\] Ping failed \(HttpError: ConnectFail\); retrying in 4 s$/, 10_000);
+    await host.start();
+    await game.waitForOutput(/^\[Moonrelay\] Reconnected after \d+ failed pings$/, 10_000);
+    expect((await call('GET', '/api/game/status')).body.connected).toBe(true);
+
+    const teleport = await command({ type: 'teleport', data: { x: 0, y: 50, z: 0 } });
+    expect(await completed(teleport)).toMatchObject({ status: 'succeeded' });
+    expect(game.character()?.position).toEqual({ x: 0, y: 50, z: 0 });
+    // Still once: the restart did not make the game forget what it ran.
+    expect(game.output().filter((line) => line === 'auto: everywhere')).toHaveLength(1);
+  });
+
+  it('the Quick Loader fetches the script from the loader route and connects a second game server', async () => {
+    const second = await startEmulatedGame({ timeScale: TIME_SCALE, jobId: 'job-emulated-2', player: null });
+    try {
+      const { quickLoader } = renderIntegrationScripts({ serverUrl: host.url, apiKey });
+      second.run(quickLoader);
+      await second.waitForOutput(/^\[Moonrelay\] Connected$/);
+      const status = await call('GET', '/api/game/status');
+      expect(status.body.servers.map((server: { serverId: string }) => server.serverId).sort()).toEqual([
+        JOB_ID,
+        'job-emulated-2',
+      ]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('stops with a clear message once the key is regenerated, and pings no more', async () => {
+    const regenerated = await call('POST', '/api/user/regenerate-key');
+    expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);
+    const stopped = await game.waitForOutput(/API key was refused/, 5_000, 'warn');
+    expect(stopped.text).toMatch(/regenerated/);
+    expect(stopped.text).toMatch(/Stopped\.$/);
+    const pingsAtStop = pings();
+    // Ten loops' worth of time: a running loop would have pinged again.
+    await new Promise((resolve) => setTimeout(resolve, 20 * 1000 * TIME_SCALE));
+    expect(pings()).toBe(pingsAtStop);
+    expect(game.output('error')).toEqual([]);
+  });
+});

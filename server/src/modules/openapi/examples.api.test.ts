@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_DOCS_TABS,
+  listDocsOperations,
+  snippetRequest,
+  type DocsOperation,
+  type OpenApiDocument,
+} from '@moonrelay/contract/api-docs';
+import { ErrorResponseSchema } from '@moonrelay/contract/common';
+import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
+import { renderSnippets, type Snippets } from '@moonrelay/contract/example-snippets';
+import {
+  API_KEY_PLACEHOLDER,
+  EXAMPLES,
+  fillPlaceholders,
+  SCRIPT_ID_PLACEHOLDER,
+  SCRIPT_TOKEN_PLACEHOLDER,
+  SESSION_TOKEN_PLACEHOLDER,
+  TEMP_SCRIPT_ID_PLACEHOLDER,
+  type EndpointExample,
+} from '@moonrelay/contract/examples';
+import { engines } from '../../../test/engines.ts';
+import { fakeRoblox } from '../../../test/fake-roblox.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { checkLuau } from '../lua-tools/luau-syntax.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+
+/**
+ * The API docs page's examples work: every cURL and JavaScript example of every endpoint the page
+ * shows is run, as the text the page renders, against a real server (cURL through the shell,
+ * JavaScript in a fresh Node process), and must answer in the documented success shape. The Lua
+ * examples must pass the Luau syntax check (they need a Roblox game server to run).
+ */
+
+const run = promisify(execFile);
+const TIMEOUT_MS = 20_000;
+
+const doc = buildOpenApiDocument() as unknown as OpenApiDocument;
+const shown = listDocsOperations(doc);
+const endpointOf = (op: DocsOperation) => (endpoints as Record<string, Endpoint>)[op.name]!;
+const exampleOf = (op: DocsOperation) => EXAMPLES[op.name as keyof typeof EXAMPLES]!;
+
+/** The keys a reader sees at the top of an answer (of the first item, for a list). */
+function shape(value: unknown): string[] {
+  if (Array.isArray(value)) return shape(value[0]);
+  return value && typeof value === 'object' ? Object.keys(value).sort() : [];
+}
+
+describe('API docs examples: coverage and documented shapes', () => {
+  it('shows every public tag and every endpoint it shows has examples', () => {
+    expect(shown.length).toBeGreaterThanOrEqual(20);
+    for (const tab of API_DOCS_TABS)
+      expect(
+        shown.some((op) => op.tab === tab.id),
+        tab.label,
+      ).toBe(true);
+    // An endpoint added to a shown tag needs its example in contract/src/examples.ts.
+    expect(shown.filter((op) => !exampleOf(op)).map((op) => op.name)).toEqual([]);
+    // Admin endpoints are not part of the public page.
+    expect(shown.some((op) => op.path.startsWith('/api/admin/'))).toBe(false);
+  });
+
+  it.each(shown.map((op) => [op.name, op] as const))(
+    '%s: the documented request, answer and error match the contract',
+    (_name, op) => {
+      const endpoint = endpointOf(op);
+      const example = exampleOf(op);
+      expect(endpoint.response.safeParse(example.response).error).toBeUndefined();
+      if (endpoint.body) {
+        expect(example.body, 'a body example').toBeDefined();
+        expect(endpoint.body.safeParse(example.body).error).toBeUndefined();
+      } else {
+        expect(example.body).toBeUndefined();
+      }
+      if (endpoint.query) expect(endpoint.query.safeParse(example.query ?? {}).error).toBeUndefined();
+      for (const name of endpoint.path.matchAll(/:(\w+)/g)) expect(example.params?.[name[1]!], name[1]).toBeDefined();
+      expect(ErrorResponseSchema.safeParse(example.error.body).error).toBeUndefined();
+      expect([...endpoint.errors, 429]).toContain(example.error.status);
+    },
+  );
+});
+
+/**
+ * A fresh account for one example, so that examples cannot disturb each other, with what a reader
+ * fills in by hand: their session token, one of their scripts, and a kept long script.
+ */
+async function exampleContext(server: TestServer) {
+  const { token, user } = await registerUser(server);
+  const created = await server.call('POST', '/api/scripts', {
+    token,
+    body: { name: 'Example', code: 'print("Hello from Moonrelay")' },
+  });
+  expect(created.status).toBe(200);
+  const temp = await server.call('POST', '/api/scripts/temp', { token, body: EXAMPLES.createTempScript!.body });
+  expect(temp.status).toBe(200);
+  const loadUrl = new URL(temp.body.url as string);
+  return {
+    apiKey: user.apiKey as string,
+    fill: {
+      [SESSION_TOKEN_PLACEHOLDER]: token,
+      [SCRIPT_ID_PLACEHOLDER]: created.body.id as string,
+      [TEMP_SCRIPT_ID_PLACEHOLDER]: temp.body.id as string,
+      [SCRIPT_TOKEN_PLACEHOLDER]: loadUrl.searchParams.get('key')!,
+    },
+  };
+}
+
+function renderFor(server: TestServer, op: DocsOperation, context: Awaited<ReturnType<typeof exampleContext>>) {
+  const snippets = renderSnippets(snippetRequest(op, exampleOf(op)), { origin: server.url, apiKey: context.apiKey });
+  const fill = (text: string) => fillPlaceholders(text, context.fill);
+  return {
+    curl: fill(snippets.curl),
+    javascript: fill(snippets.javascript),
+    lua: fill(snippets.lua),
+  } satisfies Snippets;
+}
+
+function expectDocumentedAnswer(op: DocsOperation, example: EndpointExample, output: string) {
+  if (op.textResponse) {
+    expect(output.split('\n')[0]).toBe(String(example.response).split('\n')[0]);
+    return;
+  }
+  const answer: unknown = JSON.parse(output);
+  const parsed = endpointOf(op).response.safeParse(answer);
+  expect(parsed.error, output.slice(0, 500)).toBeUndefined();
+  expect(shape(answer)).toEqual(shape(example.response));
+}
+
+for (const language of ['curl', 'javascript'] as const) {
+  // Each language against its own server: both register the documented account, then sign in to it.
+  describe(`API docs examples: ${language} against a test server`, () => {
+    const roblox = fakeRoblox();
+    let server: TestServer;
+    beforeAll(async () => {
+      const base = await roblox.start();
+      server = await startTestServer(engines[0]!, { ROBLOX_USERS_API_URL: base, ROBLOX_THUMBNAILS_API_URL: base });
+    });
+    afterAll(async () => {
+      await server?.close();
+      await roblox.stop();
+    });
+
+    it('the served /api/openapi.json shows the same operations', async () => {
+      const served = (await server.call('GET', '/api/openapi.json')).body as OpenApiDocument;
+      expect(listDocsOperations(served).map((op) => `${op.tab} ${op.method} ${op.path} ${op.name}`)).toEqual(
+        shown.map((op) => `${op.tab} ${op.method} ${op.path} ${op.name}`),
+      );
+    });
+
+    it.each(shown.map((op) => [op.name, op] as const))('%s answers as documented', async (_name, op) => {
+      const context = await exampleContext(server);
+      const snippet = renderFor(server, op, context)[language];
+      expect(snippet).not.toContain(API_KEY_PLACEHOLDER);
+      const { stdout } =
+        language === 'curl'
+          ? await run('sh', ['-c', snippet], { timeout: TIMEOUT_MS })
+          : await run(process.execPath, ['--input-type=module', '-e', snippet], { timeout: TIMEOUT_MS });
+      expectDocumentedAnswer(op, exampleOf(op), stdout.trimEnd());
+    });
+  });
+}
+
+describe('API docs examples: Lua', () => {
+  it.each(shown.map((op) => [op.name, op] as const))('%s passes the Luau syntax check', (_name, op) => {
+    const { lua } = renderSnippets(snippetRequest(op, exampleOf(op)), {
+      origin: 'https://moonrelay.example.com',
+      apiKey: 'mr_cNhVSVDoTsbl8HadMirhCD0YrPTc',
+    });
+    expect(checkLuau(lua)).toEqual({ ok: true, diagnostics: [] });
+    expect(lua).toContain('HttpService:RequestAsync');
+  });
+});

@@ -1,0 +1,35 @@
+import type { Middleware } from 'koa';
+import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
+import type { AppState } from '../../http/context.ts';
+import type { Metrics } from '../../platform/metrics.ts';
+import type { Presence } from '../../platform/presence.ts';
+
+/**
+ * What /metrics reports besides the platform's own counters: requests by status class, connected
+ * game servers, held long-polls and memory. Counting a request is one map update.
+ */
+export function instrument(
+  metrics: Metrics,
+  deps: { presence: Presence; heldLongPolls: () => number },
+): Middleware<AppState> {
+  metrics.gauge(
+    'moonrelay_game_servers_connected',
+    'Game servers that pinged within the connection window',
+    async () =>
+      (await deps.presence.listAll()).filter((p) => Date.now() - p.lastPingMs < GAME_CONNECTED_WINDOW_MS).length,
+  );
+  metrics.gauge('moonrelay_long_polls_held', 'Game pings held open waiting for a command', deps.heldLongPolls);
+  metrics.gauge('process_resident_memory_bytes', 'Resident memory of this process', () => process.memoryUsage().rss);
+  const requests = metrics.counter(
+    'moonrelay_http_requests_total',
+    'HTTP requests answered, by status class',
+    'status',
+  );
+  return async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      requests.inc(`${Math.floor(ctx.status / 100)}xx`);
+    }
+  };
+}

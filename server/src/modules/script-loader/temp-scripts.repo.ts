@@ -1,0 +1,39 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { TempScriptsTable } from '../../db/schema.ts';
+
+export type TempScriptRow = Selectable<TempScriptsTable>;
+
+export const tempScriptsRepo = {
+  /** Keeps the code once per user: an existing row with the same code is answered instead. */
+  async keep(db: Db, row: TempScriptRow): Promise<TempScriptRow> {
+    await db
+      .insertInto('tempScripts')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['userId', 'codeHash']).doNothing())
+      .execute();
+    const kept = await db
+      .selectFrom('tempScripts')
+      .selectAll()
+      .where('userId', '=', row.userId)
+      .where('codeHash', '=', row.codeHash)
+      .executeTakeFirstOrThrow();
+    return kept;
+  },
+
+  async codeOf(db: Db, userId: string, id: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('tempScripts')
+      .select('code')
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return row?.code;
+  },
+
+  /** The id of the user's current API key (a regenerated key has a new id). */
+  async currentApiKeyId(db: Db, userId: string): Promise<string | undefined> {
+    const row = await db.selectFrom('apiKeys').select('id').where('userId', '=', userId).executeTakeFirst();
+    return row?.id;
+  },
+};

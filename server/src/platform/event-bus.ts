@@ -1,0 +1,51 @@
+import type { CommandView, GameStatus } from '@moonrelay/contract/game';
+import type { ExecutionResponse } from '@moonrelay/contract/executions';
+import type { AuditEntry, MassProgress } from '@moonrelay/contract/admin';
+
+/**
+ * Every state change a screen shows, and the wake-ups one part of the server sends another (a
+ * queued command wakes the long-polls waiting for it; a command's result wakes the execute call
+ * waiting for it). One interface, so the embedded mode dispatches in process and the scale-out mode
+ * over Redis pub/sub, and a result that reaches one instance wakes a caller waiting on another.
+ */
+export type BusEvent =
+  | { type: 'game:status'; userId: string; status: GameStatus }
+  | { type: 'command:update'; command: CommandView }
+  | { type: 'execution:result'; userId: string; execution: ExecutionResponse }
+  | { type: 'command:queued'; userId: string; serverIds: (string | null)[] }
+  | { type: 'audit:entry'; entry: AuditEntry }
+  | { type: 'mass:progress'; progress: MassProgress }
+  | { type: 'user:role'; userId: string; isAdmin: boolean }
+  | { type: 'api-key:replaced'; userId: string };
+
+export type BusHandler = (event: BusEvent) => void;
+
+export interface EventBus {
+  publish(event: BusEvent): void;
+  /** Answers the function that unsubscribes. */
+  subscribe(handler: BusHandler): () => void;
+  close(): Promise<void>;
+}
+
+/** In-process bus. A failing subscriber is reported and does not stop the others (or the publisher). */
+export function createMemoryEventBus(onError: (error: unknown, event: BusEvent) => void): EventBus {
+  const handlers = new Set<BusHandler>();
+  return {
+    publish(event) {
+      for (const handler of handlers) {
+        try {
+          handler(event);
+        } catch (error) {
+          onError(error, event);
+        }
+      }
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    async close() {
+      handlers.clear();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { Redis } from 'ioredis';
+import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { createMemoryEventBus, type EventBus } from './event-bus.ts';
+import { createMemoryJobQueue, type JobQueue } from './job-queue.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { createMemoryPresence, type Presence } from './presence.ts';
+import { memoryRateLimitBackend, redisRateLimitBackend, type RateLimitBackend } from './rate-limits.ts';
+import { createBullJobQueue } from './redis/bull-job-queue.ts';
+import { connectRedis, redisAnswers } from './redis/connection.ts';
+import { createRedisEventBus } from './redis/redis-event-bus.ts';
+import { createRedisPresence } from './redis/redis-presence.ts';
+
+/** Jobs one process runs at once (mass-execution parts wait up to 8 s for a game; sandbox runs are short). */
+const JOB_CONCURRENCY = 16;
+
+/**
+ * The swappable pieces, chosen once: the embedded mode keeps them in this process; with REDIS_URL
+ * (the scale-out mode) they live in Redis so any number of instances and workers share them.
+ * Features receive these interfaces and never ask which mode they are in.
+ */
+export interface Platform {
+  mode: 'embedded' | 'scale-out';
+  bus: EventBus;
+  presence: Presence;
+  rateLimitBackend: RateLimitBackend;
+  jobs: JobQueue;
+  metrics: Metrics;
+  /** Sandbox runs go to worker processes through the job queue (scale-out) or run in this process. */
+  sandboxInWorkers: boolean;
+  /** Redis clients for the Socket.IO adapter (scale-out only). */
+  socketAdapterClients?: { pub: Redis; sub: Redis };
+  /** 'disabled' in the embedded mode. */
+  redisStatus(): Promise<'ok' | 'error' | 'disabled'>;
+  close(): Promise<void>;
+}
+
+export function createPlatform(config: Config, logger: Logger, role: 'server' | 'worker' = 'server'): Platform {
+  const metrics = createMetrics();
+  const busErrors = metrics.counter('moonrelay_event_bus_errors_total', 'Event handlers or deliveries that failed');
+  const storeErrors = metrics.counter(
+    'moonrelay_rate_limit_store_errors_total',
+    'Rate-limit store calls that failed (answered from instance memory instead)',
+    'limit',
+  );
+  const jobErrors = metrics.counter('moonrelay_job_failures_total', 'Jobs that failed', 'job');
+  const onBusError = (error: unknown, event?: { type: string }) => {
+    busErrors.inc();
+    logger.error({ err: error, event: event?.type }, 'event handler failed');
+  };
+  const onJobError = (error: unknown, name: string) => {
+    jobErrors.inc(name);
+    logger.error({ err: error, job: name }, 'job failed');
+  };
+
+  if (!config.redisUrl) {
+    return {
+      mode: 'embedded',
+      bus: createMemoryEventBus(onBusError),
+      presence: createMemoryPresence(GAME_CONNECTED_WINDOW_MS),
+      rateLimitBackend: memoryRateLimitBackend,
+      jobs: createMemoryJobQueue({ concurrency: JOB_CONCURRENCY, onError: onJobError }),
+      metrics,
+      sandboxInWorkers: false,
+      redisStatus: async () => 'disabled',
+      close: async () => {},
+    };
+  }
+
+  const url = config.redisUrl;
+  const commands = connectRedis(url, 'commands', logger);
+  const publisher = connectRedis(url, 'publisher', logger);
+  const subscriber = connectRedis(url, 'subscriber', logger);
+  const socketPub = connectRedis(url, 'socket-pub', logger);
+  const socketSub = connectRedis(url, 'socket-sub', logger);
+  const jobs = createBullJobQueue({
+    connection: connectRedis(url, 'jobs', logger, { forBullMq: true }),
+    consume: role === 'worker',
+    concurrency: JOB_CONCURRENCY,
+    onError: onJobError,
+  });
+  return {
+    mode: 'scale-out',
+    bus: createRedisEventBus({ publisher, subscriber, onError: onBusError }),
+    presence: createRedisPresence(commands, GAME_CONNECTED_WINDOW_MS),
+    rateLimitBackend: redisRateLimitBackend(commands, (error, name) => {
+      storeErrors.inc(name);
+      logger.warn({ err: error instanceof Error ? error.message : error, limit: name }, 'rate-limit store failed');
+    }),
+    jobs,
+    metrics,
+    sandboxInWorkers: true,
+    socketAdapterClients: { pub: socketPub, sub: socketSub },
+    redisStatus: async () => ((await redisAnswers(commands)) ? 'ok' : 'error'),
+    close: async () => {
+      await jobs.close();
+      for (const client of [commands, publisher, subscriber, socketPub, socketSub]) client.disconnect();
+    },
+  };
+}

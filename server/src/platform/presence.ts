@@ -1,0 +1,88 @@
+import type { PlayerData } from '@moonrelay/contract/game';
+
+/**
+ * Which game servers are pinging, kept out of the database: a ping only touches this. The embedded
+ * mode keeps it in memory; the scale-out mode in Redis, so a game pinging one instance is connected
+ * for all of them.
+ */
+export interface ServerPresence {
+  userId: string;
+  serverId: string;
+  gameData: PlayerData | null;
+  lastPingMs: number;
+  connectedAtMs: number;
+}
+
+export interface PresenceTouch {
+  presence: ServerPresence;
+  /** This ping (re)connected the server: it was unknown or its last ping was older than the window. */
+  connected: boolean;
+}
+
+export interface Presence {
+  touch(userId: string, serverId: string, gameData: PlayerData | null, nowMs: number): Promise<PresenceTouch>;
+  /** The user's known servers (connected or recently gone), most recent ping first. */
+  list(userId: string): Promise<ServerPresence[]>;
+  /** Every known server of every user (the admin's connections view). */
+  listAll(): Promise<ServerPresence[]>;
+  /**
+   * Servers whose last ping is older than `windowMs` and not reported yet: each is answered once,
+   * so a disconnect is announced once. Entries older than `forgetMs` are dropped.
+   */
+  takeDisconnected(nowMs: number, windowMs: number, forgetMs: number): Promise<ServerPresence[]>;
+  close(): Promise<void>;
+}
+
+interface Entry extends ServerPresence {
+  announcedGone: boolean;
+}
+
+export function createMemoryPresence(windowMs: number): Presence {
+  const byUser = new Map<string, Map<string, Entry>>();
+  const view = ({ announcedGone: _gone, ...presence }: Entry): ServerPresence => ({ ...presence });
+  const newestFirst = (a: ServerPresence, b: ServerPresence) => b.lastPingMs - a.lastPingMs;
+
+  return {
+    async touch(userId, serverId, gameData, nowMs) {
+      let servers = byUser.get(userId);
+      if (!servers) byUser.set(userId, (servers = new Map()));
+      const previous = servers.get(serverId);
+      const connected = !previous || nowMs - previous.lastPingMs >= windowMs;
+      const entry: Entry = {
+        userId,
+        serverId,
+        // A ping without player data (no player in the server yet) keeps what was known.
+        gameData: gameData ?? previous?.gameData ?? null,
+        lastPingMs: nowMs,
+        connectedAtMs: connected ? nowMs : previous.connectedAtMs,
+        announcedGone: false,
+      };
+      servers.set(serverId, entry);
+      return { presence: view(entry), connected };
+    },
+    async list(userId) {
+      return [...(byUser.get(userId)?.values() ?? [])].map(view).sort(newestFirst);
+    },
+    async listAll() {
+      return [...byUser.values()].flatMap((servers) => [...servers.values()].map(view)).sort(newestFirst);
+    },
+    async takeDisconnected(nowMs, window, forgetMs) {
+      const gone: ServerPresence[] = [];
+      for (const [userId, servers] of byUser) {
+        for (const [serverId, entry] of servers) {
+          const age = nowMs - entry.lastPingMs;
+          if (age >= window && !entry.announcedGone) {
+            entry.announcedGone = true;
+            gone.push(view(entry));
+          }
+          if (age >= forgetMs) servers.delete(serverId);
+        }
+        if (servers.size === 0) byUser.delete(userId);
+      }
+      return gone;
+    },
+    async close() {
+      byUser.clear();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
+import type { JobHandler, JobQueue } from '../job-queue.ts';
+
+const QUEUE = 'moonrelay-jobs';
+
+/**
+ * Jobs on BullMQ: server instances enqueue, `npm run worker` processes consume (any number). One
+ * queue carries every kind of job, named by the job's name; a request (a sandbox run) waits for
+ * its job's return value through the queue's events.
+ */
+export function createBullJobQueue(options: {
+  connection: ConnectionOptions;
+  /** Consume jobs in this process (the worker role); server instances only enqueue. */
+  consume: boolean;
+  concurrency: number;
+  onError: (error: unknown, name: string) => void;
+}): JobQueue {
+  const queue = new Queue(QUEUE, {
+    connection: options.connection,
+    defaultJobOptions: { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } },
+  });
+  const handlers = new Map<string, JobHandler<unknown, unknown>>();
+  let events: QueueEvents | undefined;
+  let worker: Worker | undefined;
+
+  return {
+    register(name, handler) {
+      handlers.set(name, handler as JobHandler<unknown, unknown>);
+      if (options.consume && !worker) {
+        worker = new Worker(
+          QUEUE,
+          async (job) => {
+            const run = handlers.get(job.name);
+            if (!run) throw new Error(`no handler for job ${job.name}`);
+            return run(job.data);
+          },
+          { connection: options.connection, concurrency: options.concurrency },
+        );
+        worker.on('failed', (job, error) => options.onError(error, job?.name ?? 'unknown'));
+        worker.on('error', (error) => options.onError(error, 'worker'));
+      }
+    },
+    async enqueue(name, payload) {
+      await queue.add(name, payload);
+    },
+    async request(name, payload, timeoutMs) {
+      events ??= new QueueEvents(QUEUE, { connection: options.connection });
+      await events.waitUntilReady();
+      const job = await queue.add(name, payload, { removeOnComplete: true, removeOnFail: true });
+      return job.waitUntilFinished(events, timeoutMs);
+    },
+    async close() {
+      await worker?.close();
+      await events?.close();
+      await queue.close();
+    },
+  };
+}

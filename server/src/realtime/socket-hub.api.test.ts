@@ -1,0 +1,144 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCKET_PATH } from '@moonrelay/contract/events';
+import { engines } from '../../test/engines.ts';
+import { SimulatedGame } from '../../test/simulated-game.ts';
+import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
+
+describe('live push (Socket.IO)', () => {
+  let server: TestServer;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!);
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
+    await server.close();
+  });
+
+  const open = (token: string | undefined) => {
+    const socket = connect(server.url, {
+      path: SOCKET_PATH,
+      auth: token ? { token } : {},
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    sockets.push(socket);
+    return socket;
+  };
+  const connected = (socket: Socket) =>
+    new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+  const next = <T>(socket: Socket, event: string, match: (payload: T) => boolean = () => true) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${event} within 3 s`)), 3_000);
+      const handler = (payload: T) => {
+        if (!match(payload)) return;
+        clearTimeout(timer);
+        socket.off(event, handler);
+        resolve(payload);
+      };
+      socket.on(event, handler);
+    });
+
+  it('refuses a handshake without a valid session token', async () => {
+    await expect(connected(open(undefined))).rejects.toThrow('Authentication failed');
+    await expect(connected(open('mrs_not-a-session'))).rejects.toThrow('Authentication failed');
+  });
+
+  it("pushes the user's game status, command steps and late results to that user only", async () => {
+    const alice = await registerUser(server);
+    const bob = await registerUser(server);
+    const aliceSocket = open(alice.token);
+    const bobSocket = open(bob.token);
+    await Promise.all([connected(aliceSocket), connected(bobSocket)]);
+    const bobEvents: string[] = [];
+    bobSocket.onAny((name) => bobEvents.push(name));
+
+    const game = new SimulatedGame({ url: server.url, key: alice.user.apiKey, serverId: 'live-1' });
+    const status = next<{ userId: string; status: { connected: boolean } }>(aliceSocket, 'game:status');
+    await game.ping();
+    expect(await status).toMatchObject({ userId: alice.user.id, status: { connected: true } });
+
+    const queued = next<{ command: { type: string; status: string } }>(
+      aliceSocket,
+      'command:update',
+      (e) => e.command.status === 'queued',
+    );
+    const succeeded = next<{ command: { status: string } }>(
+      aliceSocket,
+      'command:update',
+      (e) => e.command.status === 'succeeded',
+    );
+    await server.call('POST', '/api/game/command', { token: alice.token, body: { type: 'heal' } });
+    expect((await queued).command.type).toBe('heal');
+    await game.ping();
+    await game.ping();
+    await succeeded;
+    expect(bobEvents).toEqual([]);
+  });
+
+  it('sends every user’s events to admins', async () => {
+    // The first account of this server is an admin; earlier tests registered it.
+    const admin = await server.app.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('isAdmin', '=', 1)
+      .executeTakeFirstOrThrow();
+    expect(admin.id).toBeTruthy();
+    const adminLogin = await server.app.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', admin.id)
+      .executeTakeFirstOrThrow();
+    const login = await server.call('POST', '/api/auth/login', {
+      body: { emailOrUsername: adminLogin.email, password: 'correct horse battery' },
+    });
+    const adminSocket = open(login.body.token);
+    await connected(adminSocket);
+    const carol = await registerUser(server);
+    const seen = next<{ userId: string }>(adminSocket, 'game:status', (e) => e.userId === carol.user.id);
+    await new SimulatedGame({ url: server.url, key: carol.user.apiKey, serverId: 'c' }).ping();
+    expect((await seen).userId).toBe(carol.user.id);
+  });
+
+  it('moves open screens in and out of the admins’ events when a role changes', async () => {
+    const admin = await server.app.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('isAdmin', '=', 1)
+      .executeTakeFirstOrThrow();
+    const adminToken = (
+      await server.call('POST', '/api/auth/login', {
+        body: { emailOrUsername: admin.email, password: 'correct horse battery' },
+      })
+    ).body.token as string;
+    const dave = await registerUser(server);
+    const erin = await registerUser(server);
+    const daveSocket = open(dave.token);
+    await connected(daveSocket);
+    const seenBy = (socket: Socket, userId: string) =>
+      next<{ userId: string }>(socket, 'game:status', (e) => e.userId === userId);
+    const game = (key: string, serverId: string) => new SimulatedGame({ url: server.url, key, serverId });
+
+    // Not an admin yet: Erin's game is none of Dave's business.
+    await expect(Promise.all([seenBy(daveSocket, erin.user.id), game(erin.user.apiKey, 'e1').ping()])).rejects.toThrow(
+      'no game:status within 3 s',
+    );
+    const promoted = await server.call('POST', `/api/admin/users/${dave.user.id}/role`, {
+      token: adminToken,
+      body: { isAdmin: true },
+    });
+    expect(promoted.status).toBe(200);
+    const seen = seenBy(daveSocket, erin.user.id);
+    await game(erin.user.apiKey, 'e2').ping();
+    expect((await seen).userId).toBe(erin.user.id);
+
+    await server.call('POST', `/api/admin/users/${dave.user.id}/role`, { token: adminToken, body: { isAdmin: false } });
+    await expect(Promise.all([seenBy(daveSocket, erin.user.id), game(erin.user.apiKey, 'e3').ping()])).rejects.toThrow(
+      'no game:status within 3 s',
+    );
+  }, 20_000);
+});

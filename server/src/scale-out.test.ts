@@ -1,0 +1,213 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCKET_PATH } from '@moonrelay/contract/events';
+import { engines } from '../test/engines.ts';
+import { startInstance, startRedis, type Instance } from '../test/instances.ts';
+import { SimulatedGame } from '../test/simulated-game.ts';
+
+const postgres = engines.find((engine) => engine.name === 'PostgreSQL');
+
+/**
+ * The scale-out mode for real: two server instances and a worker process over one PostgreSQL
+ * database and a private Redis (its own port, so the test can stop and restart it).
+ */
+describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQL and Redis', () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let database: { config: { kind: string; url?: string }; drop(): Promise<void> };
+  let a: Instance;
+  let b: Instance;
+  let worker: Instance;
+  const sockets: Socket[] = [];
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    database = await postgres!.create('');
+    env = {
+      DATABASE_URL: (database.config as { url: string }).url,
+      REDIS_URL: redis.url,
+      APP_SECRET: 'scale-out-test-secret-0123456789abcdef',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_EXECUTION_PER_MINUTE: '8',
+      RATE_LIMIT_GAME_PING_PER_MINUTE: '100000',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      // The ready line (with the port) is an info line.
+      LOG_LEVEL: 'info',
+    };
+    // One instance first, so the migrations run once before the others start.
+    a = await startInstance('server', env);
+    [b, worker] = await Promise.all([startInstance('server', env), startInstance('worker', env)]);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
+    for (const instance of [a, b, worker]) await instance?.crash().catch(() => undefined);
+    await database?.drop();
+    await redis?.stop();
+  }, 30_000);
+
+  const call = async (instance: Instance, method: string, path: string, token?: string, body?: unknown) => {
+    const response = await fetch(instance.url + path, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // metrics are text
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: response.status, body: parsed as any, text };
+  };
+  let counter = 0;
+  const register = async (instance: Instance) => {
+    counter += 1;
+    const res = await call(instance, 'POST', '/api/auth/register', undefined, {
+      email: `scale${counter}${Date.now()}@example.com`,
+      username: `scale${counter}_${Date.now() % 100000}`,
+      name: `Scale ${counter}`,
+      password: 'correct horse battery',
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body as { token: string; user: { id: string; apiKey: string } };
+  };
+  const socketOn = (instance: Instance, token: string) => {
+    const socket = connect(instance.url, { path: SOCKET_PATH, auth: { token }, transports: ['websocket'] });
+    sockets.push(socket);
+    return new Promise<Socket>((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  };
+  const eventually = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+  };
+
+  it('a game pinging instance A is connected for a dashboard on instance B, pushed over its socket', async () => {
+    const user = await register(a);
+    const socket = await socketOn(b, user.token);
+    const seen = new Promise<{ status: { connected: boolean } }>((resolve) => socket.once('game:status', resolve));
+    const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'on-a' });
+    expect((await game.ping()).status).toBe(200);
+    expect((await seen).status.connected).toBe(true);
+    const status = await call(b, 'GET', '/api/game/status', user.token);
+    expect(status.body).toMatchObject({ connected: true, servers: [{ serverId: 'on-a' }] });
+  });
+
+  it('a command posted on B reaches the game on A, and a long-poll held by A wakes at once', async () => {
+    const user = await register(a);
+    const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'poll-a' });
+    await game.ping();
+    const held = game.ping({ wait: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sentAt = Date.now();
+    const queued = await call(b, 'POST', '/api/game/command', user.token, { type: 'heal' });
+    expect(queued.status).toBe(200);
+    const taken = await held;
+    expect(taken.commands.map((c) => c.id)).toEqual([queued.body.id]);
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+  });
+
+  it('runs a sandbox run posted on A in the worker process', async () => {
+    const user = await register(a);
+    const res = await call(a, 'POST', '/api/scripts/execute', user.token, {
+      code: 'print("ran in a worker", 6 * 7)',
+      target: 'sandbox',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ success: true, output: 'ran in a worker 42\n', target: 'sandbox' });
+  });
+
+  it('shares the rate limit across instances', async () => {
+    const user = await register(a);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const instance = i % 2 === 0 ? a : b;
+      const res = await call(instance, 'POST', '/api/scripts/execute', user.token, {
+        code: 'print(1)',
+        target: 'game',
+      });
+      statuses.push(res.status);
+    }
+    // 8 a minute for this session, wherever the calls land.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(8);
+    expect(statuses.slice(8)).toEqual([429, 429]);
+  });
+
+  it('reports health and metrics', async () => {
+    const health = await call(b, 'GET', '/api/health');
+    expect(health.body).toMatchObject({ status: 'ok', mode: 'scale-out', database: 'ok', redis: 'ok' });
+    expect((await call(b, 'GET', '/metrics')).status).toBe(401);
+    const metrics = await fetch(`${b.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } });
+    const text = await metrics.text();
+    expect(metrics.status).toBe(200);
+    expect(text).toMatch(/^moonrelay_http_requests_total\{status="2xx"\} \d+$/m);
+    expect(text).toMatch(/^moonrelay_game_servers_connected \d+$/m);
+  });
+
+  it('survives Redis restarting: requests fail briefly, then everything works again', async () => {
+    const user = await register(a);
+    await redis.stop();
+    const during = await call(b, 'GET', '/api/health');
+    expect(during.body.redis).toBe('error');
+    redis = await startRedis(redis.port);
+    await eventually(async () => (await call(b, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'B reconnecting');
+    await eventually(async () => (await call(a, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'A reconnecting');
+    const socket = await socketOn(b, user.token);
+    const seen = new Promise((resolve) => socket.once('game:status', resolve));
+    const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'after-restart' });
+    await eventually(async () => (await game.ping()).status === 200, 10_000, 'a ping after the restart');
+    await seen;
+    const queued = await call(b, 'POST', '/api/game/command', user.token, { type: 'reset' });
+    expect(queued.status).toBe(200);
+    await eventually(async () => (await game.ping()).commands.some((c) => c.id === queued.body.id), 5_000, 'delivery');
+  }, 60_000);
+
+  it('loses no acknowledged command when instance A is killed under traffic; B keeps serving', async () => {
+    const user = await register(b);
+    const acknowledged: string[] = [];
+    let failures = 0;
+    const send = async (instance: Instance) => {
+      try {
+        const res = await call(instance, 'POST', '/api/game/command', user.token, { type: 'heal' });
+        if (res.status === 200) acknowledged.push(res.body.id);
+        else failures += 1;
+      } catch {
+        failures += 1; // the connection to the killed instance broke: not acknowledged
+      }
+    };
+    let crashed = false;
+    const traffic = (async () => {
+      // Until well after the crash: 150 more rounds once A is gone.
+      for (let after = 0; after < 150; after += crashed ? 1 : 0) await Promise.all([send(a), send(b)]);
+    })();
+    await eventually(async () => acknowledged.length >= 100, 20_000, '100 acknowledged commands');
+    await a.crash();
+    crashed = true;
+    await traffic;
+    expect(failures).toBeGreaterThan(0);
+    expect((await call(b, 'GET', '/api/health')).status).toBe(200);
+    // Every acknowledged command is in the database, queued for the user's next game.
+    const game = new SimulatedGame({ url: b.url, key: user.user.apiKey, serverId: 'collector' });
+    const received = new Set<string>();
+    // Until a ping finds nothing left (commands committed but never answered by A come along too).
+    for (let i = 0; i < 500; i += 1) {
+      const { commands } = await game.ping();
+      if (commands.length === 0) break;
+      for (const command of commands) received.add(command.id);
+    }
+    expect(acknowledged.length).toBeGreaterThan(100);
+    expect(acknowledged.filter((id) => !received.has(id))).toEqual([]);
+  }, 90_000);
+});

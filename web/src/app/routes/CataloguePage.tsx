@@ -1,0 +1,5 @@
+import { CatalogueScreen } from '../../features/catalogue/components/CatalogueScreen.tsx';
+
+export default function CataloguePage() {
+  return <CatalogueScreen />;
+}

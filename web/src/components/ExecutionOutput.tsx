@@ -1,0 +1,109 @@
+import { Badge, Box, Card, HStack, Heading, Text } from '@chakra-ui/react';
+import {
+  EXECUTION_TOASTS,
+  LIMIT_NOTES,
+  type Execution,
+  type ExecutionStatus,
+  type ExecutionTarget,
+} from '../lib/execution-result.ts';
+
+export type { Execution, ExecutionStatus };
+
+const BADGES: Record<ExecutionStatus, { label: string; palette: string }> = {
+  idle: { label: 'Idle', palette: 'gray' },
+  running: { label: 'Running', palette: 'blue' },
+  queued: { label: 'Queued', palette: 'purple' },
+  success: { label: 'Success', palette: 'green' },
+  error: { label: 'Error', palette: 'red' },
+};
+
+const TARGETS: Record<ExecutionTarget, { label: string; palette: string }> = {
+  sandbox: { label: 'Sandbox', palette: 'teal' },
+  game: { label: 'Game', palette: 'orange' },
+};
+
+/** "7 ms", "1.26 s". */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+interface Props {
+  execution: Execution;
+  /** What the pane says while the run is in flight (spec section 4). */
+  runningText?: string;
+}
+
+/**
+ * The output pane (spec section 4): the output field, else the error field, else 'No output'. Also
+ * where the run happened (Sandbox or Game), how long it took, and which sandbox limit ended it.
+ */
+export function ExecutionOutput({ execution, runningText = 'Executing script...' }: Props) {
+  const badge = BADGES[execution.status];
+  const target = execution.target ? TARGETS[execution.target] : undefined;
+  const running = execution.status === 'running';
+  const text = running ? runningText : execution.output || execution.error || EXECUTION_TOASTS.noOutput;
+  const limitNote = !running && execution.limit ? LIMIT_NOTES[execution.limit] : undefined;
+  // A run that printed and then failed: the pane shows the output (the spec's rule), and the error under it.
+  const errorAfterOutput =
+    execution.status === 'error' && execution.output && execution.error ? execution.error : undefined;
+  const duration = !running && execution.durationMs !== undefined ? formatDuration(execution.durationMs) : undefined;
+  return (
+    <Card.Root size="sm" aria-live="polite">
+      <Card.Header>
+        <HStack justify="space-between">
+          <Heading size="sm">Execution Output</Heading>
+          <HStack gap="2">
+            {target && (
+              <Badge variant="outline" colorPalette={target.palette} data-testid="execution-target">
+                {target.label}
+              </Badge>
+            )}
+            <Badge colorPalette={badge.palette} data-testid="execution-status">
+              {badge.label}
+            </Badge>
+          </HStack>
+        </HStack>
+      </Card.Header>
+      <Card.Body>
+        {limitNote && (
+          <Text fontSize="sm" fontWeight="medium" color="fg.warning" mb="2" data-testid="execution-limit">
+            {limitNote}
+          </Text>
+        )}
+        <Box
+          as="pre"
+          data-testid="execution-output"
+          fontFamily="mono"
+          fontSize="sm"
+          whiteSpace="pre-wrap"
+          wordBreak="break-word"
+          maxH="60"
+          overflowY="auto"
+          p="3"
+          borderRadius="md"
+          bg="bg.muted"
+          color={execution.status === 'error' && !execution.output ? 'fg.error' : execution.output ? 'fg' : 'fg.muted'}
+        >
+          {text}
+        </Box>
+        {errorAfterOutput && (
+          <Text
+            fontFamily="mono"
+            fontSize="sm"
+            color="fg.error"
+            mt="2"
+            whiteSpace="pre-wrap"
+            data-testid="execution-error"
+          >
+            {errorAfterOutput}
+          </Text>
+        )}
+        {duration && (
+          <Text fontSize="xs" color="fg.muted" mt="2" data-testid="execution-duration">
+            Ran for {duration}
+          </Text>
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

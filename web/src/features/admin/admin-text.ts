@@ -1,0 +1,39 @@
+/** The Admin Panel's texts. Those the spec gives (sections 2, 5 and 8) are word for word. */
+export const ADMIN_TEXT = {
+  title: 'Admin Panel',
+  badge: 'Admin Access',
+  subtitle: 'Manage users and their API keys, send commands and scripts to their games, and review what admins did.',
+  tabs: {
+    users: 'Users',
+    connections: 'Connections',
+    mass: 'Mass Execution',
+    executions: 'Recent Executions',
+    audit: 'Audit Logs',
+  },
+  noConnections: 'No active connections',
+  noExecutions: 'No recent executions found',
+  noAudit: 'No audit logs available',
+  noUsers: 'No users yet',
+  unknownGame: 'Unknown',
+  adminsOnlyTitle: 'Admins only',
+  adminsOnly: 'The Admin Panel is for administrators. Your account does not have admin access.',
+} as const;
+
+export const ADMIN_TOASTS = {
+  keyRegenerated: (name: string, key: string) => ({
+    title: 'API Key Regenerated',
+    description: `New API key for ${name}: ${key}`,
+  }),
+  keyFailed: { title: 'Failed', description: 'Could not regenerate API key.' },
+  commandSent: { title: 'Command Sent', description: 'Command queued for execution' },
+  commandFailed: { title: 'Failed', description: 'Could not send command.' },
+  scriptSent: { title: 'Script Sent', description: 'Script queued for execution' },
+  scriptFailed: { title: 'Failed', description: 'Could not execute script.' },
+  noUsersSelected: { title: 'No Users Selected', description: 'Please select at least one user for mass execution.' },
+  noScript: { title: 'No Script Provided', description: 'Please enter a script to execute.' },
+  roleChanged: (name: string, isAdmin: boolean) => ({
+    title: 'Role Updated',
+    description: isAdmin ? `${name} is now an admin.` : `${name} is no longer an admin.`,
+  }),
+  roleFailed: { title: 'Failed', description: 'Could not change the role.' },
+} as const;

@@ -1,0 +1,66 @@
+import { Box, Button, Center, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { messageOf } from '../../../../lib/api-client.ts';
+
+/** The admin lists' height (spec section 9: admin lists sit in 600px scroll areas). */
+export const ADMIN_LIST_HEIGHT = '600px';
+
+interface Props {
+  /** Names the scroll area for assistive technology and tests ("Users", "Audit Logs"...). */
+  label: string;
+  /** The list's first load has not answered yet. */
+  loading: boolean;
+  /** The list could not be loaded (and there is nothing to show). */
+  error: unknown;
+  onRetry(): void;
+  empty: boolean;
+  emptyText: string;
+  children: ReactNode;
+}
+
+/** A 600px scroll area holding an admin list, or its loading, failure or empty state. */
+export function ListArea({ label, loading, error, onRetry, empty, emptyText, children }: Props) {
+  let content: ReactNode;
+  if (loading) {
+    content = (
+      <Center h="full">
+        <Spinner />
+      </Center>
+    );
+  } else if (error) {
+    content = (
+      <Center h="full">
+        <Stack align="center" gap="3">
+          <Text color="fg.error">
+            {label} could not be loaded. {messageOf(error, '')}
+          </Text>
+          <Button size="sm" variant="outline" onClick={onRetry}>
+            Retry
+          </Button>
+        </Stack>
+      </Center>
+    );
+  } else if (empty) {
+    content = (
+      <Center h="full">
+        <Text color="fg.muted">{emptyText}</Text>
+      </Center>
+    );
+  } else {
+    content = children;
+  }
+  return (
+    <Box
+      role="region"
+      aria-label={label}
+      height={ADMIN_LIST_HEIGHT}
+      overflowY="auto"
+      borderWidth="1px"
+      borderRadius="md"
+      bg="bg.panel"
+      data-testid="admin-list"
+    >
+      {content}
+    </Box>
+  );
+}

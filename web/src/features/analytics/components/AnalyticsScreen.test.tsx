@@ -1,0 +1,125 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ScriptAnalytics, UsageAnalytics } from '@moonrelay/contract/analytics';
+import { signInAs } from '../../../test/fixtures.ts';
+import { renderWithProviders } from '../../../test/render.tsx';
+import { AnalyticsScreen } from './AnalyticsScreen.tsx';
+
+// recharts sizes its charts with ResizeObserver, which jsdom lacks.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof ResizeObserver;
+
+const hours = <T,>(count: number, fill: (index: number) => T) =>
+  Array.from({ length: count }, (_, i) => ({
+    start: new Date(Date.UTC(2026, 10, 21, 1 + i)).toISOString(),
+    ...fill(i),
+  }));
+
+const USAGE: UsageAnalytics = {
+  totalRequests: 42,
+  requestsByEndpoint: { 'POST /api/game/ping': 30, 'GET /api/scripts': 8, 'PUT /api/scripts/:id': 4 },
+  averageResponseTime: 3.4,
+  totalErrors: 1,
+  periodStart: '2026-11-21T01:00:00.000Z',
+  periodEnd: '2026-11-22T00:26:49.409Z',
+  period: '24h',
+  requestsOverTime: hours(24, (i) => ({ requests: i === 23 ? 42 : 0, errors: i === 23 ? 1 : 0 })),
+};
+
+const SCRIPTS: ScriptAnalytics = {
+  totalExecutions: 12,
+  executionsByScript: [
+    { scriptId: 's1', name: 'Hello', executions: 9, succeeded: 8, failed: 1 },
+    { scriptId: null, name: 'Custom code', executions: 3, succeeded: 3, failed: 0 },
+  ],
+  successRate: 91.7,
+  averageExecutionTime: 5.2,
+  outcomes: { succeeded: 11, failed: 1, pending: 0, notConnected: 2 },
+  periodStart: '2026-11-21T01:00:00.000Z',
+  periodEnd: '2026-11-22T00:26:49.409Z',
+  period: '24h',
+  executionsOverTime: hours(24, (i) => ({
+    executions: i === 23 ? 12 : 0,
+    succeeded: i === 23 ? 11 : 0,
+    failed: i === 23 ? 1 : 0,
+  })),
+};
+
+const EMPTY_SCRIPTS: ScriptAnalytics = {
+  ...SCRIPTS,
+  totalExecutions: 0,
+  executionsByScript: [],
+  successRate: null,
+  averageExecutionTime: null,
+  outcomes: { succeeded: 0, failed: 0, pending: 0, notConnected: 0 },
+};
+
+let requested: string[];
+function serve(usage: UsageAnalytics, scripts: ScriptAnalytics) {
+  requested = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    requested.push(url.pathname + url.search);
+    const period = url.searchParams.get('period');
+    const body = url.pathname.endsWith('/usage') ? { ...usage, period } : { ...scripts, period };
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+}
+
+const region = (name: string) => screen.getByRole('region', { name });
+const stat = (label: string) => screen.getByText(label, { selector: 'dt' }).closest('dl')!;
+
+beforeEach(() => {
+  signInAs();
+  serve(USAGE, SCRIPTS);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('AnalyticsScreen', () => {
+  it('shows the headline numbers and the four charts for the last 24 hours', async () => {
+    renderWithProviders(<AnalyticsScreen />, { route: '/analytics' });
+    await waitFor(() => expect(stat('Total Requests')).toHaveTextContent('42'));
+    expect(stat('Average Response Time')).toHaveTextContent('3.4 ms');
+    expect(stat('Total Executions')).toHaveTextContent('12');
+    expect(stat('Success Rate')).toHaveTextContent('91.7%');
+    expect(stat('Average Execution Time')).toHaveTextContent('5.2 ms');
+    expect(requested.sort()).toEqual(['/api/analytics/scripts?period=24h', '/api/analytics/usage?period=24h']);
+
+    expect(within(region('Executions over time')).getByTestId('executions-chart')).toBeInTheDocument();
+    expect(within(region('Success rate')).getByTestId('success-rate-chart')).toBeInTheDocument();
+    expect(within(region('Success rate')).getByRole('list', { name: 'Outcomes' })).toHaveTextContent(
+      'Succeeded 11Failed 1No game connected 2',
+    );
+    const busiest = within(region('Busiest scripts')).getByTestId('busiest-scripts');
+    expect(busiest).toHaveTextContent('Hello');
+    expect(busiest).toHaveTextContent('Custom code');
+    const byEndpoint = within(region('Requests by endpoint')).getByTestId('requests-by-endpoint');
+    expect(byEndpoint).toHaveTextContent('POST /api/game/ping');
+    expect(byEndpoint.textContent!.indexOf('POST /api/game/ping')).toBeLessThan(
+      byEndpoint.textContent!.indexOf('GET /api/scripts'),
+    );
+    expect(within(region('Request volume')).getByTestId('requests-chart')).toBeInTheDocument();
+  });
+
+  it('asks for another period when one is picked', async () => {
+    renderWithProviders(<AnalyticsScreen />, { route: '/analytics' });
+    await waitFor(() => expect(stat('Total Requests')).toHaveTextContent('42'));
+    await userEvent.click(screen.getByText('Last 7 days'));
+    await waitFor(() => expect(requested).toContain('/api/analytics/usage?period=7d'));
+    expect(requested).toContain('/api/analytics/scripts?period=7d');
+  });
+
+  it('says when there is nothing to chart yet', async () => {
+    serve({ ...USAGE, totalRequests: 0, requestsByEndpoint: {}, totalErrors: 0 }, EMPTY_SCRIPTS);
+    renderWithProviders(<AnalyticsScreen />, { route: '/analytics' });
+    await waitFor(() => expect(stat('Total Executions')).toHaveTextContent('0'));
+    expect(stat('Success Rate')).toHaveTextContent('—');
+    expect(within(region('Executions over time')).getByText('No script runs in this period.')).toBeInTheDocument();
+    expect(within(region('Busiest scripts')).getByText('No script runs in this period.')).toBeInTheDocument();
+    expect(within(region('Requests by endpoint')).getByText('No API requests in this period.')).toBeInTheDocument();
+  });
+});

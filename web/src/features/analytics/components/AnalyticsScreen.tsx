@@ -1,0 +1,126 @@
+import { Alert, Box, Button, Flex, Heading, HStack, SegmentGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { RefreshCw } from 'lucide-react';
+import { useSearchParams } from 'react-router-dom';
+import {
+  ANALYTICS_PERIODS,
+  AnalyticsPeriodSchema,
+  DEFAULT_ANALYTICS_PERIOD,
+  type AnalyticsPeriod,
+} from '@moonrelay/contract/analytics';
+import { messageOf } from '../../../lib/api-client.ts';
+import { useScriptStats, useUsage } from '../api/analytics.ts';
+import { ChartCard } from './ChartCard.tsx';
+import { ExecutionsChart } from './ExecutionsChart.tsx';
+import { RankedBars } from './RankedBars.tsx';
+import { RequestsChart } from './RequestsChart.tsx';
+import { StatCards } from './StatCards.tsx';
+import { SuccessRateChart } from './SuccessRateChart.tsx';
+
+const PERIOD_ITEMS = Object.entries(ANALYTICS_PERIODS).map(([value, { label }]) => ({ value, label }));
+const LOADING = 'Loading...';
+
+/**
+ * Usage and script analytics (spec sections 3 and 7): executions over time, how runs ended, the
+ * busiest scripts, and API requests by endpoint and over time, for a period kept in the URL.
+ */
+export function AnalyticsScreen() {
+  const [search, setSearch] = useSearchParams();
+  const parsed = AnalyticsPeriodSchema.safeParse(search.get('period'));
+  const period: AnalyticsPeriod = parsed.success ? parsed.data : DEFAULT_ANALYTICS_PERIOD;
+  const usage = useUsage(period);
+  const stats = useScriptStats(period);
+  const failure = usage.error ?? stats.error;
+  const refreshing = usage.isFetching || stats.isFetching;
+
+  const endpoints = Object.entries(usage.data?.requestsByEndpoint ?? {}).map(([name, value]) => ({ name, value }));
+  const scripts = (stats.data?.executionsByScript ?? []).map((row) => ({ name: row.name, value: row.executions }));
+  const anyOutcome = Object.values(stats.data?.outcomes ?? {}).some((count) => count > 0);
+
+  return (
+    <Stack gap="6">
+      <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
+        <Box>
+          <Heading size="2xl">Analytics</Heading>
+          <Text color="fg.muted">How your scripts run and how you use the API.</Text>
+        </Box>
+        <HStack gap="3" wrap="wrap">
+          <SegmentGroup.Root
+            size="sm"
+            value={period}
+            onValueChange={({ value }) =>
+              value && setSearch(value === DEFAULT_ANALYTICS_PERIOD ? {} : { period: value })
+            }
+            aria-label="Period"
+          >
+            <SegmentGroup.Indicator />
+            <SegmentGroup.Items items={PERIOD_ITEMS} />
+          </SegmentGroup.Root>
+          <Button
+            size="sm"
+            variant="outline"
+            loading={refreshing}
+            onClick={() => void Promise.all([usage.refetch(), stats.refetch()])}
+          >
+            <RefreshCw /> Refresh
+          </Button>
+        </HStack>
+      </Flex>
+
+      {failure && (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Analytics could not be loaded.</Alert.Title>
+            <Alert.Description>{messageOf(failure, 'Please try again.')}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+
+      <StatCards usage={usage.data} stats={stats.data} />
+
+      <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4">
+        <Box gridColumn={{ xl: 'span 2' }} minW="0">
+          <ChartCard
+            title="Executions over time"
+            description="Script runs in the sandbox or in your game, by how they ended."
+            empty={!stats.data ? LOADING : stats.data.totalExecutions === 0 && 'No script runs in this period.'}
+          >
+            {stats.data && <ExecutionsChart buckets={stats.data.executionsOverTime} period={period} />}
+          </ChartCard>
+        </Box>
+        <ChartCard
+          title="Success rate"
+          description="Finished runs that succeeded, and how the others ended."
+          empty={!stats.data ? LOADING : !anyOutcome && 'No script runs in this period.'}
+        >
+          {stats.data && <SuccessRateChart stats={stats.data} />}
+        </ChartCard>
+      </SimpleGrid>
+
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
+        <ChartCard
+          title="Busiest scripts"
+          description="Runs per script; code run without saving it counts as Custom code."
+          empty={!stats.data ? LOADING : scripts.length === 0 && 'No script runs in this period.'}
+        >
+          <RankedBars items={scripts} color="teal.subtle" testId="busiest-scripts" />
+        </ChartCard>
+        <ChartCard
+          title="Requests by endpoint"
+          description="API calls with your session or API key, by route."
+          empty={!usage.data ? LOADING : endpoints.length === 0 && 'No API requests in this period.'}
+        >
+          <RankedBars items={endpoints} color="purple.subtle" testId="requests-by-endpoint" />
+        </ChartCard>
+      </SimpleGrid>
+
+      <ChartCard
+        title="Request volume"
+        description="API calls over the period, and how many answered with an error."
+        empty={!usage.data ? LOADING : usage.data.totalRequests === 0 && 'No API requests in this period.'}
+      >
+        {usage.data && <RequestsChart buckets={usage.data.requestsOverTime} period={period} />}
+      </ChartCard>
+    </Stack>
+  );
+}

@@ -1,0 +1,33 @@
+import { Card, Center, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+
+interface Props {
+  title: string;
+  description: string;
+  /** Shown instead of the chart when there is nothing to draw. */
+  empty?: string | false;
+  children: ReactNode;
+}
+
+/** A titled card holding one chart (a region named by its title, for screen readers and tests). */
+export function ChartCard({ title, description, empty, children }: Props) {
+  return (
+    <Card.Root role="region" aria-label={title} size="sm" minW="0">
+      <Card.Header>
+        <Card.Title>{title}</Card.Title>
+        <Card.Description>{description}</Card.Description>
+      </Card.Header>
+      <Card.Body minH="56">
+        {empty ? (
+          <Center flex="1" py="8">
+            <Text color="fg.muted" fontSize="sm">
+              {empty}
+            </Text>
+          </Center>
+        ) : (
+          children
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { API_DOCS_TABS, BROWSER_ONLY_ENDPOINTS } from '@moonrelay/contract/api-docs';
+import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
+import { EXAMPLES } from '@moonrelay/contract/examples';
+import { buildDocs } from './docs-model.ts';
+import { TEST_OPENAPI } from './test-openapi.ts';
+
+describe('API docs model', () => {
+  it('has examples for every contract endpoint a docs tab shows', () => {
+    const shownTags = new Set<string>(API_DOCS_TABS.flatMap((tab) => [...tab.tags]));
+    const missing = Object.entries(endpoints as Record<string, Endpoint>)
+      .filter(([name, endpoint]) => shownTags.has(endpoint.tag) && !BROWSER_ONLY_ENDPOINTS.includes(name))
+      .filter(([name]) => !EXAMPLES[name as keyof typeof EXAMPLES])
+      .map(([name]) => name);
+    // Add an example to contract/src/examples.ts for each name listed here.
+    expect(missing).toEqual([]);
+  });
+
+  it('groups the operations into the four tabs in order and leaves Admin and browser-only flows off', () => {
+    const tabs = buildDocs(TEST_OPENAPI);
+    expect(tabs.map((tab) => tab.label)).toEqual(['Auth', 'Scripts', 'Game', 'Analytics']);
+    expect(tabs.map((tab) => tab.endpoints.map((endpoint) => endpoint.name))).toEqual([
+      ['login', 'currentUser'],
+      ['listScripts', 'executeScript'],
+      ['gameCommand', 'gameLoader'],
+      ['analyticsUsage'],
+    ]);
+  });
+
+  it('reads method, path, credential headers, rate limit and errors from the document', () => {
+    const [auth, scripts, game] = buildDocs(TEST_OPENAPI);
+    const login = auth!.endpoints[0]!;
+    expect(login).toMatchObject({ method: 'POST', path: '/api/auth/login', auth: 'none' });
+    expect(login.headers).toEqual([{ name: 'Content-Type', value: 'application/json' }]);
+    expect(auth!.endpoints[1]!.headers).toEqual([
+      { name: 'Authorization', value: 'Bearer <session token from login>' },
+    ]);
+
+    const execute = scripts!.endpoints[1]!;
+    expect(execute.rateLimit).toEqual({ policy: 'general', perMinute: 50 });
+    expect(execute.headers.map((header) => header.value)).toEqual(['Bearer <your API key>', 'application/json']);
+    expect(execute.pathParams).toEqual([{ name: 'id', type: 'string', required: true, notes: [] }]);
+    expect(execute.errors).toEqual([
+      { status: '401', description: 'Missing or invalid session token or API key' },
+      { status: '429', description: 'Rate limit exceeded; see Retry-After' },
+    ]);
+
+    const loader = game!.endpoints[1]!;
+    expect(loader.textResponse).toBe(true);
+    expect(loader.headers).toEqual([]);
+    expect(loader.queryParams[0]).toMatchObject({ name: 'key', required: false, notes: ['at most 200 characters'] });
+  });
+
+  it('lists body fields, merging the variants of a union', () => {
+    const [auth, , game] = buildDocs(TEST_OPENAPI);
+    expect(auth!.endpoints[0]!.bodyFields).toEqual([
+      { name: 'emailOrUsername', type: 'string', required: true, notes: ['1–254 characters'] },
+      { name: 'password', type: 'string', required: true, notes: ['1–256 characters'] },
+    ]);
+    expect(game!.endpoints[0]!.bodyFields).toEqual([
+      { name: 'serverId', type: 'string', required: false, notes: [] },
+      { name: 'type', type: '"teleport" | "heal"', required: true, notes: [] },
+      { name: 'data', type: 'object', required: false, notes: [] },
+    ]);
+  });
+
+  it('keeps parameter descriptions and defaults', () => {
+    const analytics = buildDocs(TEST_OPENAPI)[3]!.endpoints[0]!;
+    expect(analytics.queryParams).toEqual([
+      {
+        name: 'period',
+        type: '"1h" | "24h" | "7d" | "30d"',
+        required: false,
+        notes: ['default "24h"'],
+        description: 'How far back',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { GAME_STATUS_POLL_MS } from '@moonrelay/contract/constants';
+import type {
+  GameCommandRequest,
+  GameCommandResponse,
+  GameStatus,
+  IntegrationScripts,
+  PlayerProfile,
+} from '@moonrelay/contract/game';
+import { apiRequest } from '../../../lib/api-client.ts';
+import type { ExecutionResult } from '../../../lib/execution-result.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useLiveSocketState } from '../../../lib/socket.ts';
+
+/** Whether a game is connected, its last ping and player data, and every live game server. */
+export const gameStatusQuery = () =>
+  queryOptions({
+    queryKey: ['/api/game/status'],
+    queryFn: () => apiRequest<GameStatus>('GET', '/api/game/status'),
+  });
+
+/**
+ * The game status. While the live socket is up, `game:status` events keep this query's data
+ * current (useLiveEvents), so it is fetched once; while the socket is down it is polled every 2 s
+ * (spec section 9) so the screens never go stale for long.
+ */
+export function useGameStatus() {
+  const token = useSession((state) => state.token);
+  const socketConnected = useLiveSocketState((state) => state.connected);
+  return useQuery({
+    ...gameStatusQuery(),
+    enabled: Boolean(token),
+    refetchInterval: socketConnected ? false : GAME_STATUS_POLL_MS,
+  });
+}
+
+/** Queues a command for the game (POST /api/game/command). */
+export const useSendCommand = () =>
+  useMutation({
+    mutationFn: (command: GameCommandRequest) => apiRequest<GameCommandResponse>('POST', '/api/game/command', command),
+  });
+
+/** A Roblox player's profile, fetched by Moonrelay (games cannot reach roblox.com); 502 when Roblox cannot be reached. */
+export const playerProfileQuery = (userId: string) =>
+  queryOptions({
+    queryKey: ['/api/game/profile', userId],
+    queryFn: () => apiRequest<PlayerProfile>('GET', `/api/game/profile?userId=${encodeURIComponent(userId)}`),
+  });
+
+/** Requested only when the player's userId is known and the game is connected (spec section 4). */
+export function usePlayerProfile(userId: string | number | undefined, enabled: boolean) {
+  const id = userId === undefined ? '' : String(userId);
+  return useQuery({ ...playerProfileQuery(id), enabled: enabled && id !== '' });
+}
+
+/**
+ * The three scripts of the Integration panel. They carry the user's API key, so the key is part of
+ * the query key: after the key is regenerated the scripts are fetched again with the new one.
+ */
+export function useIntegrationScripts() {
+  const apiKey = useSession((state) => state.user?.apiKey ?? null);
+  return useQuery({
+    queryKey: ['/api/game/integration-scripts', apiKey],
+    queryFn: () => apiRequest<IntegrationScripts>('GET', '/api/game/integration-scripts'),
+  });
+}
+
+/** The scripts feature's list (its query key is its GET path): a run changes a script's executionCount. */
+const SCRIPTS_QUERY_KEY = ['/api/scripts'] as const;
+export const refreshScriptList = () => queryClient.invalidateQueries({ queryKey: SCRIPTS_QUERY_KEY });
+
+/** Where the executor runs code: the game, on the chosen server when several are live. */
+export interface GameRun {
+  serverId?: string;
+}
+
+const gameTarget = ({ serverId }: GameRun) => ({ target: 'game' as const, ...(serverId ? { serverId } : {}) });
+
+/** Runs a saved script in the game (POST /api/scripts/{id}/execute). */
+export const useRunSavedScript = () =>
+  useMutation({
+    mutationFn: ({ id, ...run }: GameRun & { id: string }) =>
+      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, gameTarget(run)),
+    onSettled: refreshScriptList,
+  });
+
+/** Runs code that is not saved in the game (POST /api/scripts/execute). */
+export const useRunCode = () =>
+  useMutation({
+    mutationFn: ({ code, ...run }: GameRun & { code: string }) =>
+      apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code, ...gameTarget(run) }),
+  });

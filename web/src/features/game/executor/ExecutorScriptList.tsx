@@ -1,0 +1,65 @@
+import { Box, HStack, IconButton, Stack, Text } from '@chakra-ui/react';
+import { Play } from 'lucide-react';
+import type { Script } from '@moonrelay/contract/scripts';
+
+interface Props {
+  /** The user's scripts; undefined while they load. */
+  scripts: readonly Script[] | undefined;
+  failed: boolean;
+  disabled: boolean;
+  onRun(script: Script): void;
+}
+
+/** The user's scripts in a 200px scroll area (spec section 9), each with a run button. */
+export function ExecutorScriptList({ scripts, failed, disabled, onRun }: Props) {
+  let content;
+  if (scripts && scripts.length > 0) {
+    content = (
+      <Stack as="ul" gap="2" listStyleType="none" pe="2">
+        {scripts.map((script) => (
+          <HStack
+            as="li"
+            key={script.id}
+            justify="space-between"
+            gap="3"
+            borderWidth="1px"
+            borderRadius="md"
+            px="3"
+            py="2"
+          >
+            <Stack gap="0" minW="0">
+              <Text fontWeight="medium" truncate>
+                {script.name}
+              </Text>
+              <Text fontSize="sm" color="fg.muted" truncate>
+                {script.description || 'No description'}
+              </Text>
+            </Stack>
+            <IconButton
+              aria-label={`Run ${script.name}`}
+              size="sm"
+              variant="ghost"
+              colorPalette="green"
+              disabled={disabled}
+              onClick={() => onRun(script)}
+            >
+              <Play />
+            </IconButton>
+          </HStack>
+        ))}
+      </Stack>
+    );
+  } else if (scripts) {
+    content = <Text color="fg.muted">No scripts yet. Create your first script to get started.</Text>;
+  } else if (failed) {
+    content = <Text color="fg.error">Your scripts could not be loaded.</Text>;
+  } else {
+    content = <Text color="fg.muted">Loading scripts...</Text>;
+  }
+
+  return (
+    <Box height="200px" overflowY="auto" data-testid="executor-scripts">
+      {content}
+    </Box>
+  );
+}

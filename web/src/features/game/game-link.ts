@@ -1,0 +1,75 @@
+import { create } from 'zustand';
+import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
+import type { GameServer, GameStatus, PlayerData } from '@moonrelay/contract/game';
+
+/**
+ * What the screens make of a game status: whether a game is connected, which game server they show
+ * and act on, and when that reading next changes on its own.
+ *
+ * Connected is judged here too, not only by the server's flag: a status whose last ping is 10 s old
+ * or more reads as Disconnected (spec section 4) even if no newer status arrives, so a game that
+ * stops shows Disconnected about 10 s later without a reload.
+ */
+export interface GameLink {
+  connected: boolean;
+  /** The last ping and player data of the server the screens show (the most recently pinged). */
+  lastPing: string | null;
+  gameData: PlayerData | null;
+  /** Game servers pinging now, most recent first. */
+  liveServers: GameServer[];
+  /** With several live servers, the chosen one: commands and runs name it. Otherwise undefined. */
+  serverId: string | undefined;
+  /** When (ms since epoch) something connected now goes stale; null when nothing is connected. */
+  staleAt: number | null;
+}
+
+const pingedAt = (lastPing: string | null) => (lastPing ? Date.parse(lastPing) : Number.NaN);
+
+/** A ping counts while it is younger than the connection window. */
+export function isFresh(lastPing: string | null, now: number): boolean {
+  return now - pingedAt(lastPing) < GAME_CONNECTED_WINDOW_MS;
+}
+
+const NO_GAME: GameLink = {
+  connected: false,
+  lastPing: null,
+  gameData: null,
+  liveServers: [],
+  serverId: undefined,
+  staleAt: null,
+};
+
+export function gameLinkOf(status: GameStatus | undefined, chosenServerId: string | null, now: number): GameLink {
+  if (!status) return NO_GAME;
+
+  const connected = status.connected && isFresh(status.lastPing, now);
+  const liveServers = status.servers.filter((server) => server.connected && isFresh(server.lastPing, now));
+  const pings = [...(connected ? [status.lastPing] : []), ...liveServers.map((server) => server.lastPing)];
+  const staleAt = pings.length ? Math.min(...pings.map((ping) => pingedAt(ping) + GAME_CONNECTED_WINDOW_MS)) : null;
+
+  if (liveServers.length > 1) {
+    const chosen = liveServers.find((server) => server.serverId === chosenServerId) ?? liveServers[0]!;
+    return {
+      connected,
+      lastPing: chosen.lastPing,
+      gameData: chosen.gameData,
+      liveServers,
+      serverId: chosen.serverId,
+      staleAt,
+    };
+  }
+  // One server (or none live): the status's own fields describe it; commands need not name it.
+  return { connected, lastPing: status.lastPing, gameData: status.gameData, liveServers, serverId: undefined, staleAt };
+}
+
+interface ServerChoice {
+  /** The game server the user picked; kept while it lives, forgotten for the newest when it stops. */
+  serverId: string | null;
+  choose(serverId: string): void;
+}
+
+/** Shared by the Game panel and the script executor, so both act on the same server. */
+export const useServerChoice = create<ServerChoice>((set) => ({
+  serverId: null,
+  choose: (serverId) => set({ serverId }),
+}));

@@ -1,0 +1,58 @@
+import { Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import type { IntegrationScripts } from '@moonrelay/contract/game';
+import { messageOf } from '../../../lib/api-client.ts';
+import { useIntegrationScripts } from '../api/game.ts';
+import { IntegrationScriptCard } from './IntegrationScriptCard.tsx';
+
+const CARDS: { key: keyof IntegrationScripts; title: string; description: string; fileName: string }[] = [
+  {
+    key: 'quickLoader',
+    title: 'Quick Loader',
+    description:
+      'One line that loads the full integration. Paste it into a Script in ServerScriptService; it needs LoadStringEnabled ticked on ServerScriptService.',
+    fileName: 'quick-loader.txt',
+  },
+  {
+    key: 'gameIntegration',
+    title: 'Full Game Integration Script',
+    description: 'The whole integration script, to keep in your game instead of loading it.',
+    fileName: 'game-integration.txt',
+  },
+  {
+    key: 'teleportExample',
+    title: 'Dashboard Teleport Script',
+    description: 'An example: teleports the player to named locations (spawn, tower, arena, secret).',
+    fileName: 'teleport-example.txt',
+  },
+];
+
+/**
+ * The game integration scripts panel (spec section 2). The server templates them with its public
+ * URL and the user's API key, so what is copied works as it is.
+ */
+export function IntegrationPanel() {
+  const scripts = useIntegrationScripts();
+
+  let content;
+  if (scripts.data) {
+    const loaded = scripts.data;
+    content = (
+      <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4" alignItems="start">
+        {CARDS.map(({ key, ...card }) => (
+          <IntegrationScriptCard key={key} {...card} script={loaded[key]} />
+        ))}
+      </SimpleGrid>
+    );
+  } else if (scripts.isError) {
+    content = <Text color="fg.error">{messageOf(scripts.error, 'The integration scripts could not be loaded.')}</Text>;
+  } else {
+    content = <Text color="fg.muted">Loading integration scripts...</Text>;
+  }
+
+  return (
+    <Stack as="section" aria-label="Game Integration" gap="4">
+      <Heading size="lg">Game Integration</Heading>
+      {content}
+    </Stack>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect } from 'react';
+import type { CommandUpdateEvent, ExecutionResultEvent, GameStatusEvent } from '@moonrelay/contract/events';
+import { queryClient } from '../../../lib/query-client.ts';
+import { useSession } from '../../../lib/session.ts';
+import { liveSocketFor } from '../../../lib/socket.ts';
+import { gameStatusQuery, refreshScriptList } from '../api/game.ts';
+import { isFinished, useLiveStore } from './live-store.ts';
+
+// Admin sockets also receive every other user's events: only the signed-in user's own may patch
+// what this user's screens show.
+const isOwn = (userId: string) => userId === useSession.getState().user?.id;
+
+export function onGameStatus({ userId, status }: GameStatusEvent): void {
+  if (isOwn(userId)) queryClient.setQueryData(gameStatusQuery().queryKey, status);
+}
+
+export function onCommandUpdate({ command }: CommandUpdateEvent): void {
+  if (!isOwn(command.userId)) return;
+  useLiveStore.getState().commandUpdated(command);
+  if (command.executionId && isFinished(command)) void refreshScriptList();
+}
+
+export function onExecutionResult({ userId, execution }: ExecutionResultEvent): void {
+  if (!isOwn(userId)) return;
+  useLiveStore.getState().executionFinished(execution);
+  void refreshScriptList();
+}
+
+/** Events may have been missed while the socket was down: the status is fetched again on (re)connect. */
+function onConnect(): void {
+  void queryClient.invalidateQueries({ queryKey: gameStatusQuery().queryKey });
+}
+
+/**
+ * Keeps the screens current from the live socket (mounted once, in the signed-in app): game status
+ * into the status query, command updates and late execution results into the live store.
+ */
+export function useLiveEvents(): void {
+  const token = useSession((state) => state.token);
+  useEffect(() => {
+    if (!token) return;
+    const socket = liveSocketFor(token);
+    socket.on('connect', onConnect);
+    socket.on('game:status', onGameStatus);
+    socket.on('command:update', onCommandUpdate);
+    socket.on('execution:result', onExecutionResult);
+    // The socket lives as long as the session (lib/socket.ts closes it); only the listeners go here.
+    return () => {
+      socket.off('connect', onConnect);
+      socket.off('game:status', onGameStatus);
+      socket.off('command:update', onCommandUpdate);
+      socket.off('execution:result', onExecutionResult);
+      useLiveStore.getState().clear();
+    };
+  }, [token]);
+}

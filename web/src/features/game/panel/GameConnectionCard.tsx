@@ -1,0 +1,75 @@
+import { Badge, Card, DataList, HStack, List, Stack, Text } from '@chakra-ui/react';
+import type { PlayerData } from '@moonrelay/contract/game';
+import { formatTime } from '../../../lib/format.ts';
+import { CONNECT_STEPS, GAME_TEXT } from '../game-text.ts';
+import type { GameLinkState } from '../useGameLink.ts';
+import { formatHealth, formatId, formatPosition } from './player-data.ts';
+
+/** Game Connection: whether the game is connected and its player's data, or how to connect it. */
+export function GameConnectionCard({ link }: { link: GameLinkState }) {
+  const known = link.state === 'ready';
+  return (
+    <Card.Root role="region" aria-label="Game Connection">
+      <Card.Header>
+        <HStack justify="space-between">
+          <Card.Title>Game Connection</Card.Title>
+          {known && (
+            <Badge colorPalette={link.connected ? 'green' : 'red'} data-testid="game-connection">
+              {link.connected ? GAME_TEXT.connected : GAME_TEXT.disconnected}
+            </Badge>
+          )}
+        </HStack>
+      </Card.Header>
+      <Card.Body>
+        {link.state === 'loading' ? (
+          <Text color="fg.muted">Checking the game connection...</Text>
+        ) : link.state === 'failed' ? (
+          <Text color="fg.error">The game status could not be loaded.</Text>
+        ) : link.connected ? (
+          <Stack gap="3">
+            <Text>{GAME_TEXT.receivingCommands}</Text>
+            <Text fontSize="sm" color="fg.muted">
+              Last ping: {formatTime(link.lastPing)}
+            </Text>
+            <PlayerDataList data={link.gameData ?? {}} />
+          </Stack>
+        ) : (
+          <ConnectSteps />
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
+function PlayerDataList({ data }: { data: PlayerData }) {
+  const rows: [string, string][] = [
+    ['Position', formatPosition(data.position)],
+    ['Health', formatHealth(data)],
+    ['Player', data.playerName ?? 'Unknown'],
+    ['User ID', formatId(data.userId)],
+    ['Game ID', formatId(data.gameId)],
+  ];
+  return (
+    <DataList.Root orientation="horizontal" size="sm" gap="2">
+      {rows.map(([label, value]) => (
+        <DataList.Item key={label}>
+          <DataList.ItemLabel>{label}</DataList.ItemLabel>
+          <DataList.ItemValue>{value}</DataList.ItemValue>
+        </DataList.Item>
+      ))}
+    </DataList.Root>
+  );
+}
+
+function ConnectSteps() {
+  return (
+    <Stack gap="2">
+      <Text color="fg.muted">No game is connected. To connect one:</Text>
+      <List.Root as="ol" gap="1" ps="5" fontSize="sm">
+        {CONNECT_STEPS.map((step) => (
+          <List.Item key={step}>{step}</List.Item>
+        ))}
+      </List.Root>
+    </Stack>
+  );
+}

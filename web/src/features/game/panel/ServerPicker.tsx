@@ -1,0 +1,37 @@
+import { Field, NativeSelect } from '@chakra-ui/react';
+import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
+import type { GameServer } from '@moonrelay/contract/game';
+import { useServerChoice } from '../game-link.ts';
+
+/** "a4f0c3c2 · builderman": the start of the server's JobId and its player. */
+export function serverLabel(server: GameServer): string {
+  const id = server.serverId.slice(0, IDENTIFIER_DISPLAY_LENGTH);
+  return server.gameData?.playerName ? `${id} · ${server.gameData.playerName}` : id;
+}
+
+interface Props {
+  liveServers: readonly GameServer[];
+  /** The server the screens act on now. */
+  serverId: string | undefined;
+}
+
+/** With several live game servers, chooses the one the controls and the executor act on. */
+export function ServerPicker({ liveServers, serverId }: Props) {
+  const choose = useServerChoice((state) => state.choose);
+  if (liveServers.length < 2) return null;
+  return (
+    <Field.Root maxW="xs">
+      <Field.Label>Game server</Field.Label>
+      <NativeSelect.Root size="sm">
+        <NativeSelect.Field value={serverId} onChange={(event) => choose(event.target.value)}>
+          {liveServers.map((server) => (
+            <option key={server.serverId} value={server.serverId}>
+              {serverLabel(server)}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+    </Field.Root>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useGameStatus } from './api/game.ts';
+import { gameLinkOf, useServerChoice, type GameLink } from './game-link.ts';
+
+export interface GameLinkState extends GameLink {
+  /** 'ready' once a status is known; until then neither Connected nor Disconnected would be true. */
+  state: 'loading' | 'failed' | 'ready';
+}
+
+/**
+ * The game status as the screens read it (see game-link.ts), re-read at the moment a connected game
+ * server's last ping passes the connection window, so Disconnected shows without a new status.
+ */
+export function useGameLink(): GameLinkState {
+  const status = useGameStatus();
+  const chosenServerId = useServerChoice((state) => state.serverId);
+  const [now, setNow] = useState(() => Date.now());
+
+  // A status that just arrived is judged against the clock now, not against the last re-read.
+  const { dataUpdatedAt } = status;
+  useEffect(() => setNow(Date.now()), [dataUpdatedAt]);
+
+  const link = useMemo(() => gameLinkOf(status.data, chosenServerId, now), [status.data, chosenServerId, now]);
+
+  const { staleAt } = link;
+  useEffect(() => {
+    if (staleAt === null) return;
+    // `now` is a dependency: should the timer fire a hair early, the next render sets a new one.
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, staleAt - Date.now()) + 1);
+    return () => clearTimeout(timer);
+  }, [staleAt, now]);
+
+  const state = status.data ? 'ready' : status.isError ? 'failed' : 'loading';
+  return { ...link, state };
+}
