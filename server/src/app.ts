@@ -220,7 +220,7 @@ function apiOnly(middleware: Middleware<AppState>): Middleware<AppState> {
 
 /** Builds the whole application from a config without listening; tests and main.ts both use it. */
 export async function buildApp(config: Config, logger: Logger): Promise<MoonrelayApp> {
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, logger);
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, logger);
   await migrateToLatest(database.db);
   const platform = createPlatform(config, logger, 'worker');
   const services = createServices(config, database, logger, platform);

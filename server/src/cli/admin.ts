@@ -5,6 +5,7 @@ import { AUDIT_ACTIONS } from '../modules/audit/audit.service.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { usersRepo } from '../modules/users/users.repo.ts';
 import { nowIso } from '../db/time.ts';
+import { createLogger } from '../logger.ts';
 
 /**
  * Account administration from the command line, against the configured database:
@@ -20,7 +21,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const database = openDatabase(loadConfig().database);
+  const config = loadConfig();
+  const database = openDatabase(config.database, createLogger(config.logLevel));
   try {
     await migrateToLatest(database.db);
     const user = await usersRepo.findByEmailOrUsername(database.db, identifier);

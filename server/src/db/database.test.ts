@@ -2,19 +2,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../test/engines.ts';
+import type { DatabaseConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.ts';
 import { uniqueViolation } from './errors.ts';
 
 describeEachEngine('data layer', (engine) => {
   let handle: DatabaseHandle;
   let drop: () => Promise<void>;
+  let config: DatabaseConfig;
+  const warnings: unknown[][] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moonrelay-db-'));
   beforeAll(async () => {
     const created = await engine.create(dir);
     drop = created.drop;
-    handle = openDatabase(created.config);
+    config = created.config;
+    handle = openDatabase(config, { warn: ((...args: unknown[]) => warnings.push(args)) as Logger['warn'] });
   });
   afterAll(async () => {
     await handle.close();
@@ -112,6 +118,27 @@ describeEachEngine('data layer', (engine) => {
       expect(await pragma('journal_mode')).toEqual({ journalMode: 'wal' });
       expect(await pragma('synchronous')).toEqual({ synchronous: 2 });
       expect(await pragma('foreign_keys')).toEqual({ foreignKeys: 1 });
+    });
+  }
+
+  if (engine.name === 'PostgreSQL') {
+    it('outlives PostgreSQL ending an idle connection: a warning, no crash, and the next query works', async () => {
+      const pid = async () =>
+        (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]!.pid;
+      const idle = await pid();
+      const other = new pg.Client({ connectionString: config.kind === 'postgres' ? config.url : '' });
+      await other.connect();
+      try {
+        await other.query('select pg_terminate_backend($1)', [idle]);
+      } finally {
+        await other.end();
+      }
+      // Without the pool's listener this 'error' would have been an uncaught exception.
+      for (let waited = 0; warnings.length === 0 && waited < 5_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]![1]).toMatch(/idle database connection lost/);
+      expect(await pid()).not.toBe(idle);
     });
   }
 });

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { DatabaseConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -52,7 +53,13 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+/**
+ * `logger` hears of PostgreSQL connections lost while idle in the pool (the server restarted, an
+ * administrator ended the session, the database was dropped): pg reports those as an 'error' event
+ * on the pool, which with no listener is an uncaught exception that would end the whole process.
+ * The pool has already discarded the connection and opens a new one for the next query.
+ */
+export function openDatabase(config: DatabaseConfig, logger: Pick<Logger, 'warn'>): DatabaseHandle {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'sqlite') {
     const sqlite = withStatementCache(openSqlite(config.file));
@@ -60,6 +67,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     return { db, kind: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection lost; the pool opens a new one'));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

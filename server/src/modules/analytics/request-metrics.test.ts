@@ -46,7 +46,7 @@ describeEachEngine('request metrics roll-up (stored)', (engine) => {
   beforeAll(async () => {
     const created = await engine.create(dir);
     drop = created.drop;
-    handle = openDatabase(created.config);
+    handle = openDatabase(created.config, createLogger('silent'));
     await migrateToLatest(handle.db);
     await addUser('u1');
     await addUser('u2');
