@@ -242,9 +242,18 @@ local function runCapturedCode(code, chunkName, done)
     return
   end
   local lines = {}
-  local environment = setmetatable({
+  local environment
+  environment = setmetatable({
     print = captureInto(lines, ""),
     warn = captureInto(lines, "warning: "),
+    -- Code it loads itself (the catalogue's one-line loader for long scripts) prints here too.
+    loadstring = function(source, name)
+      local loaded, loadError = loadstring(source, name)
+      if loaded then
+        setfenv(loaded, environment)
+      end
+      return loaded, loadError
+    end,
   }, { __index = scriptEnvironment })
   setfenv(chunk, environment)
   task.spawn(function()

@@ -49,7 +49,17 @@ export const codeEditorLines = (page: Page) => codeEditor(page).locator('.ace_li
 /** Types into the Ace editor as a person does: click in, select all, type (replacing everything). */
 export async function typeInCodeEditor(page: Page, code: string): Promise<void> {
   await codeEditor(page).locator('.ace_content').click();
-  await page.keyboard.press('ControlOrMeta+A');
+  // Cleared and checked before typing: under load a select-all could land while the editor was
+  // still taking the previous change, and the text was then typed after the old code.
+  for (let attempt = 1; ; attempt += 1) {
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    // Ace draws on the next animation frame; give it one before reading the lines.
+    await page.waitForTimeout(50);
+    const lines = await codeEditorLines(page);
+    if (lines.length === 1 && lines[0] === '') break;
+    if (attempt === 5) throw new Error(`The code editor did not clear: ${JSON.stringify(lines)}`);
+  }
   await page.keyboard.type(code);
 }
 
