@@ -149,7 +149,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
   const identifySocket = async (token: string) => {
     const session = await sessions.resolve(token);
-    return session ? { userId: session.userId, isAdmin: session.isAdmin } : null;
+    return session ? { sessionId: session.sessionId, userId: session.userId, isAdmin: session.isAdmin } : null;
   };
   const stopThreads = () => Promise.all([sandboxPool.close(), luaToolsThreads.close()]).then(() => undefined);
   return {
@@ -303,6 +303,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
         bus: services.bus,
         logger,
         identify: services.identifySocket,
+        recheck: { everyMs: config.socketRecheckMs, stillValid: services.sessions.stillValid },
         adapterClients: platform.socketAdapterClients,
       });
     },

@@ -9,7 +9,8 @@ describe('live push (Socket.IO)', () => {
   let server: TestServer;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    server = await startTestServer(engines[0]!);
+    // Open sockets are checked against their sessions every 200 ms here (15 s by default).
+    server = await startTestServer(engines[0]!, { SOCKET_RECHECK_MS: '200' });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.disconnect();
@@ -141,4 +142,50 @@ describe('live push (Socket.IO)', () => {
       'no game:status within 3 s',
     );
   }, 20_000);
+
+  const setAdmin = (userId: string, isAdmin: boolean) =>
+    server.app.database.db
+      .updateTable('users')
+      .set({ isAdmin: isAdmin ? 1 : 0 })
+      .where('id', '=', userId)
+      .execute();
+
+  it('closes the socket of a session that signed out, and only that one', async () => {
+    const frank = await registerUser(server);
+    const second = await server.call('POST', '/api/auth/login', {
+      body: { emailOrUsername: frank.input.email, password: frank.password },
+    });
+    const signedOut = open(frank.token);
+    const stillIn = open(second.body.token);
+    await Promise.all([connected(signedOut), connected(stillIn)]);
+    const reason = new Promise<string>((resolve) => signedOut.once('disconnect', resolve));
+    expect((await server.call('POST', '/api/auth/logout', { token: frank.token })).status).toBe(200);
+    expect(await reason).toBe('io server disconnect');
+    // The other session's screen still gets its events.
+    const seen = next<{ userId: string }>(stillIn, 'game:status', (e) => e.userId === frank.user.id);
+    await new SimulatedGame({ url: server.url, key: frank.user.apiKey, serverId: 'f1' }).ping();
+    expect((await seen).userId).toBe(frank.user.id);
+    expect(signedOut.connected).toBe(false);
+  });
+
+  it('follows a role changed outside the app (npm run admin) on open screens within the recheck', async () => {
+    const grace = await registerUser(server);
+    const heidi = await registerUser(server);
+    const graceSocket = open(grace.token);
+    await connected(graceSocket);
+    const heidiGame = (serverId: string) =>
+      new SimulatedGame({ url: server.url, key: heidi.user.apiKey, serverId }).ping();
+    const seenByGrace = () => next<{ userId: string }>(graceSocket, 'game:status', (e) => e.userId === heidi.user.id);
+
+    await setAdmin(grace.user.id, true);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const seen = seenByGrace();
+    await heidiGame('h1');
+    expect((await seen).userId).toBe(heidi.user.id);
+
+    await setAdmin(grace.user.id, false);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await expect(Promise.all([seenByGrace(), heidiGame('h2')])).rejects.toThrow('no game:status within 3 s');
+    expect(graceSocket.connected).toBe(true);
+  });
 });

@@ -10,12 +10,20 @@ export const ADMINS_ROOM = 'admins';
 export const userRoom = (userId: string) => `user:${userId}`;
 
 export interface SocketIdentity {
+  sessionId: string;
   userId: string;
   isAdmin: boolean;
 }
 
 interface SocketData {
+  sessionId: string;
   userId: string;
+}
+
+/** Checks open sockets' sessions again: which are still valid, and whether each user is an admin now. */
+export interface SocketRecheck {
+  everyMs: number;
+  stillValid(sessionIds: string[]): Promise<Map<string, { isAdmin: boolean }>>;
 }
 
 export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -24,12 +32,17 @@ export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Recor
  * The browser's live view. A socket proves itself with the session token in its handshake and
  * joins its user's room (admins also join the admins' room). Bus events are forwarded to the rooms
  * that may see them; internal wake-ups (`command:queued`) stay on the server.
+ *
+ * A handshake is checked once, so open sockets are checked again every `recheck.everyMs`: a socket
+ * whose session ended (signed out, account deleted, expired) is closed, and one whose user was
+ * promoted or demoted elsewhere (`npm run admin`, another instance) joins or leaves the admins' room.
  */
 export function attachSocketHub(deps: {
   server: http.Server;
   bus: EventBus;
   logger: Logger;
   identify: (token: string) => Promise<SocketIdentity | null>;
+  recheck: SocketRecheck;
   /** Scale-out: the Redis adapter, so room operations (disconnecting a user's sockets) reach every instance. */
   adapterClients?: { pub: Redis; sub: Redis };
 }): { io: HubServer; close(): Promise<void> } {
@@ -50,6 +63,7 @@ export function attachSocketHub(deps: {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const identity = typeof token === 'string' ? await deps.identify(token).catch(() => null) : null;
     if (!identity) return next(new Error('Authentication failed'));
+    socket.data.sessionId = identity.sessionId;
     socket.data.userId = identity.userId;
     void socket.join(userRoom(identity.userId));
     if (identity.isAdmin) void socket.join(ADMINS_ROOM);
@@ -62,7 +76,8 @@ export function attachSocketHub(deps: {
   const forward = (event: BusEvent) => {
     switch (event.type) {
       case 'game:status':
-        io.to(userRoom(event.userId))
+        local
+          .to(userRoom(event.userId))
           .to(ADMINS_ROOM)
           .emit('game:status', { userId: event.userId, status: event.status });
         break;
@@ -93,9 +108,32 @@ export function attachSocketHub(deps: {
   };
   const unsubscribe = deps.bus.subscribe(forward);
 
+  const recheckSessions = async () => {
+    // This instance's own sockets; each instance checks its own.
+    const sockets = [...io.of('/').sockets.values()];
+    if (sockets.length === 0) return;
+    const valid = await deps.recheck.stillValid([...new Set(sockets.map((socket) => socket.data.sessionId))]);
+    for (const socket of sockets) {
+      const session = valid.get(socket.data.sessionId);
+      if (!session) socket.disconnect(true);
+      else if (session.isAdmin && !socket.rooms.has(ADMINS_ROOM)) void socket.join(ADMINS_ROOM);
+      else if (!session.isAdmin && socket.rooms.has(ADMINS_ROOM)) void socket.leave(ADMINS_ROOM);
+    }
+  };
+  let rechecking = false;
+  const recheckTimer = setInterval(() => {
+    if (rechecking) return;
+    rechecking = true;
+    recheckSessions()
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'socket session recheck failed'))
+      .finally(() => (rechecking = false));
+  }, deps.recheck.everyMs);
+  recheckTimer.unref();
+
   return {
     io,
     async close() {
+      clearInterval(recheckTimer);
       unsubscribe();
       io.disconnectSockets(true);
       // Not io.close(): that would also close the HTTP server, which its owner closes after draining.

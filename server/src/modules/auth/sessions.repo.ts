@@ -20,6 +20,24 @@ export const sessionsRepo = {
       .executeTakeFirst();
   },
 
+  /** Of these sessions, the ones not expired at `now`, each with its user's admin flag. */
+  async live(db: Db, ids: string[], now: string): Promise<{ id: string; isAdmin: number }[]> {
+    const rows: { id: string; isAdmin: number }[] = [];
+    // Chunked: SQLite caps the number of bound parameters in one statement.
+    for (let start = 0; start < ids.length; start += 500) {
+      rows.push(
+        ...(await db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.userId')
+          .select(['sessions.id', 'users.isAdmin'])
+          .where('sessions.id', 'in', ids.slice(start, start + 500))
+          .where('sessions.expiresAt', '>', now)
+          .execute()),
+      );
+    }
+    return rows;
+  },
+
   async touch(db: Db, id: string, lastUsedAt: string, expiresAt: string): Promise<void> {
     await db.updateTable('sessions').set({ lastUsedAt, expiresAt }).where('id', '=', id).execute();
   },

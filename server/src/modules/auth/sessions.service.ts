@@ -45,6 +45,16 @@ export function createSessionsService(deps: { db: Db }) {
       return { sessionId: session.id, userId: session.userId, isAdmin: session.isAdmin === 1 };
     },
 
+    /**
+     * Which of these sessions are still valid, and whether each one's user is an admin now: open
+     * sockets are checked with it, since they proved themselves only once, at their handshake.
+     */
+    async stillValid(sessionIds: string[]): Promise<Map<string, { isAdmin: boolean }>> {
+      if (sessionIds.length === 0) return new Map();
+      const rows = await sessionsRepo.live(db, sessionIds, nowIso());
+      return new Map(rows.map((row) => [row.id, { isAdmin: row.isAdmin === 1 }]));
+    },
+
     async revoke(sessionId: string): Promise<void> {
       await sessionsRepo.delete(db, sessionId);
     },
