@@ -140,16 +140,6 @@ describeEachEngine('the game integration script in an emulated game, against the
     expect(failing.body).toMatchObject({ success: false, output: 'before\n', error: 'Moonrelay:2: boom' });
   });
 
-  it('runs a long script through the one-line loader, and answers what that script printed', async () => {
-    const long = `print("long script, " .. #("x"):rep(12) .. " characters")\n--${' padding'.repeat(1_300)}\n`;
-    expect(long.length).toBeGreaterThan(10_000);
-    const temp = await call('POST', '/api/scripts/temp', { script: long });
-    expect(temp.status, JSON.stringify(temp.body)).toBe(200);
-    const answer = await call('POST', '/api/scripts/execute', { loadstring: temp.body.loadstring, serverId: JOB_ID });
-    expect(answer.body).toMatchObject({ success: true, output: 'long script, 12 characters\n', error: null });
-    expect(game.output()).not.toContain('long script, 12 characters');
-  });
-
   it('runs an auto-execute script exactly once over many loops, and only scripts meant for this game', async () => {
     const create = (body: Record<string, unknown>) => call('POST', '/api/scripts', { name: 'x', ...body });
     const created = await Promise.all([
