@@ -136,7 +136,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   completeGameRuns = executions.completeGameRuns;
   const profiles = createPlayerProfiles(config.roblox);
-  const catalogue = createCatalogueService(config.catalogue, logger);
+  const catalogue = createCatalogueService(config.catalogue, logger, platform.sharedPacing?.('catalogue'));
   const scriptLoader = createScriptLoaderService({
     db,
     tokens: createScriptTokens(loadServerSecret(config.appSecret, config.dataDir)),

@@ -10,7 +10,9 @@ import { memoryRateLimitBackend, redisRateLimitBackend, type RateLimitBackend } 
 import { createBullJobQueue } from './redis/bull-job-queue.ts';
 import { connectRedis, redisAnswers } from './redis/connection.ts';
 import { createRedisEventBus } from './redis/redis-event-bus.ts';
+import { createRedisPacer } from './redis/redis-pacer.ts';
 import { createRedisPresence } from './redis/redis-presence.ts';
+import type { SharedPacer } from './shared-pacer.ts';
 
 /** Jobs one process runs at once (mass-execution parts wait up to 8 s for a game; sandbox runs are short). */
 const JOB_CONCURRENCY = 16;
@@ -29,6 +31,11 @@ export interface Platform {
   metrics: Metrics;
   /** Sandbox runs go to worker processes through the job queue (scale-out) or run in this process. */
   sandboxInWorkers: boolean;
+  /**
+   * Pacing shared by every instance for calls to a third party (scale-out only), with where its
+   * failures are reported (logged and counted; the caller then paces on its own).
+   */
+  sharedPacing?: (name: string) => { pacer: SharedPacer; onError(error: unknown): void };
   /** Redis clients for the Socket.IO adapter (scale-out only). */
   socketAdapterClients?: { pub: Redis; sub: Redis };
   /** 'disabled' in the embedded mode. */
@@ -43,6 +50,11 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     'moonrelay_rate_limit_store_errors_total',
     'Rate-limit store calls that failed (answered from instance memory instead)',
     'limit',
+  );
+  const pacerErrors = metrics.counter(
+    'moonrelay_shared_pacer_errors_total',
+    'Shared pacer calls that failed (the instance paced its own calls instead)',
+    'pacer',
   );
   const jobErrors = metrics.counter('moonrelay_job_failures_total', 'Jobs that failed', 'job');
   const onBusError = (error: unknown, event?: { type: string }) => {
@@ -91,6 +103,13 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     jobs,
     metrics,
     sandboxInWorkers: true,
+    sharedPacing: (name) => ({
+      pacer: createRedisPacer(commands, name),
+      onError: (error) => {
+        pacerErrors.inc(name);
+        logger.warn({ err: error instanceof Error ? error.message : error, pacer: name }, 'shared pacer failed');
+      },
+    }),
     socketAdapterClients: { pub: socketPub, sub: socketSub },
     redisStatus: async () => ((await redisAnswers(commands)) ? 'ok' : 'error'),
     close: async () => {

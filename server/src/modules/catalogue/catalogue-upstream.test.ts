@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRedisPacer } from '../../platform/redis/redis-pacer.ts';
+import { startRedis } from '../../../test/instances.ts';
 import { createCatalogueUpstream, UpstreamError } from './catalogue-upstream.ts';
 
 /** A virtual clock: sleeping moves it on at once, so pacing and backoff are checked without waiting. */
@@ -111,5 +114,71 @@ describe('catalogue upstream calls', () => {
     });
     expect((await failure(get())).kind).toBe('unavailable');
     expect(upstream.stats().failed).toBe(2);
+  });
+});
+
+/** Two instances of the scale-out mode: two upstreams sharing one pacer in a private redis-server. */
+describe('catalogue upstream calls across instances', () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let client: Redis;
+  let pacerName = 0;
+  beforeAll(async () => {
+    redis = await startRedis();
+    // Quick to give up, so the outage case does not wait on reconnects.
+    client = new Redis(redis.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    client.on('error', () => {});
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  const instances = (minIntervalMs: number) => {
+    const errors: unknown[] = [];
+    pacerName += 1;
+    const shared = { pacer: createRedisPacer(client, `test-${pacerName}`), onError: (e: unknown) => errors.push(e) };
+    const make = () => createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs, shared });
+    return { a: make(), b: make(), errors };
+  };
+
+  it("starts the two instances' calls at least the interval apart, together", async () => {
+    const calls = stubFetch({ now: () => performance.now() }, ok);
+    const { a, b, errors } = instances(100);
+    const get = (upstream: typeof a, n: number) => upstream.get(`http://x/${n}`, 'application/json', 1_000);
+    await Promise.all([1, 2, 3].flatMap((n) => [get(a, n), get(b, n)]));
+    expect(calls).toHaveLength(6);
+    const starts = [...calls].sort((x, y) => x - y);
+    // Each instance alone would let its first calls of A and B start together.
+    for (const [i, at] of starts.slice(1).entries()) expect(at - starts[i]!).toBeGreaterThanOrEqual(90);
+    expect(errors).toEqual([]);
+  });
+
+  it('a 429 answered to one instance pauses the other one too', async () => {
+    const calls = stubFetch(
+      { now: () => performance.now() },
+      () => new Response('', { status: 429, headers: { 'retry-after': '2' } }),
+    );
+    const { a, b } = instances(0);
+    expect((await failure(a.get('http://x', 'application/json', 1_000))).retryAfterMs).toBe(2_000);
+    const refused = await failure(b.get('http://x', 'application/json', 1_000));
+    expect(refused.kind).toBe('busy');
+    expect(refused.retryAfterMs).toBeGreaterThan(1_500);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(2_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('goes on pacing on its own, and says so, while Redis is down', async () => {
+    const calls = stubFetch({ now: () => performance.now() }, ok);
+    const { a, errors } = instances(50);
+    await redis.stop();
+    try {
+      await a.get('http://x/1', 'application/json', 1_000);
+      await a.get('http://x/2', 'application/json', 1_000);
+      expect(calls).toHaveLength(2);
+      expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(45);
+      expect(errors.length).toBeGreaterThan(0);
+    } finally {
+      redis = await startRedis(redis.port);
+    }
   });
 });

@@ -1,3 +1,5 @@
+import type { SharedPacer } from '../../platform/shared-pacer.ts';
+
 /**
  * Calls to the catalogue (ScriptBlox), kept polite. It publishes no rate limit; its community
  * clients keep to about one request a second, so calls start at least `minIntervalMs` apart (1000
@@ -5,6 +7,10 @@
  * more than 10 s is refused at once as busy instead. A 429 stops all calls for its Retry-After, or
  * for 2, 4, 8 ... up to 60 s on repeated 429s without one. Each call has `timeoutMs` (5 s) for
  * the whole answer, body included, and a size cap.
+ *
+ * In the scale-out mode a shared pacer (Redis) extends both rules to the whole deployment: a call
+ * also reserves its start among every instance's calls, and a 429 pauses them all. Should the pacer
+ * fail, calls go on under this instance's own pacing, and the failure is reported.
  */
 
 /** Why an upstream call gave nothing usable; the service maps these to its answers. */
@@ -38,6 +44,7 @@ export interface UpstreamStats {
 export interface UpstreamOptions {
   timeoutMs: number;
   minIntervalMs: number;
+  shared?: { pacer: SharedPacer; onError(error: unknown): void };
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -88,6 +95,16 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
   let consecutive429 = 0;
 
   const untilNextStart = () => lastStartAt + options.minIntervalMs - now();
+  /** Asks the shared pacer, if there is one; answers `fallback` without it or when it fails. */
+  async function fromShared<T, F>(ask: (pacer: SharedPacer) => Promise<T>, fallback: F): Promise<T | F> {
+    if (!options.shared) return fallback;
+    try {
+      return await ask(options.shared.pacer);
+    } catch (error) {
+      options.shared.onError(error);
+      return fallback;
+    }
+  }
   const refuse = (reason: string, retryAfterMs: number) => {
     stats.refused += 1;
     return new UpstreamError('busy', reason, retryAfterMs);
@@ -96,15 +113,25 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
   /** Waits for this call's turn, or refuses it as busy. */
   async function takeSlot(): Promise<void> {
     if (now() < backoffUntil) throw refuse('backing off after a 429', backoffUntil - now());
+    if (options.shared) {
+      const sharedPause = await fromShared((pacer) => pacer.pausedFor(), 0);
+      if (sharedPause > 0) throw refuse('another instance is backing off after a 429', sharedPause);
+    }
     const expectedWait = Math.max(0, untilNextStart()) + waiting * options.minIntervalMs;
     if (expectedWait > MAX_QUEUE_WAIT_MS) throw refuse('too many calls waiting', expectedWait);
     waiting += 1;
     const turn = queue.then(async () => {
       // A timer may fire a little early: wait until the interval has really passed.
       while (untilNextStart() > 0) await sleep(untilNextStart());
+      if (options.shared) {
+        const wait = await fromShared((pacer) => pacer.reserve(options.minIntervalMs, MAX_QUEUE_WAIT_MS), 0);
+        if (wait === null) throw refuse("the other instances' calls fill the next 10 s", MAX_QUEUE_WAIT_MS);
+        if (wait > 0) await sleep(wait);
+      }
       lastStartAt = now();
     });
-    queue = turn;
+    // A refused turn must not stop the ones queued after it.
+    queue = turn.catch(() => undefined);
     try {
       await turn;
     } finally {
@@ -120,6 +147,7 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
     const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (consecutive429 - 1));
     const wait = Math.min(BACKOFF_MAX_MS, retryAfterMs(response.headers.get('retry-after'), now()) ?? exponential);
     backoffUntil = Math.max(backoffUntil, now() + wait);
+    if (options.shared) void fromShared((pacer) => pacer.pause(wait), undefined);
     void response.body?.cancel();
     throw new UpstreamError('busy', 'the catalogue answered 429', wait);
   }

@@ -5,7 +5,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { codeOfScriptAnswer, MalformedAnswerError, normalizePage } from './catalogue-normalize.ts';
-import { createCatalogueUpstream, UpstreamError } from './catalogue-upstream.ts';
+import { createCatalogueUpstream, UpstreamError, type UpstreamOptions } from './catalogue-upstream.ts';
 import { findExecutorFunctions } from './executor-functions.ts';
 
 /**
@@ -44,8 +44,12 @@ const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 /** The JSON of one script carries its code, escaped, and its other fields. */
 const SCRIPT_JSON_MAX_BYTES = Math.ceil(SCRIPT_CODE_MAX_BYTES * 1.5) + 64 * 1024;
 
-export function createCatalogueService(config: CatalogueConfig, logger?: Logger) {
-  const upstream = createCatalogueUpstream({ timeoutMs: config.timeoutMs, minIntervalMs: config.minIntervalMs });
+export function createCatalogueService(config: CatalogueConfig, logger?: Logger, shared?: UpstreamOptions['shared']) {
+  const upstream = createCatalogueUpstream({
+    timeoutMs: config.timeoutMs,
+    minIntervalMs: config.minIntervalMs,
+    shared,
+  });
   const pages = createAnswerCache<Page>({
     maxEntries: 1_000,
     maxWeight: 64 * 1024 * 1024,
