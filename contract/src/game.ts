@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printableText } from './common.ts';
 import { ScriptCodeSchema } from './scripts.ts';
 import {
   GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS,
@@ -94,12 +95,15 @@ export const DeliveredCommandSchema = z
   .meta({ id: 'DeliveredCommand' });
 export type DeliveredCommand = z.infer<typeof DeliveredCommandSchema>;
 
+/** What the game's code printed or raised: kept, with any U+0000 shown as U+FFFD (printableText). */
+const GameOutputSchema = z.string().max(GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS).transform(printableText);
+
 /** The outcome of one command, carried by a later ping. */
 export const CommandResultSchema = z.object({
   id: z.string().max(100),
   success: z.boolean(),
-  output: z.string().max(GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS).optional(),
-  error: z.string().max(GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS).nullable().optional(),
+  output: GameOutputSchema.optional(),
+  error: GameOutputSchema.nullable().optional(),
   /** How long the game spent running it. */
   durationMs: z.number().finite().min(0).max(3_600_000).optional(),
 });

@@ -49,6 +49,8 @@ export const ERRORS = {
   bodyTooLarge: 'Request body is too large',
   bodyNotJson: 'Request body must be JSON (Content-Type: application/json)',
   bodyNotObject: 'Request body must be a JSON object',
+  /** Prefixed with the field's name ("name: ..."); PostgreSQL cannot store U+0000 and no field has a use for it. */
+  textHasNul: 'Text must not contain the NUL character (U+0000)',
   notFound: 'Not found',
   internal: 'Internal server error',
   luaSyntaxPrefix: 'Lua syntax error: ',

@@ -69,11 +69,39 @@ describe('HTTP edges', () => {
   });
 
   it('answers 404 for ids that match nothing, however odd', async () => {
-    for (const id of ['x'.repeat(500), '%E0%A4%A', '..%2f..%2fuser', '%00', "1' OR '1'='1"]) {
+    for (const id of ['x'.repeat(500), '%E0%A4%A', '..%2f..%2fuser', "1' OR '1'='1"]) {
       const res = await server.call('DELETE', `/api/scripts/${id}`, { token });
       expect(res.status, id).toBe(404);
       expect(res.body.error).toBe(ERRORS.scriptNotFound);
     }
+  });
+
+  it('refuses text holding NUL (U+0000) with a 400 naming where it is, in a path id, the query or the body', async () => {
+    const nul = (path: string) => ({
+      error: `${path}: ${ERRORS.textHasNul}`,
+      issues: [{ path, message: `${path}: ${ERRORS.textHasNul}` }],
+    });
+    const before = (await server.call('GET', '/api/scripts', { token })).body.length;
+    for (const id of ['%00', 'a%00b']) {
+      const res = await server.call('DELETE', `/api/scripts/${id}`, { token });
+      expect(res.status, id).toBe(400);
+      expect(res.body).toEqual(nul('id'));
+    }
+    const query = await server.call('GET', '/api/scriptblox/search?q=a%00b', { token });
+    expect(query.status).toBe(400);
+    expect(query.body).toEqual(nul('q'));
+    const created = await post(JSON.stringify({ name: 'a\u0000b', code: 'print(1)' }));
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual(nul('name'));
+    const key = await post(
+      JSON.stringify({ name: 'n', code: 'print(1)', autoExecuteGames: { 'a\u0000': { enabled: true } } }),
+    );
+    expect(key.status).toBe(400);
+    expect(key.body).toEqual(nul('autoExecuteGames.a\ufffd'));
+    const login = await server.call('POST', '/api/auth/login', { body: { emailOrUsername: '\u0000', password: 'x' } });
+    expect(login.status).toBe(400);
+    expect(login.body).toEqual(nul('emailOrUsername'));
+    expect((await server.call('GET', '/api/scripts', { token })).body.length).toBe(before);
   });
 
   it('answers 415 for a body that is not JSON', async () => {

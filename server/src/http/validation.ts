@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { printableText } from '@moonrelay/contract/common';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from './app-error.ts';
 
@@ -12,10 +13,45 @@ function describe(issue: z.core.$ZodIssue): { path: string; message: string } {
   return { path, message };
 }
 
-/** Parses input against a contract schema; on failure a 400 whose error is the first problem found. */
+/**
+ * Where the first text holding U+0000 is (a string, or an object's key), as a dotted path ('' for
+ * the value itself, a key's NUL shown as U+FFFD); undefined when there is none. Walks without
+ * recursion, however deep the value.
+ */
+export function findNul(value: unknown): string | undefined {
+  // Depth first, in document order: each entry is a value, its path, and whether its key holds NUL.
+  const pending: [unknown, string, boolean][] = [[value, '', false]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path, keyHasNul] = next;
+    if (keyHasNul || (typeof item === 'string' && item.includes('\u0000'))) return path;
+    if (item === null || typeof item !== 'object') continue;
+    const entries: [string, unknown][] = Array.isArray(item)
+      ? item.map((element, index) => [String(index), element])
+      : Object.entries(item);
+    for (const [key, child] of entries.reverse()) {
+      const name = printableText(key);
+      pending.push([child, path ? `${path}.${name}` : name, key.includes('\u0000')]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Parses input against a contract schema; on failure a 400 whose error is the first problem found.
+ * Text holding U+0000 is refused too, wherever it is: PostgreSQL cannot store it (a lookup or write
+ * with it fails), and no field has a use for it. The parsed value is checked, so fields the contract
+ * drops are no matter, and a field the contract cleans (a game's output) gets through.
+ */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map(describe);
-  throw new AppError(400, issues[0]?.message ?? 'Invalid request', { issues });
+  if (!result.success) {
+    const issues = result.error.issues.map(describe);
+    throw new AppError(400, issues[0]?.message ?? 'Invalid request', { issues });
+  }
+  const nulAt = findNul(result.data);
+  if (nulAt !== undefined) {
+    const message = nulAt ? `${nulAt}: ${ERRORS.textHasNul}` : ERRORS.textHasNul;
+    throw new AppError(400, message, { issues: [{ path: nulAt, message }] });
+  }
+  return result.data;
 }

@@ -43,6 +43,22 @@ describeEachEngine('execution API', (engine) => {
     expect(res.body.error).toMatch(/^script:2: attempt to index a nil value/);
   });
 
+  it('keeps output and errors holding NUL, shown as U+FFFD, in the answer and the history alike', async () => {
+    const printed = await execute({ code: 'print("a\\0b")', target: 'sandbox' });
+    expect(printed.status, printed.text).toBe(200);
+    expect(printed.body).toMatchObject({ success: true, output: 'a\ufffdb\n', error: null });
+    const raised = await execute({ code: 'error("x\\0y", 0)', target: 'sandbox' });
+    expect(raised.status, raised.text).toBe(200);
+    expect(raised.body).toMatchObject({ success: false, error: 'x\ufffdy' });
+    const recorded = await server.app.database.db
+      .selectFrom('executions')
+      .select(['id', 'output', 'error'])
+      .where('id', 'in', [printed.body.executionId, raised.body.executionId])
+      .execute();
+    expect(recorded.find((row) => row.id === printed.body.executionId)?.output).toBe('a\ufffdb\n');
+    expect(recorded.find((row) => row.id === raised.body.executionId)?.error).toBe('x\ufffdy');
+  });
+
   it('checks syntax first: a syntax error is a 400 with line:column, and nothing runs', async () => {
     const before = await server.app.database.db
       .selectFrom('executions')

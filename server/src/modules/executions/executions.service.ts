@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { GAME_EXECUTION_WAIT_MS } from '@moonrelay/contract/constants';
+import { printableText } from '@moonrelay/contract/common';
 import type { ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
 import type { CommandView } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
@@ -148,7 +149,9 @@ export function createExecutionsService(deps: {
   ): Promise<ExecutionResponse> {
     await syntax.assertValidSyntax(code);
     if (target === 'game') return runOnGame(run, code, serverId);
-    const outcome = await sandbox.run(run.userId, code);
+    const ran = await sandbox.run(run.userId, code);
+    // What the code printed is answered and recorded alike, storable on either engine.
+    const outcome = { ...ran, output: printableText(ran.output), error: ran.error && printableText(ran.error) };
     const status = outcome.success ? 'succeeded' : 'failed';
     const executionId = await record(run, code, 'sandbox', { ...outcome, status });
     return {

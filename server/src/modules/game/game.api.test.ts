@@ -178,6 +178,21 @@ describeEachEngine('game link API', (engine) => {
       expect(await commandRow(queued.body.id)).toEqual(before);
     });
 
+    it('records output holding NUL with U+FFFD in its place, and refuses a result id holding NUL', async () => {
+      const g = game();
+      await g.ping();
+      const queued = await send({ type: 'execute', data: { code: 'print("a\\0b")' }, serverId: g.options.serverId });
+      await g.ping();
+      const reported = await g.ping();
+      expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+      expect(await commandRow(queued.body.id)).toMatchObject({ status: 'succeeded', output: 'a\ufffdb\n' });
+      const res = await server.call('POST', '/api/game/ping', {
+        body: { key: alice.key, serverId: g.options.serverId, results: [{ id: 'a\u0000b', success: true }] },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(`results.0.id: ${ERRORS.textHasNul}`);
+    });
+
     it("isolates users: one user's commands never reach another user's key, nor can it answer them", async () => {
       const aliceGame = game(alice.key, { serverId: 'shared-id' });
       const bobGame = game(bob.key, { serverId: 'shared-id' });
