@@ -63,7 +63,10 @@ export interface MoonrelayApp {
   services: ReturnType<typeof createServices>;
   /** Serves live push (Socket.IO) on the HTTP server the app is served from. */
   attachRealtime(server: http.Server): void;
-  /** Answers waiting long-polls and execute calls now, so the HTTP server can close promptly. */
+  /**
+   * Answers waiting long-polls and execute calls now and cuts the dashboards' sockets (they reconnect
+   * by themselves), so the HTTP server can close promptly.
+   */
   drain(): void;
   /** Releases what the app holds (the database last). Call after the HTTP server has closed. */
   close(): Promise<void>;
@@ -309,6 +312,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     },
     drain() {
       services.waits.releaseAll();
+      hub?.cutConnections();
     },
     // Sweeps and push first, then threads (in-flight requests have finished by now), the database last.
     close: async () => {

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SOCKET_PATH } from '@moonrelay/contract/events';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -126,6 +128,39 @@ describe('main (the server process)', () => {
     expect(await res.json()).toEqual({ success: true, command: null, commands: [] });
     expect(await started.exited).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(5_000);
+  });
+
+  it('exits promptly on SIGTERM with a dashboard socket open, cutting it so the browser reconnects', async () => {
+    // SHUTDOWN_TIMEOUT_MS is long here: the socket must not be what makes the shutdown wait.
+    const started = await startMain({ DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_MS: '30000' });
+    children.push(started.child);
+    const base = `http://127.0.0.1:${started.port}`;
+    const registered = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'live@example.com', username: 'watcher', name: 'W', password: 'password123' }),
+    }).then((res) => res.json() as Promise<{ token: string }>);
+    const socket = connect(base, {
+      path: SOCKET_PATH,
+      auth: { token: registered.token },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      const signalled = Date.now();
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+      // Not 'io server disconnect', after which socket.io-client would not try again.
+      expect(await reason).toBe('transport close');
+    } finally {
+      socket.close();
+    }
   });
 
   it('refuses to start with invalid settings, naming them', async () => {

@@ -188,4 +188,28 @@ describe('live push (Socket.IO)', () => {
     await expect(Promise.all([seenByGrace(), heidiGame('h2')])).rejects.toThrow('no game:status within 3 s');
     expect(graceSocket.connected).toBe(true);
   });
+
+  // Last: it restarts the server.
+  it('a dashboard socket finds the server again by itself after it restarts', async () => {
+    const ivan = await registerUser(server);
+    const socket = connect(server.url, {
+      path: SOCKET_PATH,
+      auth: { token: ivan.token },
+      transports: ['websocket'],
+      reconnectionDelay: 100,
+      reconnectionDelayMax: 200,
+    });
+    sockets.push(socket);
+    await connected(socket);
+    const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    await server.stop();
+    // Cut, not sent away: "io server disconnect" would stop socket.io-client from reconnecting.
+    expect(await reason).toBe('transport close');
+    const back = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    await server.start();
+    await back;
+    const seen = next<{ userId: string }>(socket, 'game:status', (e) => e.userId === ivan.user.id);
+    await new SimulatedGame({ url: server.url, key: ivan.user.apiKey, serverId: 'i1' }).ping();
+    expect((await seen).userId).toBe(ivan.user.id);
+  });
 });

@@ -45,7 +45,7 @@ export function attachSocketHub(deps: {
   recheck: SocketRecheck;
   /** Scale-out: the Redis adapter, so room operations (disconnecting a user's sockets) reach every instance. */
   adapterClients?: { pub: Redis; sub: Redis };
-}): { io: HubServer; close(): Promise<void> } {
+}): { io: HubServer; cutConnections(): void; close(): Promise<void> } {
   const io: HubServer = new Server(deps.server, {
     path: SOCKET_PATH,
     serveClient: false,
@@ -130,14 +130,22 @@ export function attachSocketHub(deps: {
   }, deps.recheck.everyMs);
   recheckTimer.unref();
 
+  /**
+   * Cuts every socket's connection. Cut, not told to go away: a Socket.IO "disconnect" from the
+   * server would stop the browsers from reconnecting, and they should find this server again once
+   * it restarts (or another instance). Upgraded connections are not the HTTP server's to close, so
+   * until this runs a shutdown waiting for the server to close waits forever.
+   */
+  const cutConnections = () => io.engine.close();
+
   return {
     io,
+    cutConnections,
     async close() {
       clearInterval(recheckTimer);
       unsubscribe();
-      io.disconnectSockets(true);
       // Not io.close(): that would also close the HTTP server, which its owner closes after draining.
-      io.engine.close();
+      cutConnections();
     },
   };
 }
