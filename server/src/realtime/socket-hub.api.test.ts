@@ -178,13 +178,13 @@ describe('live push (Socket.IO)', () => {
     const seenByGrace = () => next<{ userId: string }>(graceSocket, 'game:status', (e) => e.userId === heidi.user.id);
 
     await setAdmin(grace.user.id, true);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // five rechecks
     const seen = seenByGrace();
     await heidiGame('h1');
     expect((await seen).userId).toBe(heidi.user.id);
 
     await setAdmin(grace.user.id, false);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // five rechecks
     await expect(Promise.all([seenByGrace(), heidiGame('h2')])).rejects.toThrow('no game:status within 3 s');
     expect(graceSocket.connected).toBe(true);
   });

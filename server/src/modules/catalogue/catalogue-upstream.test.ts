@@ -143,13 +143,14 @@ describe('catalogue upstream calls across instances', () => {
 
   it("starts the two instances' calls at least the interval apart, together", async () => {
     const calls = stubFetch({ now: () => performance.now() }, ok);
-    const { a, b, errors } = instances(100);
+    const { a, b, errors } = instances(150);
     const get = (upstream: typeof a, n: number) => upstream.get(`http://x/${n}`, 'application/json', 1_000);
     await Promise.all([1, 2, 3].flatMap((n) => [get(a, n), get(b, n)]));
     expect(calls).toHaveLength(6);
     const starts = [...calls].sort((x, y) => x - y);
-    // Each instance alone would let its first calls of A and B start together.
-    for (const [i, at] of starts.slice(1).entries()) expect(at - starts[i]!).toBeGreaterThanOrEqual(90);
+    // Each instance alone would let its first calls of A and B start together (a gap near 0); the
+    // margin below 150 ms is for timers firing late on a busy machine.
+    for (const [i, at] of starts.slice(1).entries()) expect(at - starts[i]!).toBeGreaterThanOrEqual(100);
     expect(errors).toEqual([]);
   });
 
@@ -169,13 +170,13 @@ describe('catalogue upstream calls across instances', () => {
 
   it('goes on pacing on its own, and says so, while Redis is down', async () => {
     const calls = stubFetch({ now: () => performance.now() }, ok);
-    const { a, errors } = instances(50);
+    const { a, errors } = instances(100);
     await redis.stop();
     try {
       await a.get('http://x/1', 'application/json', 1_000);
       await a.get('http://x/2', 'application/json', 1_000);
       expect(calls).toHaveLength(2);
-      expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(45);
+      expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(80);
       expect(errors.length).toBeGreaterThan(0);
     } finally {
       redis = await startRedis(redis.port);
