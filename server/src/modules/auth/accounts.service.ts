@@ -68,8 +68,24 @@ export function createAccountsService(deps: Deps) {
     }
   }
 
-  /** A new account's first moments, in the caller's transaction: the row, its API key, a session. */
-  async function openNewAccount(trx: Db, row: UserRow): Promise<AuthResponse> {
+  /**
+   * A new account's first moments, in the caller's transaction: the row (an admin if it is the first
+   * account or its email is listed in ADMIN_EMAILS), its API key, a session.
+   */
+  async function openNewAccount(
+    trx: Db,
+    account: Pick<UserRow, 'email' | 'username' | 'name' | 'passwordHash' | 'googleId'>,
+  ): Promise<AuthResponse> {
+    const isFirstAccount = (await usersRepo.count(trx)) === 0;
+    const now = nowIso();
+    const row: UserRow = {
+      ...account,
+      id: crypto.randomUUID(),
+      usernameKey: account.username.toLowerCase(),
+      isAdmin: isFirstAccount || isListedAdmin(account.email) ? 1 : 0,
+      createdAt: now,
+      updatedAt: now,
+    };
     await usersRepo.insert(trx, row);
     const apiKey = await apiKeys.issue(row.id, trx);
     const token = await sessions.create(row.id, trx);
@@ -85,24 +101,10 @@ export function createAccountsService(deps: Deps) {
       if (taken.username) throw new AppError(409, ERRORS.usernameTaken);
 
       const passwordHash = await hashPassword(input.password);
-      const now = nowIso();
       try {
-        return await inTransaction(db, async (trx) => {
-          const isFirstAccount = (await usersRepo.count(trx)) === 0;
-          const row = {
-            id: crypto.randomUUID(),
-            email,
-            username: input.username,
-            usernameKey,
-            name: input.name,
-            passwordHash,
-            googleId: null,
-            isAdmin: isFirstAccount || isListedAdmin(email) ? (1 as const) : (0 as const),
-            createdAt: now,
-            updatedAt: now,
-          };
-          return openNewAccount(trx, row);
-        });
+        return await inTransaction(db, (trx) =>
+          openNewAccount(trx, { email, username: input.username, name: input.name, passwordHash, googleId: null }),
+        );
       } catch (error) {
         // Two registrations raced past the check above.
         const column = uniqueViolation(error);
@@ -163,24 +165,16 @@ export function createAccountsService(deps: Deps) {
 
       for (let attempt = 0; ; attempt += 1) {
         const username = await freeUsername(identity, email);
-        const now = nowIso();
         try {
-          return await inTransaction(db, async (trx) => {
-            const isFirstAccount = (await usersRepo.count(trx)) === 0;
-            const row = {
-              id: crypto.randomUUID(),
+          return await inTransaction(db, (trx) =>
+            openNewAccount(trx, {
               email,
               username,
-              usernameKey: username.toLowerCase(),
               name: (identity.name ?? username).slice(0, NAME_MAX_LENGTH),
               passwordHash: null,
               googleId: identity.sub,
-              isAdmin: isFirstAccount || isListedAdmin(email) ? (1 as const) : (0 as const),
-              createdAt: now,
-              updatedAt: now,
-            };
-            return openNewAccount(trx, row);
-          });
+            }),
+          );
         } catch (error) {
           // A concurrent first sign-in of the same identity won the race: sign in to its account.
           const column = uniqueViolation(error);
