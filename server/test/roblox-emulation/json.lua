@@ -23,6 +23,18 @@ local function encodeString(text)
   end) .. '"'
 end
 
+-- A finite number's shortest text that reads back as the same double, as Luau writes numbers
+-- (the emulation's tostring uses it too).
+function json.shortestNumber(number)
+  for _, format in ipairs({ "%.14g", "%.15g", "%.16g" }) do
+    local text = string.format(format, number)
+    if tonumber(text) == number then
+      return text
+    end
+  end
+  return string.format("%.17g", number)
+end
+
 local function encodeNumber(number)
   if number ~= number or number == math.huge or number == -math.huge then
     error("Can't convert to JSON: NaN and infinity have no JSON form", 0)
@@ -33,13 +45,7 @@ local function encodeNumber(number)
   if number == math.floor(number) and math.abs(number) < 2 ^ 53 then
     return string.format("%d", number)
   end
-  for _, format in ipairs({ "%.14g", "%.15g", "%.16g" }) do
-    local text = string.format(format, number)
-    if tonumber(text) == number then
-      return text
-    end
-  end
-  return string.format("%.17g", number)
+  return json.shortestNumber(number)
 end
 
 local encodeValue

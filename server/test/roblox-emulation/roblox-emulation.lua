@@ -44,13 +44,7 @@ local function formatNumber(number)
   elseif number == -math.huge then
     return "-inf"
   end
-  for _, format in ipairs({ "%.14g", "%.15g", "%.16g" }) do
-    local text = string.format(format, number)
-    if tonumber(text) == number then
-      return text
-    end
-  end
-  return string.format("%.17g", number)
+  return json.shortestNumber(number)
 end
 
 local function luauTostring(value)
