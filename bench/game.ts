@@ -30,7 +30,7 @@
  */
 import crypto from 'node:crypto';
 import type http from 'node:http';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -43,16 +43,7 @@ import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } fro
 import type { GameCommandResponse } from '@moonrelay/contract/game';
 import { BenchGame, keepAliveAgent, pingBody, playerData, postJson } from './support/game-client.ts';
 import { cpuSecondsOf, memoryOf, schedulingOf, watchCpu, type CpuShare, type Memory } from './support/proc-stats.ts';
-import {
-  call,
-  freePort,
-  HOST,
-  signalGroup,
-  startServer,
-  stop,
-  waitUntilReady,
-  type Server,
-} from './support/processes.ts';
+import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 
 const PHASES = ['throughput', 'commands', 'events', 'fleet'] as const;
@@ -232,45 +223,19 @@ function parseOptions(args: string[]): Options {
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
 
-  const servers: Server[] = [];
-  const closers: (() => Promise<void> | void)[] = [];
-  let dataDir: string | undefined;
+  const servers = benchServers();
+  const closers = servers.closers;
   let profileDir: string | undefined;
-  let interrupted = false;
-  let cleanup: Promise<void> | undefined;
-  const cleanUp = () =>
-    (cleanup ??= (async () => {
-      await Promise.allSettled(closers.map(async (close) => close()));
-      await Promise.all(servers.map(stop));
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    })());
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping the servers`);
-    void cleanUp().finally(() => process.exit(130));
-  };
-  // Last resort if the process ends without cleaning up: the servers run in their own process groups.
-  const onExit = () => servers.filter((s) => !s.stopped).forEach((s) => signalGroup(s, 'SIGKILL'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  process.once('exit', onExit);
-
-  const start = (name: string, command: string, commandArgs: string[], env: Record<string, string>) => {
-    if (interrupted) throw new Error('interrupted');
-    const server = startServer(name, command, commandArgs, env);
-    servers.push(server);
-    return server;
-  };
 
   try {
     const barePort = await freePort();
-    const bare = start('bare', process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) });
+    const bare = servers.start('bare', process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) });
     const bareUrl = `http://${HOST}:${barePort}/`;
 
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-bench-'));
+    const dataDir = await servers.tempFolder();
     if (options.cpuProf) profileDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-game-profile-'));
     const port = await freePort();
-    const moonrelay = start(
+    const moonrelay = servers.start(
       'moonrelay',
       process.execPath,
       [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'server/src/main.ts'],
@@ -330,15 +295,10 @@ export async function run(args: string[]): Promise<void> {
     }
     report(results, options);
   } catch (error) {
-    for (const server of servers) {
-      if (server.output.trim()) console.error(`--- ${server.name} output ---\n${server.output.trimEnd()}`);
-    }
+    servers.printOutputs();
     throw error;
   } finally {
-    await cleanUp();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('exit', onExit);
+    await servers.close();
     if (profileDir) {
       const files = (await readdir(profileDir).catch(() => [])).filter((f) => f.endsWith('.cpuprofile'));
       console.log(`CPU profile of the server: ${files.map((f) => path.join(profileDir!, f)).join(', ') || 'none'}`);

@@ -11,21 +11,9 @@
  * run to run. The baseline suffers the same noise, so compare the ratios to it, not the absolute
  * numbers. For the same reason the targets are interleaved in every round and medians are reported.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import {
-  call,
-  freePort,
-  HOST,
-  signalGroup,
-  startServer,
-  stop,
-  waitUntilReady,
-  type Server,
-} from './support/processes.ts';
+import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 
@@ -64,41 +52,16 @@ export async function run(args: string[]): Promise<void> {
   const duration = positiveInteger('--duration', values.duration);
   const rounds = positiveInteger('--rounds', values.rounds);
 
-  const servers: Server[] = [];
-  let dataDir: string | undefined;
-  let interrupted = false;
-  let cleanup: Promise<void> | undefined;
-  const cleanUp = () =>
-    (cleanup ??= (async () => {
-      await Promise.all(servers.map(stop));
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    })());
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping the servers`);
-    void cleanUp().finally(() => process.exit(130));
-  };
-  // Last resort if the process ends without cleaning up: the servers run in their own process groups.
-  const onExit = () => servers.filter((s) => !s.stopped).forEach((s) => signalGroup(s, 'SIGKILL'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  process.once('exit', onExit);
-
-  const start = (name: string, command: string, commandArgs: string[], env: Record<string, string>) => {
-    if (interrupted) throw new Error('interrupted');
-    const server = startServer(name, command, commandArgs, env);
-    servers.push(server);
-    return server;
-  };
+  const servers = benchServers();
 
   try {
     const helloPort = await freePort();
-    const hello = start('hello', process.execPath, ['-e', HELLO_SERVER], { PORT: String(helloPort) });
+    const hello = servers.start('hello', process.execPath, ['-e', HELLO_SERVER], { PORT: String(helloPort) });
     const helloUrl = `http://${HOST}:${helloPort}/`;
 
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-bench-'));
+    const dataDir = await servers.tempFolder();
     const port = await freePort();
-    const moonrelay = start('moonrelay', 'npx', ['tsx', 'server/src/main.ts'], {
+    const moonrelay = servers.start('moonrelay', 'npx', ['tsx', 'server/src/main.ts'], {
       PORT: String(port),
       HOST,
       DATA_DIR: dataDir,
@@ -138,15 +101,10 @@ export async function run(args: string[]): Promise<void> {
     }
     report(targets, samples, { durationSeconds: duration, rounds, connections: CONNECTIONS });
   } catch (error) {
-    for (const server of servers) {
-      if (server.output.trim()) console.error(`--- ${server.name} output ---\n${server.output.trimEnd()}`);
-    }
+    servers.printOutputs();
     throw error;
   } finally {
-    await cleanUp();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('exit', onExit);
+    await servers.close();
   }
 }
 

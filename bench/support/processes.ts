@@ -3,7 +3,9 @@
  * groups (npx -> tsx -> node), and calling them. Everything targets 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -112,4 +114,61 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The servers of one benchmark run and what goes with them. `close()` runs the closers (clients
+ * first), stops every server started and removes the temporary folders; Ctrl-C or SIGTERM does the
+ * same and exits 130; and should the process end without either, the servers' process groups are
+ * killed. `printOutputs()` shows what each server printed, for a run that failed.
+ */
+export function benchServers() {
+  const servers: Server[] = [];
+  const closers: (() => Promise<void> | void)[] = [];
+  const folders: string[] = [];
+  let interrupted = false;
+  let cleanup: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleanup ??= (async () => {
+      await Promise.allSettled(closers.map(async (close) => close()));
+      await Promise.all(servers.map(stop));
+      await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+    })());
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  const onExit = () => servers.filter((s) => !s.stopped).forEach((s) => signalGroup(s, 'SIGKILL'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', onExit);
+
+  return {
+    /** Run at `close()`, before the servers stop (agents, sockets, simulated games). */
+    closers,
+    start(name: string, command: string, args: string[], env: Record<string, string>): Server {
+      if (interrupted) throw new Error('interrupted');
+      const server = startServer(name, command, args, env);
+      servers.push(server);
+      return server;
+    },
+    /** A new temporary folder, removed at `close()`. */
+    async tempFolder(): Promise<string> {
+      const folder = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-bench-'));
+      folders.push(folder);
+      return folder;
+    },
+    printOutputs(): void {
+      for (const server of servers) {
+        if (server.output.trim()) console.error(`--- ${server.name} output ---\n${server.output.trimEnd()}`);
+      }
+    },
+    async close(): Promise<void> {
+      await cleanUp();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('exit', onExit);
+    },
+  };
 }
