@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, maskApiKey, timeAgo } from './format.ts';
+import { formatDate, formatDateTime, maskApiKey, shortId, timeAgo } from './format.ts';
 
 describe('maskApiKey', () => {
   it('shows the first 8 and last 4 characters', () => {
@@ -8,6 +8,15 @@ describe('maskApiKey', () => {
   it('shows a key of 12 characters or fewer in full', () => {
     expect(maskApiKey('abcdefghijkl')).toBe('abcdefghijkl');
     expect(maskApiKey('abcdefghijklm')).toBe('abcdefgh…jklm');
+  });
+});
+
+describe('shortId', () => {
+  it('shows a short id whole and cuts a long one to 8 characters and an ellipsis', () => {
+    expect(shortId('job-demo-1')).toBe('job-demo…');
+    expect(shortId('studio')).toBe('studio');
+    expect(shortId('123456789')).toBe('123456789');
+    expect(shortId('3f2b1c4d-0000-4000-8000-000000000000')).toBe('3f2b1c4d…');
   });
 });
 

@@ -1,9 +1,17 @@
-import { API_KEY_MASK_HEAD, API_KEY_MASK_TAIL } from '@moonrelay/contract/constants';
+import { API_KEY_MASK_HEAD, API_KEY_MASK_TAIL, IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
 
 /** Masked API key (spec section 9): first 8, an ellipsis, last 4; shown whole when 12 or fewer. */
 export function maskApiKey(key: string): string {
   if (key.length <= API_KEY_MASK_HEAD + API_KEY_MASK_TAIL) return key;
   return `${key.slice(0, API_KEY_MASK_HEAD)}…${key.slice(-API_KEY_MASK_TAIL)}`;
+}
+
+/**
+ * A long identifier (a game server's JobId) shortened to its first 8 characters and an ellipsis, so
+ * a cut one never reads as a different, complete id; a short one is shown whole.
+ */
+export function shortId(id: string): string {
+  return id.length <= IDENTIFIER_DISPLAY_LENGTH + 1 ? id : `${id.slice(0, IDENTIFIER_DISPLAY_LENGTH)}…`;
 }
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });

@@ -1,7 +1,6 @@
 import { Badge, DataList, Stack, Text } from '@chakra-ui/react';
-import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
 import type { PlayerData } from '@moonrelay/contract/game';
-import { formatTime } from '../../../lib/format.ts';
+import { formatTime, shortId } from '../../../lib/format.ts';
 import type { GameLinkState } from '../useGameLink.ts';
 import { formatHealth } from '../panel/player-data.ts';
 import { PositionFields } from './PositionFields.tsx';
@@ -31,7 +30,7 @@ export function ExecutorGameStatus({ link }: { link: GameLinkState }) {
         {link.serverId && (
           <DataList.Item>
             <DataList.ItemLabel>Server</DataList.ItemLabel>
-            <DataList.ItemValue>{link.serverId.slice(0, IDENTIFIER_DISPLAY_LENGTH)}</DataList.ItemValue>
+            <DataList.ItemValue title={link.serverId}>{shortId(link.serverId)}</DataList.ItemValue>
           </DataList.Item>
         )}
       </DataList.Root>

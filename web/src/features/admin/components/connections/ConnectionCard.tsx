@@ -1,10 +1,10 @@
 import { Card, DataList, HStack, Stack, Status, Text, Wrap } from '@chakra-ui/react';
 import { Heart, MapPin, RotateCcw, Zap } from 'lucide-react';
 import type { AdminConnection } from '@moonrelay/contract/admin';
-import { ADMIN_QUICK_SPEED, IDENTIFIER_DISPLAY_LENGTH, QUICK_TELEPORTS } from '@moonrelay/contract/constants';
+import { ADMIN_QUICK_SPEED, QUICK_TELEPORTS } from '@moonrelay/contract/constants';
 import type { GameCommandType } from '@moonrelay/contract/game';
 import { CommandStatusBadge } from '../../../../components/CommandStatusBadge.tsx';
-import { formatTime } from '../../../../lib/format.ts';
+import { formatTime, shortId } from '../../../../lib/format.ts';
 import { connectionKey, useAdminLiveStore } from '../../live/admin-live-store.ts';
 import { gameIdText, healthText, positionText } from './connection-data.ts';
 import { QuickCommandButton } from './QuickCommandButton.tsx';
@@ -17,12 +17,12 @@ import { QuickCommandButton } from './QuickCommandButton.tsx';
  */
 export function ConnectionCard({ connection }: { connection: AdminConnection }) {
   const { userId, serverId, isConnected, gameData } = connection;
-  const rows: [string, string][] = [
+  const rows: [label: string, value: string, full?: string][] = [
     ['Position', positionText(gameData?.position)],
     ['Health', healthText(gameData)],
     ['Game ID', gameIdText(gameData)],
     ['Last Ping', formatTime(connection.lastPing)],
-    ['Server', serverId.slice(0, IDENTIFIER_DISPLAY_LENGTH)],
+    ['Server', shortId(serverId), serverId],
   ];
   const disabled = !isConnected;
   return (
@@ -48,10 +48,10 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
       <Card.Body>
         <Stack gap="3">
           <DataList.Root orientation="horizontal" size="sm" gap="1.5">
-            {rows.map(([label, value]) => (
+            {rows.map(([label, value, full]) => (
               <DataList.Item key={label}>
                 <DataList.ItemLabel>{label}</DataList.ItemLabel>
-                <DataList.ItemValue>{value}</DataList.ItemValue>
+                <DataList.ItemValue title={full}>{value}</DataList.ItemValue>
               </DataList.Item>
             ))}
           </DataList.Root>
