@@ -80,7 +80,9 @@ export const TEST_OPENAPI: OpenApiDocument = {
       }),
     },
     '/api/user': { get: op('currentUser', 'User', 'session') },
-    '/api/scripts': { get: op('listScripts', 'Scripts', 'session-or-key') },
+    '/api/scripts': {
+      get: op('listScripts', 'Scripts', 'session-or-key', { summary: 'Lists the scripts; each has an `id`.' }),
+    },
     '/api/scripts/{id}/execute': {
       post: op(
         'executeScript',

@@ -79,6 +79,14 @@ describe('ApiDocsScreen', () => {
     expect(inCard.getByText(/HttpService:RequestAsync/)).toBeInTheDocument();
   });
 
+  it('shows the parts of a description marked with backticks as code', async () => {
+    renderWithProviders(<ApiDocsScreen />, { route: '/api-docs' });
+    await screen.findByRole('article', { name: 'GET /api/scripts' });
+    const summary = within(card('GET /api/scripts')).getByText(/Lists the scripts/);
+    expect(summary).toHaveTextContent('Lists the scripts; each has an id.');
+    expect(summary.querySelector('code')).toHaveTextContent(/^id$/);
+  });
+
   it('switches tabs; Admin endpoints and the identity-provider flow are not on the page', async () => {
     signInAs(testUser({ apiKey: KEY }));
     renderWithProviders(<ApiDocsScreen />, { route: '/api-docs' });

@@ -55,7 +55,7 @@ export function EndpointCard({ endpoint, context }: { endpoint: DocsEndpoint; co
           </Badge>
         </HStack>
         <Text color="fg.muted" fontSize="sm">
-          {endpoint.summary}
+          <WithInlineCode text={endpoint.summary} />
         </Text>
       </Card.Header>
       <Card.Body>
@@ -168,5 +168,18 @@ export function EndpointCard({ endpoint, context }: { endpoint: DocsEndpoint; co
         </Stack>
       </Card.Body>
     </Card.Root>
+  );
+}
+
+/** The contract's descriptions mark code with backticks, as Markdown does: those parts show as code. */
+function WithInlineCode({ text }: { text: string }) {
+  return text.split('`').map((part, index) =>
+    index % 2 === 1 ? (
+      <Code key={index} wordBreak="break-all">
+        {part}
+      </Code>
+    ) : (
+      part
+    ),
   );
 }
