@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommandViewSchema, GameStatusSchema } from './game.ts';
+import { CommandViewSchema, GameServerSchema } from './game.ts';
 import { ExecutionResponseSchema } from './executions.ts';
 import { AuditEntrySchema, MassProgressSchema } from './admin.ts';
 
@@ -11,8 +11,25 @@ import { AuditEntrySchema, MassProgressSchema } from './admin.ts';
  */
 export const SOCKET_PATH = '/socket.io';
 
-export const GameStatusEventSchema = z.object({ userId: z.string(), status: GameStatusSchema });
-export type GameStatusEvent = z.infer<typeof GameStatusEventSchema>;
+/**
+ * What changed in one user's game servers since the last event: servers that joined or pinged
+ * (their current state) and servers that stopped pinging. Screens fetch the whole list once
+ * (GET /api/game/status) and apply these; each carries its ping time, so a change older than what
+ * a screen already shows is ignored and the order of arrival does not matter.
+ */
+export const GameServersChangeSchema = z.object({
+  userId: z.string(),
+  servers: z.array(GameServerSchema),
+  gone: z.array(z.object({ serverId: z.string(), lastPing: z.string() })),
+});
+export type GameServersChange = z.infer<typeof GameServersChangeSchema>;
+
+/**
+ * Game servers changed. Coalesced: a user's screens get at most one a second with that user's
+ * change; admins get at most one a second with every user's changes.
+ */
+export const GameServersEventSchema = z.object({ changes: z.array(GameServersChangeSchema) });
+export type GameServersEvent = z.infer<typeof GameServersEventSchema>;
 
 export const CommandUpdateEventSchema = z.object({ command: CommandViewSchema });
 export type CommandUpdateEvent = z.infer<typeof CommandUpdateEventSchema>;
@@ -31,7 +48,7 @@ export type MassProgressEvent = z.infer<typeof MassProgressEventSchema>;
 
 /** Server -> browser events, by name. */
 export interface ServerToClientEvents {
-  'game:status': (event: GameStatusEvent) => void;
+  'game:servers': (event: GameServersEvent) => void;
   'command:update': (event: CommandUpdateEvent) => void;
   'execution:result': (event: ExecutionResultEvent) => void;
   'audit:entry': (event: AuditEntryEvent) => void;
@@ -42,7 +59,7 @@ export interface ServerToClientEvents {
 export type ClientToServerEvents = Record<string, never>;
 
 export const SOCKET_EVENTS = [
-  'game:status',
+  'game:servers',
   'command:update',
   'execution:result',
   'audit:entry',
