@@ -36,6 +36,7 @@ import { createLuaToolsService } from './modules/lua-tools/lua-tools.service.ts'
 import { createBusWaits } from './modules/game/bus-waits.ts';
 import { createCommandsService } from './modules/game/commands.service.ts';
 import { createGameLinkService } from './modules/game/game-link.service.ts';
+import { createServerChanges } from './modules/game/server-changes.ts';
 import { mountGameRoutes } from './modules/game/game.routes.ts';
 import { createPlayerProfiles } from './modules/game/player-profiles.ts';
 import { createCatalogueService } from './modules/catalogue/catalogue.service.ts';
@@ -117,7 +118,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const luaToolsThreads = createLuaToolsService();
   const sandboxPool = createSandboxPool({ size: config.sandbox.threads, maxQueue: config.sandbox.maxQueue });
   const luaTools = luaToolsForHttp(luaToolsThreads);
-  const gameLink = createGameLinkService({ db, bus, presence, commands, waits, logger });
+  const serverChanges = createServerChanges(bus);
+  const gameLink = createGameLinkService({ db, presence, commands, waits, changes: serverChanges, logger });
   const executions = createExecutionsService({
     db,
     bus,
@@ -172,6 +174,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     waits,
     commands,
     gameLink,
+    serverChanges,
     profiles,
     catalogue,
     scriptLoader,
@@ -319,6 +322,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       stopSweeps();
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
+      services.serverChanges.close();
       await services.jobs.close();
       await hub?.close();
       await services.bus.close();

@@ -1,6 +1,6 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOCKET_PATH } from '@moonrelay/contract/events';
+import { SOCKET_PATH, type GameServersEvent } from '@moonrelay/contract/events';
 import { engines } from '../test/engines.ts';
 import { startInstance, startRedis, type Instance } from '../test/instances.ts';
 import { SimulatedGame } from '../test/simulated-game.ts';
@@ -97,18 +97,55 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
   it('a game pinging instance A is connected for a dashboard on instance B, pushed over its socket once', async () => {
     const user = await register(a);
     const socket = await socketOn(b, user.token);
-    const statuses: { status: { connected: boolean } }[] = [];
-    socket.on('game:status', (event: { status: { connected: boolean } }) => statuses.push(event));
+    const statuses: GameServersEvent[] = [];
+    socket.on('game:servers', (event: GameServersEvent) => statuses.push(event));
     const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'on-a' });
     expect((await game.ping()).status).toBe(200);
-    await eventually(async () => statuses.length > 0, 3_000, 'the game:status event');
-    expect(statuses[0]!.status.connected).toBe(true);
+    await eventually(async () => statuses.length > 0, 3_000, 'the game:servers event');
+    expect(statuses[0]!.changes).toMatchObject([
+      { userId: user.user.id, servers: [{ serverId: 'on-a', connected: true }] },
+    ]);
     const status = await call(b, 'GET', '/api/game/status', user.token);
     expect(status.body).toMatchObject({ connected: true, servers: [{ serverId: 'on-a' }] });
     // Each instance emits bus events to its own sockets only: one event, not one per instance.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(statuses).toHaveLength(1);
   });
+
+  it("one user's servers spread over both instances reach a dashboard as coalesced changes", async () => {
+    const SERVERS = 200;
+    const user = await register(a);
+    const socket = await socketOn(b, user.token);
+    const seen = new Set<string>();
+    let events = 0;
+    const all = new Promise<void>((resolve) =>
+      socket.on('game:servers', (event: GameServersEvent) => {
+        events += 1;
+        for (const change of event.changes) {
+          expect(change.userId).toBe(user.user.id);
+          for (const server of change.servers) seen.add(server.serverId);
+        }
+        if (seen.size === SERVERS) resolve();
+      }),
+    );
+    const games = Array.from(
+      { length: SERVERS },
+      (_, i) => new SimulatedGame({ url: (i % 2 ? a : b).url, key: user.user.apiKey, serverId: `spread-${i}` }),
+    );
+    const pings = await Promise.all(games.map((game) => game.ping()));
+    expect(pings.every((ping) => ping.status === 200)).toBe(true);
+    await all;
+    // Two instances' pings, merged per user: a handful of events for 200 connects, not one per ping.
+    expect(events).toBeLessThan(SERVERS / 10);
+    for (const instance of [a, b]) {
+      const status = await call(instance, 'GET', '/api/game/status', user.token);
+      expect(status.body.servers).toHaveLength(SERVERS);
+    }
+    // A command for a server that pings the other instance gets there.
+    const queued = await call(a, 'POST', '/api/game/command', user.token, { type: 'heal', serverId: 'spread-0' });
+    expect(queued.status, queued.text).toBe(200);
+    expect((await games[0]!.ping()).commands.map((c) => c.id)).toEqual([queued.body.id]);
+  }, 30_000);
 
   it('a command posted on B reaches the game on A, and a long-poll held by A wakes at once', async () => {
     const user = await register(a);
@@ -170,7 +207,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     await eventually(async () => (await call(b, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'B reconnecting');
     await eventually(async () => (await call(a, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'A reconnecting');
     const socket = await socketOn(b, user.token);
-    const seen = new Promise((resolve) => socket.once('game:status', resolve));
+    const seen = new Promise((resolve) => socket.once('game:servers', resolve));
     const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'after-restart' });
     await eventually(async () => (await game.ping()).status === 200, 10_000, 'a ping after the restart');
     await seen;

@@ -1,4 +1,5 @@
-import type { CommandView, GameStatus } from '@moonrelay/contract/game';
+import type { CommandView } from '@moonrelay/contract/game';
+import type { GameServersChange } from '@moonrelay/contract/events';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { AuditEntry, MassProgress } from '@moonrelay/contract/admin';
 
@@ -9,7 +10,7 @@ import type { AuditEntry, MassProgress } from '@moonrelay/contract/admin';
  * over Redis pub/sub, and a result that reaches one instance wakes a caller waiting on another.
  */
 export type BusEvent =
-  | { type: 'game:status'; userId: string; status: GameStatus }
+  | { type: 'game:servers'; changes: GameServersChange[] }
   | { type: 'command:update'; command: CommandView }
   | { type: 'execution:result'; userId: string; execution: ExecutionResponse }
   | { type: 'command:queued'; userId: string; serverIds: (string | null)[] }

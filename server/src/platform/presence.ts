@@ -21,6 +21,8 @@ export interface PresenceTouch {
 
 export interface Presence {
   touch(userId: string, serverId: string, gameData: PlayerData | null, nowMs: number): Promise<PresenceTouch>;
+  /** One server of the user, if known (connected or recently gone). */
+  get(userId: string, serverId: string): Promise<ServerPresence | undefined>;
   /** The user's known servers (connected or recently gone), most recent ping first. */
   list(userId: string): Promise<ServerPresence[]>;
   /** Every known server of every user (the admin's connections view). */
@@ -59,6 +61,10 @@ export function createMemoryPresence(windowMs: number): Presence {
       };
       servers.set(serverId, entry);
       return { presence: view(entry), connected };
+    },
+    async get(userId, serverId) {
+      const entry = byUser.get(userId)?.get(serverId);
+      return entry ? view(entry) : undefined;
     },
     async list(userId) {
       return [...(byUser.get(userId)?.values() ?? [])].map(view).sort(newestFirst);

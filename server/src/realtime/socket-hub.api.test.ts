@@ -1,6 +1,6 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOCKET_PATH } from '@moonrelay/contract/events';
+import { SOCKET_PATH, type GameServersEvent } from '@moonrelay/contract/events';
 import { engines } from '../../test/engines.ts';
 import { SimulatedGame } from '../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -32,6 +32,11 @@ describe('live push (Socket.IO)', () => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
+  /** The next `game:servers` event carrying a change of this user's game servers. */
+  const changeOf = (socket: Socket, userId: string) =>
+    next<GameServersEvent>(socket, 'game:servers', (e) => e.changes.some((change) => change.userId === userId)).then(
+      (e) => e.changes.find((change) => change.userId === userId)!,
+    );
   const next = <T>(socket: Socket, event: string, match: (payload: T) => boolean = () => true) =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ${event} within 3 s`)), 3_000);
@@ -59,9 +64,9 @@ describe('live push (Socket.IO)', () => {
     bobSocket.onAny((name) => bobEvents.push(name));
 
     const game = new SimulatedGame({ url: server.url, key: alice.user.apiKey, serverId: 'live-1' });
-    const status = next<{ userId: string; status: { connected: boolean } }>(aliceSocket, 'game:status');
+    const change = changeOf(aliceSocket, alice.user.id);
     await game.ping();
-    expect(await status).toMatchObject({ userId: alice.user.id, status: { connected: true } });
+    expect(await change).toMatchObject({ servers: [{ serverId: 'live-1', connected: true }], gone: [] });
 
     const queued = next<{ command: { type: string; status: string } }>(
       aliceSocket,
@@ -100,7 +105,7 @@ describe('live push (Socket.IO)', () => {
     const adminSocket = open(login.body.token);
     await connected(adminSocket);
     const carol = await registerUser(server);
-    const seen = next<{ userId: string }>(adminSocket, 'game:status', (e) => e.userId === carol.user.id);
+    const seen = changeOf(adminSocket, carol.user.id);
     await new SimulatedGame({ url: server.url, key: carol.user.apiKey, serverId: 'c' }).ping();
     expect((await seen).userId).toBe(carol.user.id);
   });
@@ -120,13 +125,12 @@ describe('live push (Socket.IO)', () => {
     const erin = await registerUser(server);
     const daveSocket = open(dave.token);
     await connected(daveSocket);
-    const seenBy = (socket: Socket, userId: string) =>
-      next<{ userId: string }>(socket, 'game:status', (e) => e.userId === userId);
+    const seenBy = (socket: Socket, userId: string) => changeOf(socket, userId);
     const game = (key: string, serverId: string) => new SimulatedGame({ url: server.url, key, serverId });
 
     // Not an admin yet: Erin's game is none of Dave's business.
     await expect(Promise.all([seenBy(daveSocket, erin.user.id), game(erin.user.apiKey, 'e1').ping()])).rejects.toThrow(
-      'no game:status within 3 s',
+      'no game:servers within 3 s',
     );
     const promoted = await server.call('POST', `/api/admin/users/${dave.user.id}/role`, {
       token: adminToken,
@@ -139,7 +143,7 @@ describe('live push (Socket.IO)', () => {
 
     await server.call('POST', `/api/admin/users/${dave.user.id}/role`, { token: adminToken, body: { isAdmin: false } });
     await expect(Promise.all([seenBy(daveSocket, erin.user.id), game(erin.user.apiKey, 'e3').ping()])).rejects.toThrow(
-      'no game:status within 3 s',
+      'no game:servers within 3 s',
     );
   }, 20_000);
 
@@ -162,7 +166,7 @@ describe('live push (Socket.IO)', () => {
     expect((await server.call('POST', '/api/auth/logout', { token: frank.token })).status).toBe(200);
     expect(await reason).toBe('io server disconnect');
     // The other session's screen still gets its events.
-    const seen = next<{ userId: string }>(stillIn, 'game:status', (e) => e.userId === frank.user.id);
+    const seen = changeOf(stillIn, frank.user.id);
     await new SimulatedGame({ url: server.url, key: frank.user.apiKey, serverId: 'f1' }).ping();
     expect((await seen).userId).toBe(frank.user.id);
     expect(signedOut.connected).toBe(false);
@@ -175,7 +179,7 @@ describe('live push (Socket.IO)', () => {
     await connected(graceSocket);
     const heidiGame = (serverId: string) =>
       new SimulatedGame({ url: server.url, key: heidi.user.apiKey, serverId }).ping();
-    const seenByGrace = () => next<{ userId: string }>(graceSocket, 'game:status', (e) => e.userId === heidi.user.id);
+    const seenByGrace = () => changeOf(graceSocket, heidi.user.id);
 
     await setAdmin(grace.user.id, true);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // five rechecks
@@ -185,7 +189,7 @@ describe('live push (Socket.IO)', () => {
 
     await setAdmin(grace.user.id, false);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // five rechecks
-    await expect(Promise.all([seenByGrace(), heidiGame('h2')])).rejects.toThrow('no game:status within 3 s');
+    await expect(Promise.all([seenByGrace(), heidiGame('h2')])).rejects.toThrow('no game:servers within 3 s');
     expect(graceSocket.connected).toBe(true);
   });
 
@@ -208,7 +212,7 @@ describe('live push (Socket.IO)', () => {
     const back = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     await server.start();
     await back;
-    const seen = next<{ userId: string }>(socket, 'game:status', (e) => e.userId === ivan.user.id);
+    const seen = changeOf(socket, ivan.user.id);
     await new SimulatedGame({ url: server.url, key: ivan.user.apiKey, serverId: 'i1' }).ping();
     expect((await seen).userId).toBe(ivan.user.id);
   });

@@ -2,9 +2,17 @@ import type http from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@moonrelay/contract/events';
+import { GAME_SERVERS_EVENT_INTERVAL_MS } from '@moonrelay/contract/constants';
+import {
+  SOCKET_PATH,
+  type ClientToServerEvents,
+  type GameServersChange,
+  type ServerToClientEvents,
+} from '@moonrelay/contract/events';
 import type { Logger } from '../logger.ts';
 import type { BusEvent, EventBus } from '../platform/event-bus.ts';
+import { createCoalescer } from './coalescer.ts';
+import { emptyMerged, mergeChange, toChange, type MergedServers } from './game-servers-merge.ts';
 
 export const ADMINS_ROOM = 'admins';
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -43,6 +51,8 @@ export function attachSocketHub(deps: {
   logger: Logger;
   identify: (token: string) => Promise<SocketIdentity | null>;
   recheck: SocketRecheck;
+  /** Least time between two `game:servers` events to one user's screens, and to the admins'. */
+  gameServersIntervalMs?: number;
   /** Scale-out: the Redis adapter, so room operations (disconnecting a user's sockets) reach every instance. */
   adapterClients?: { pub: Redis; sub: Redis };
 }): { io: HubServer; cutConnections(): void; close(): Promise<void> } {
@@ -73,13 +83,64 @@ export function attachSocketHub(deps: {
     deps.logger.debug({ userId: (socket.data as SocketData).userId }, 'socket connected');
   });
 
+  // This instance's rooms (the Redis adapter keeps the local ones here too).
+  const rooms = io.of('/').adapter.rooms;
+  const hasAdmins = () => (rooms.get(ADMINS_ROOM)?.size ?? 0) > 0;
+  /** A socket in the user's room that is not an admin's (admins get the batch instead). */
+  const hasOwnViewer = (userId: string) => {
+    const members = rooms.get(userRoom(userId));
+    if (!members) return false;
+    const admins = rooms.get(ADMINS_ROOM);
+    for (const socketId of members) if (!admins?.has(socketId)) return true;
+    return false;
+  };
+
+  // Game-server changes reach screens coalesced: each user's own screens at most once an interval
+  // with that user's change, the admins at most once an interval with every user's. Nothing is
+  // merged or encoded for a room nobody here is in; every instance gets every change (the bus),
+  // and each merges what all instances published before its own sockets see it.
+  const intervalMs = deps.gameServersIntervalMs ?? GAME_SERVERS_EVENT_INTERVAL_MS;
+  const onError = (error: unknown) => deps.logger.error({ err: error }, 'game:servers emit failed');
+  const forUsers = createCoalescer<string, MergedServers>({
+    intervalMs,
+    create: emptyMerged,
+    onError,
+    emit: (userId, merged) => {
+      if (!hasOwnViewer(userId)) return;
+      local
+        .to(userRoom(userId))
+        .except(ADMINS_ROOM)
+        .emit('game:servers', { changes: [toChange(userId, merged)] });
+    },
+  });
+  const forAdmins = createCoalescer<typeof ADMINS_ROOM, Map<string, MergedServers>>({
+    intervalMs,
+    create: () => new Map(),
+    onError,
+    emit: (_room, byUser) => {
+      if (!hasAdmins()) return;
+      const changes = [...byUser].map(([userId, merged]) => toChange(userId, merged));
+      local.to(ADMINS_ROOM).emit('game:servers', { changes });
+    },
+  });
+  const gameServersChanged = (changes: GameServersChange[]) => {
+    const admins = hasAdmins();
+    for (const change of changes) {
+      if (hasOwnViewer(change.userId)) forUsers.add(change.userId, (merged) => mergeChange(merged, change));
+      if (admins) {
+        forAdmins.add(ADMINS_ROOM, (byUser) => {
+          let merged = byUser.get(change.userId);
+          if (!merged) byUser.set(change.userId, (merged = emptyMerged()));
+          mergeChange(merged, change);
+        });
+      }
+    }
+  };
+
   const forward = (event: BusEvent) => {
     switch (event.type) {
-      case 'game:status':
-        local
-          .to(userRoom(event.userId))
-          .to(ADMINS_ROOM)
-          .emit('game:status', { userId: event.userId, status: event.status });
+      case 'game:servers':
+        gameServersChanged(event.changes);
         break;
       case 'command:update':
         local.to(userRoom(event.command.userId)).to(ADMINS_ROOM).emit('command:update', { command: event.command });
@@ -144,6 +205,8 @@ export function attachSocketHub(deps: {
     async close() {
       clearInterval(recheckTimer);
       unsubscribe();
+      forUsers.close();
+      forAdmins.close();
       // Not io.close(): that would also close the HTTP server, which its owner closes after draining.
       cutConnections();
     },

@@ -1,70 +1,56 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { GAME_CONNECTED_WINDOW_MS, GAME_PRESENCE_PERSIST_MS } from '@moonrelay/contract/constants';
 import type {
   GameCommandRequest,
   GamePingRequest,
   GamePingResponse,
-  GameServer,
   GameStatus,
   PlayerData,
 } from '@moonrelay/contract/game';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
-import type { EventBus } from '../../platform/event-bus.ts';
 import type { Presence, ServerPresence } from '../../platform/presence.ts';
 import type { BusWaits } from './bus-waits.ts';
 import type { CommandsService, CommandSource } from './commands.service.ts';
+import { toGameStatus } from './game-server-view.ts';
 import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
+import type { ServerChanges } from './server-changes.ts';
+
+export { toGameServer, toGameStatus } from './game-server-view.ts';
 
 /** Studio and scripts that send no serverId share this one. */
 export const DEFAULT_SERVER_ID = 'default';
-/** A status event with fresh ping data goes out at most this often per user (connects and disconnects at once). */
-const STATUS_EVENT_INTERVAL_MS = 1_000;
 /** A server gone this long is forgotten by presence (its saved row stays). */
 const FORGET_AFTER_MS = 10 * 60 * 1000;
+/** Presence saves are written this many rows to a statement, the event loop free between two. */
+const SAVE_CHUNK_ROWS = 500;
 
 export const GAME_SERVER_NOT_CONNECTED = 'Game server not connected';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-export function toGameServer(presence: ServerPresence, nowMs: number): GameServer {
-  return {
-    serverId: presence.serverId,
-    connected: nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS,
-    lastPing: iso(presence.lastPingMs),
-    connectedAt: iso(presence.connectedAtMs),
-    gameData: presence.gameData,
-  };
-}
-
-/** The status screens show: connected if any server pinged within the window; the newest server's data. */
-export function toGameStatus(known: ServerPresence[], nowMs: number): GameStatus {
-  const servers = known.map((presence) => toGameServer(presence, nowMs));
-  const newest = servers[0];
-  return {
-    connected: servers.some((server) => server.connected),
-    lastPing: newest?.lastPing ?? null,
-    gameData: newest?.gameData ?? null,
-    servers: servers.filter((server) => server.connected),
-  };
-}
+const isLive = (presence: ServerPresence, nowMs: number) => nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS;
 
 /**
  * The game link: pings (presence, results, commands, long-poll), the status, and sending commands
  * to the right game servers. Presence is never written to the database on a ping; it is saved on
  * connect, on disconnect, and at most every 30 s in between.
+ *
+ * A ping's cost does not grow with the number of the user's servers: presence is one map entry,
+ * the screens' live view is a change noted for the next coalesced `game:servers` event, and the
+ * saved-presence write joins the next batch. Only what a person asks for (the status, a command for
+ * every live server) reads the whole list.
  */
 export function createGameLinkService(deps: {
   db: Db;
-  bus: EventBus;
   presence: Presence;
   commands: CommandsService;
   waits: BusWaits;
+  changes: ServerChanges;
   logger: Logger;
 }) {
-  const { db, bus, presence, commands, waits, logger } = deps;
+  const { db, presence, commands, waits, changes, logger } = deps;
   const lastSaved = new Map<string, number>();
-  const lastStatusEvent = new Map<string, number>();
 
   // Presence saves wait here and are written together once a second: a restart with a live fleet
   // reconnects thousands of servers within one ping interval, and one transaction (one fsync) for
@@ -84,27 +70,29 @@ export function createGameLinkService(deps: {
     });
   }
 
+  /**
+   * Writes the waiting saves a chunk at a time, each chunk one statement in its own transaction,
+   * yielding to the event loop between chunks: a restart storm queues a save for every server at
+   * once, and SQLite's writes block the loop while they run.
+   */
   async function flushSaves(): Promise<void> {
     if (pendingSaves.size === 0) return;
     const rows = [...pendingSaves.values()];
     pendingSaves.clear();
-    try {
-      await inTransaction(db, async (trx) => {
-        for (const row of rows) await gameServersRepo.save(trx, row);
-      });
-    } catch {
-      // One row can sink the batch (its account was deleted meanwhile): save the rest one by one.
-      for (const row of rows) {
-        await gameServersRepo
-          .save(db, row)
-          .catch((error: unknown) => logger.warn({ err: error, userId: row.userId }, 'game presence not saved'));
+    for (let start = 0; start < rows.length; start += SAVE_CHUNK_ROWS) {
+      if (start > 0) await yieldToEventLoop();
+      const chunk = rows.slice(start, start + SAVE_CHUNK_ROWS);
+      try {
+        await inTransaction(db, (trx) => gameServersRepo.saveMany(trx, chunk));
+      } catch {
+        // One row can sink the chunk (its account was deleted meanwhile): save the rest one by one.
+        for (const row of chunk) {
+          await gameServersRepo
+            .saveMany(db, [row])
+            .catch((error: unknown) => logger.warn({ err: error, userId: row.userId }, 'game presence not saved'));
+        }
       }
     }
-  }
-
-  async function publishStatus(userId: string, nowMs: number): Promise<void> {
-    lastStatusEvent.set(userId, nowMs);
-    bus.publish({ type: 'game:status', userId, status: toGameStatus(await presence.list(userId), nowMs) });
   }
 
   async function status(userId: string): Promise<GameStatus> {
@@ -132,9 +120,7 @@ export function createGameLinkService(deps: {
       const saveKey = `${userId}\n${serverId}`;
       if (touch.connected || nowMs - (lastSaved.get(saveKey) ?? 0) >= GAME_PRESENCE_PERSIST_MS)
         save(touch.presence, null);
-      if (touch.connected || nowMs - (lastStatusEvent.get(userId) ?? 0) >= STATUS_EVENT_INTERVAL_MS) {
-        await publishStatus(userId, nowMs);
-      }
+      changes.pinged(touch.presence);
 
       if (!request.wait) {
         const taken = await commands.takeForServer(userId, serverId);
@@ -155,12 +141,13 @@ export function createGameLinkService(deps: {
      */
     async send(userId: string, request: GameCommandRequest, source: CommandSource, executionId?: string) {
       const nowMs = Date.now();
-      const live = (await presence.list(userId)).filter((p) => toGameServer(p, nowMs).connected);
       let serverIds: (string | null)[];
       if (request.serverId !== undefined) {
-        if (!live.some((p) => p.serverId === request.serverId)) throw new AppError(409, GAME_SERVER_NOT_CONNECTED);
+        const server = await presence.get(userId, request.serverId);
+        if (!server || !isLive(server, nowMs)) throw new AppError(409, GAME_SERVER_NOT_CONNECTED);
         serverIds = [request.serverId];
       } else {
+        const live = (await presence.list(userId)).filter((p) => isLive(p, nowMs));
         serverIds = live.length ? live.map((p) => p.serverId) : [null];
       }
       return commands.enqueue(userId, request, { source, serverIds, executionId });
@@ -169,9 +156,12 @@ export function createGameLinkService(deps: {
     /** The server an execution runs on: the given one if connected, else the most recently pinged. */
     async executionServer(userId: string, serverId: string | undefined): Promise<string | null> {
       const nowMs = Date.now();
-      const live = (await presence.list(userId)).filter((p) => toGameServer(p, nowMs).connected);
-      if (serverId !== undefined) return live.some((p) => p.serverId === serverId) ? serverId : null;
-      return live[0]?.serverId ?? null;
+      if (serverId !== undefined) {
+        const server = await presence.get(userId, serverId);
+        return server && isLive(server, nowMs) ? serverId : null;
+      }
+      const newest = (await presence.list(userId))[0];
+      return newest && isLive(newest, nowMs) ? newest.serverId : null;
     },
 
     /** Writes the presence saves waiting (every second, and at shutdown). */
@@ -181,15 +171,10 @@ export function createGameLinkService(deps: {
     async sweepDisconnected(): Promise<void> {
       const nowMs = Date.now();
       const gone = await presence.takeDisconnected(nowMs, GAME_CONNECTED_WINDOW_MS, FORGET_AFTER_MS);
-      const users = new Set<string>();
       for (const entry of gone) {
         save(entry, nowMs);
         lastSaved.delete(`${entry.userId}\n${entry.serverId}`);
-        users.add(entry.userId);
-      }
-      for (const userId of users) {
-        await publishStatus(userId, nowMs);
-        lastStatusEvent.delete(userId);
+        changes.gone(entry);
       }
       await flushSaves();
     },

@@ -6,17 +6,19 @@ export type GameServerRow = Selectable<GameServersTable>;
 
 /** The last known presence of each game server, saved now and then (never on every ping). */
 export const gameServersRepo = {
-  async save(db: Db, row: GameServerRow): Promise<void> {
+  /** Inserts or updates the rows in one statement (callers keep a batch to a few hundred rows). */
+  async saveMany(db: Db, rows: GameServerRow[]): Promise<void> {
+    if (rows.length === 0) return;
     await db
       .insertInto('gameServers')
-      .values(row)
+      .values(rows)
       .onConflict((oc) =>
-        oc.columns(['userId', 'serverId']).doUpdateSet({
-          gameData: row.gameData,
-          connectedAt: row.connectedAt,
-          lastPing: row.lastPing,
-          disconnectedAt: row.disconnectedAt,
-        }),
+        oc.columns(['userId', 'serverId']).doUpdateSet((eb) => ({
+          gameData: eb.ref('excluded.gameData'),
+          connectedAt: eb.ref('excluded.connectedAt'),
+          lastPing: eb.ref('excluded.lastPing'),
+          disconnectedAt: eb.ref('excluded.disconnectedAt'),
+        })),
       )
       .execute();
   },

@@ -65,6 +65,13 @@ export function createRedisPresence(redis: Redis, windowMs: number): Presence {
       return { presence: { userId, serverId, ...stored }, connected };
     },
 
+    async get(userId, serverId) {
+      const raw = await redis.hget(userKey(userId), serverId);
+      if (!raw) return undefined;
+      const entry = parse(userId, serverId, raw);
+      return Date.now() - entry.lastPingMs < FORGET_AFTER_MS ? entry : undefined;
+    },
+
     list(userId) {
       return readUser(userId, Date.now());
     },

@@ -36,19 +36,25 @@ describe('gameLinkOf', () => {
     expect(link.staleAt).toBe(NOW - 4000 + GAME_CONNECTED_WINDOW_MS);
   });
 
-  it('with several live servers shows and targets the chosen one, else the most recent', () => {
-    const first = testServer({ serverId: 'job-1', lastPing: at(500) });
-    const second = testServer({ serverId: 'job-2', lastPing: at(1500), gameData: { playerName: 'Roblox' } });
-    const stale = testServer({ serverId: 'job-3', lastPing: at(20_000) });
-    const status = connectedStatus({ lastPing: first.lastPing, servers: [first, second, stale] });
+  it('with several live servers shows and targets the chosen one, else the first to connect', () => {
+    const first = testServer({ serverId: 'job-1', lastPing: at(1500), connectedAt: at(90_000) });
+    const second = testServer({
+      serverId: 'job-2',
+      lastPing: at(500),
+      connectedAt: at(60_000),
+      gameData: { playerName: 'Roblox' },
+    });
+    const stale = testServer({ serverId: 'job-3', lastPing: at(20_000), connectedAt: at(100_000) });
+    const status = connectedStatus({ lastPing: second.lastPing, servers: [second, first, stale] });
 
-    const newest = gameLinkOf(status, null, NOW);
-    expect(newest.serverId).toBe('job-1');
-    expect(newest.liveServers.map((server) => server.serverId)).toEqual(['job-1', 'job-2']);
+    const unchosen = gameLinkOf(status, null, NOW);
+    expect(unchosen.serverId).toBe('job-1');
+    // In connect order, so the picker's entries do not move as servers ping.
+    expect(unchosen.liveServers.map((server) => server.serverId)).toEqual(['job-1', 'job-2']);
 
     const chosen = gameLinkOf(status, 'job-2', NOW);
     expect(chosen).toMatchObject({ serverId: 'job-2', gameData: { playerName: 'Roblox' }, lastPing: second.lastPing });
-    // A chosen server that stopped falls back to the newest.
+    // A chosen server that stopped falls back to the first live one.
     expect(gameLinkOf(status, 'job-3', NOW).serverId).toBe('job-1');
   });
 });

@@ -15,7 +15,7 @@ export interface GameLink {
   /** The last ping and player data of the server the screens show (the most recently pinged). */
   lastPing: string | null;
   gameData: PlayerData | null;
-  /** Game servers pinging now, most recent first. */
+  /** Game servers pinging now, in the order they connected. */
   liveServers: GameServer[];
   /** With several live servers, the chosen one: commands and runs name it. Otherwise undefined. */
   serverId: string | undefined;
@@ -30,6 +30,9 @@ export function isFresh(lastPing: string | null, now: number): boolean {
   return now - pingedAt(lastPing) < GAME_CONNECTED_WINDOW_MS;
 }
 
+const inConnectOrder = (a: GameServer, b: GameServer) =>
+  a.connectedAt < b.connectedAt ? -1 : a.connectedAt > b.connectedAt ? 1 : a.serverId < b.serverId ? -1 : 1;
+
 const NO_GAME: GameLink = {
   connected: false,
   lastPing: null,
@@ -43,7 +46,11 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
   if (!status) return NO_GAME;
 
   const connected = status.connected && isFresh(status.lastPing, now);
-  const liveServers = status.servers.filter((server) => server.connected && isFresh(server.lastPing, now));
+  // In the order they connected: a list that reshuffled on every ping would move the picker's
+  // entries (and the default choice) under the user's cursor.
+  const liveServers = status.servers
+    .filter((server) => server.connected && isFresh(server.lastPing, now))
+    .sort(inConnectOrder);
   const pings = [...(connected ? [status.lastPing] : []), ...liveServers.map((server) => server.lastPing)];
   const staleAt = pings.length ? Math.min(...pings.map((ping) => pingedAt(ping) + GAME_CONNECTED_WINDOW_MS)) : null;
 
@@ -63,7 +70,7 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
 }
 
 interface ServerChoice {
-  /** The game server the user picked; kept while it lives, forgotten for the newest when it stops. */
+  /** The game server the user picked; kept while it lives, forgotten for the first live one when it stops. */
   serverId: string | null;
   choose(serverId: string): void;
 }

@@ -12,7 +12,7 @@ import { patchConnections, useAdminLiveEvents } from './useAdminLiveEvents.ts';
 let socket: FakeSocket;
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => socket) }));
 
-const ADMIN_EVENTS = ['game:status', 'command:update', 'execution:result', 'audit:entry', 'mass:progress'];
+const ADMIN_EVENTS = ['game:servers', 'command:update', 'execution:result', 'audit:entry', 'mass:progress'];
 
 beforeEach(() => {
   socket = new FakeSocket();
@@ -56,31 +56,36 @@ describe('patchConnections', () => {
   const graceStudio = connection({ serverId: 'studio', isConnected: false });
   const alanGame = connection({ userId: ALAN.id, userName: ALAN.name, serverId: 'job-alan' });
   const list = connectionList([graceGame, graceStudio, alanGame]);
-  const now = '2026-03-01T12:00:00.000Z';
+  const now = new Date().toISOString();
   const server = (serverId: string) => ({ serverId, connected: true, lastPing: now, connectedAt: now, gameData: null });
 
-  it("applies one user's status to their game servers only, and keeps the connected count", () => {
-    const patched = patchConnections(list, GRACE.id, {
-      connected: true,
-      lastPing: now,
-      gameData: null,
+  it("applies one user's change to their game servers only, and keeps the connected count", () => {
+    const patched = patchConnections(list, {
+      userId: GRACE.id,
       servers: [server('studio')],
+      gone: [{ serverId: graceGame.serverId, lastPing: graceGame.lastPing }],
     });
     expect(patched.items.map((item) => [item.serverId, item.isConnected])).toEqual([
       [graceGame.serverId, false],
       ['studio', true],
       ['job-alan', true],
     ]);
-    // Player data is kept when the new status has none.
+    // Player data is kept when the change has none.
     expect(patched.items[0]!.gameData).toEqual(graceGame.gameData);
     expect(patched.items[1]!.lastPing).toBe(now);
     expect(patched.connected).toBe(2);
     expect(patched.total).toBe(3);
   });
 
-  it('counts a user going offline', () => {
-    const patched = patchConnections(list, GRACE.id, { connected: false, lastPing: now, gameData: null, servers: [] });
-    expect(patched.connected).toBe(1);
+  it('ignores a change older than what the list shows (it was on its way while the list was fetched)', () => {
+    const older = new Date(Date.parse(graceGame.lastPing) - 5_000).toISOString();
+    const patched = patchConnections(list, {
+      userId: GRACE.id,
+      servers: [],
+      gone: [{ serverId: graceGame.serverId, lastPing: older }],
+    });
+    expect(patched.items[0]!.isConnected).toBe(true);
+    expect(patched.connected).toBe(list.connected);
   });
 });
 

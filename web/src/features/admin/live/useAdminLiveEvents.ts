@@ -3,10 +3,12 @@ import type { AdminConnectionList, AuditPage } from '@moonrelay/contract/admin';
 import type {
   AuditEntryEvent,
   CommandUpdateEvent,
-  GameStatusEvent,
+  GameServersChange,
+  GameServersEvent,
   MassProgressEvent,
 } from '@moonrelay/contract/events';
-import type { GameStatus } from '@moonrelay/contract/game';
+import { GAME_PING_INTERVAL_MS } from '@moonrelay/contract/constants';
+import type { GameServer } from '@moonrelay/contract/game';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { liveSocketFor } from '../../../lib/socket.ts';
@@ -26,33 +28,51 @@ import { isFinalProgress, useAdminLiveStore } from './admin-live-store.ts';
  */
 export const EXECUTIONS_REFRESH_MS = 1_000;
 
-/** A user's game servers as one `game:status` event tells them, applied to a page of connections. */
-export function patchConnections(list: AdminConnectionList, userId: string, status: GameStatus): AdminConnectionList {
+/** One user's game-server change applied to a page of connections; ping times decide, as on the dashboard. */
+export function patchConnections(list: AdminConnectionList, change: GameServersChange): AdminConnectionList {
+  const pinged = new Map(change.servers.map((server) => [server.serverId, server]));
+  const gone = new Map(change.gone.map((server) => [server.serverId, server.lastPing]));
   let connectedDelta = 0;
   const items = list.items.map((item) => {
-    if (item.userId !== userId) return item;
-    // The status lists the servers connected now; a server missing from it has stopped pinging.
-    const live = status.servers.find((server) => server.serverId === item.serverId);
-    const next = live
-      ? { ...item, isConnected: live.connected, lastPing: live.lastPing, gameData: live.gameData ?? item.gameData }
-      : { ...item, isConnected: false };
+    if (item.userId !== change.userId) return item;
+    const live = pinged.get(item.serverId);
+    const goneAt = gone.get(item.serverId);
+    let next = item;
+    if (live && live.lastPing >= item.lastPing) {
+      next = {
+        ...item,
+        isConnected: live.connected,
+        lastPing: live.lastPing,
+        gameData: live.gameData ?? item.gameData,
+      };
+    } else if (goneAt !== undefined && goneAt >= item.lastPing) {
+      next = { ...item, isConnected: false };
+    }
     connectedDelta += Number(next.isConnected) - Number(item.isConnected);
     return next;
   });
   return { ...list, items, connected: Math.max(0, list.connected + connectedDelta) };
 }
 
-export function onAdminGameStatus({ userId, status }: GameStatusEvent): void {
+/** A server's first ping: its next one comes an interval later. */
+const isNewConnection = (server: GameServer) =>
+  Date.parse(server.lastPing) - Date.parse(server.connectedAt) < GAME_PING_INTERVAL_MS;
+
+/** A batch of every user's changes (at most one a second): patched in; a server no page shows yet refetches. */
+export function onAdminGameServers({ changes }: GameServersEvent): void {
   const shown = new Set<string>();
   queryClient.setQueriesData<AdminConnectionList>({ queryKey: adminConnectionsKey }, (list) => {
     if (!list) return list;
-    for (const item of list.items) if (item.userId === userId) shown.add(item.serverId);
-    return patchConnections(list, userId, status);
+    for (const item of list.items) shown.add(`${item.userId}\n${item.serverId}`);
+    return changes.reduce(patchConnections, list);
   });
-  // A game server no page shows yet (a new connection): the list is fetched again to take it in.
-  if (status.servers.some((server) => !shown.has(server.serverId))) {
-    void queryClient.invalidateQueries({ queryKey: adminConnectionsKey });
-  }
+  // A server that just connected and no page shows yet: the list is fetched again to take it in.
+  // Only new connections: with thousands of servers most are on pages not shown, and refetching for
+  // them would fetch the whole list every second.
+  const joined = changes.some((change) =>
+    change.servers.some((server) => isNewConnection(server) && !shown.has(`${change.userId}\n${server.serverId}`)),
+  );
+  if (joined) void queryClient.invalidateQueries({ queryKey: adminConnectionsKey });
 }
 
 let executionsRefresh: ReturnType<typeof setTimeout> | undefined;
@@ -106,14 +126,14 @@ export function useAdminLiveEvents(): void {
     if (!token || !isAdmin) return;
     const socket = liveSocketFor(token);
     socket.on('connect', onConnect);
-    socket.on('game:status', onAdminGameStatus);
+    socket.on('game:servers', onAdminGameServers);
     socket.on('command:update', onAdminCommandUpdate);
     socket.on('execution:result', refreshExecutionsSoon);
     socket.on('audit:entry', onAuditEntry);
     socket.on('mass:progress', onMassProgress);
     return () => {
       socket.off('connect', onConnect);
-      socket.off('game:status', onAdminGameStatus);
+      socket.off('game:servers', onAdminGameServers);
       socket.off('command:update', onAdminCommandUpdate);
       socket.off('execution:result', refreshExecutionsSoon);
       socket.off('audit:entry', onAuditEntry);

@@ -21,8 +21,8 @@ export const gameStatusQuery = () =>
   });
 
 /**
- * The game status. While the live socket is up, `game:status` events keep this query's data
- * current (useLiveEvents), so it is fetched once; while the socket is down it is polled every 2 s
+ * The game status. While the live socket is up, `game:servers` changes keep this query's data
+ * current (useLiveEvents), so it is fetched once (and again on each reconnect); while the socket is down it is polled every 2 s
  * (spec section 9) so the screens never go stale for long.
  */
 export function useGameStatus() {

@@ -9,7 +9,7 @@ import { FakeSocket } from '../../../test/fake-socket.ts';
 import { signInAs } from '../../../test/fixtures.ts';
 import { jsonFetch } from '../../../test/render.tsx';
 import { gameStatusQuery, useGameStatus } from '../api/game.ts';
-import { DISCONNECTED, connectedStatus } from '../test-game.ts';
+import { DISCONNECTED, connectedStatus, testServer } from '../test-game.ts';
 import { lateResultOf, useLiveStore } from './live-store.ts';
 import { useLiveEvents } from './useLiveEvents.ts';
 
@@ -45,18 +45,29 @@ afterEach(() => {
 });
 
 describe('useLiveEvents', () => {
-  it("puts a 'game:status' event of the signed-in user into the status query", () => {
+  it("applies a 'game:servers' change of the signed-in user to the status query", () => {
     renderHook(() => useLiveEvents());
     queryClient.setQueryData(gameStatusQuery().queryKey, DISCONNECTED);
-    const status = connectedStatus();
-    socket.serverSends('game:status', { userId: 'u1', status });
-    expect(queryClient.getQueryData(gameStatusQuery().queryKey)).toEqual(status);
+    const server = testServer();
+    socket.serverSends('game:servers', { changes: [{ userId: 'u1', servers: [server], gone: [] }] });
+    const connected = { connected: true, lastPing: server.lastPing, gameData: server.gameData, servers: [server] };
+    expect(queryClient.getQueryData(gameStatusQuery().queryKey)).toEqual(connected);
+
+    socket.serverSends('game:servers', {
+      changes: [{ userId: 'u1', servers: [], gone: [{ serverId: server.serverId, lastPing: server.lastPing }] }],
+    });
+    // Nothing live any more; the last ping and player data stay as the last known ones.
+    expect(queryClient.getQueryData(gameStatusQuery().queryKey)).toEqual({
+      ...connected,
+      connected: false,
+      servers: [],
+    });
   });
 
   it("ignores another user's events (admins receive everyone's)", () => {
     renderHook(() => useLiveEvents());
     queryClient.setQueryData(gameStatusQuery().queryKey, DISCONNECTED);
-    socket.serverSends('game:status', { userId: 'someone-else', status: connectedStatus() });
+    socket.serverSends('game:servers', { changes: [{ userId: 'someone-else', servers: [testServer()], gone: [] }] });
     socket.serverSends('command:update', { command: { ...COMMAND, userId: 'someone-else' } });
     expect(queryClient.getQueryData(gameStatusQuery().queryKey)).toEqual(DISCONNECTED);
     expect(useLiveStore.getState().commands).toEqual({});
@@ -113,8 +124,8 @@ describe('useLiveEvents', () => {
     const { unmount } = renderHook(() => useLiveEvents());
     renderHook(() => useLiveEvents()).unmount();
     expect(io).toHaveBeenCalledTimes(1);
-    expect(socket.listenerCount('game:status')).toBe(1);
+    expect(socket.listenerCount('game:servers')).toBe(1);
     unmount();
-    expect(socket.listenerCount('game:status')).toBe(0);
+    expect(socket.listenerCount('game:servers')).toBe(0);
   });
 });

@@ -1,17 +1,24 @@
 import { useEffect } from 'react';
-import type { CommandUpdateEvent, ExecutionResultEvent, GameStatusEvent } from '@moonrelay/contract/events';
+import type { CommandUpdateEvent, ExecutionResultEvent, GameServersEvent } from '@moonrelay/contract/events';
+import type { GameStatus } from '@moonrelay/contract/game';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { liveSocketFor } from '../../../lib/socket.ts';
 import { gameStatusQuery, refreshScriptList } from '../api/game.ts';
+import { applyServersChange } from './game-servers-change.ts';
 import { isFinished, useLiveStore } from './live-store.ts';
 
 // Admin sockets also receive every other user's events: only the signed-in user's own may patch
 // what this user's screens show.
 const isOwn = (userId: string) => userId === useSession.getState().user?.id;
 
-export function onGameStatus({ userId, status }: GameStatusEvent): void {
-  if (isOwn(userId)) queryClient.setQueryData(gameStatusQuery().queryKey, status);
+/** The signed-in user's game servers changed: applied to the status already fetched (if any yet). */
+export function onGameServers({ changes }: GameServersEvent): void {
+  const own = changes.filter((change) => isOwn(change.userId));
+  if (own.length === 0) return;
+  queryClient.setQueryData<GameStatus>(gameStatusQuery().queryKey, (status) =>
+    status ? own.reduce(applyServersChange, status) : status,
+  );
 }
 
 export function onCommandUpdate({ command }: CommandUpdateEvent): void {
@@ -32,8 +39,8 @@ function onConnect(): void {
 }
 
 /**
- * Keeps the screens current from the live socket (mounted once, in the signed-in app): game status
- * into the status query, command updates and late execution results into the live store.
+ * Keeps the screens current from the live socket (mounted once, in the signed-in app): game-server
+ * changes into the status query, command updates and late execution results into the live store.
  */
 export function useLiveEvents(): void {
   const token = useSession((state) => state.token);
@@ -41,13 +48,13 @@ export function useLiveEvents(): void {
     if (!token) return;
     const socket = liveSocketFor(token);
     socket.on('connect', onConnect);
-    socket.on('game:status', onGameStatus);
+    socket.on('game:servers', onGameServers);
     socket.on('command:update', onCommandUpdate);
     socket.on('execution:result', onExecutionResult);
     // The socket lives as long as the session (lib/socket.ts closes it); only the listeners go here.
     return () => {
       socket.off('connect', onConnect);
-      socket.off('game:status', onGameStatus);
+      socket.off('game:servers', onGameServers);
       socket.off('command:update', onCommandUpdate);
       socket.off('execution:result', onExecutionResult);
       useLiveStore.getState().clear();

@@ -152,22 +152,22 @@ describe('the Connections tab', () => {
     expect(screen.getByText('Failed')).toBeInTheDocument();
   });
 
-  it("updates a card from 'game:status' events: new player data, then disconnected", async () => {
+  it("updates a card from 'game:servers' events: new player data, then disconnected", async () => {
     const { callsTo } = renderConnections([GRACE_GAME, ALAN_GAME]);
     const grace = await screen.findByRole('article', { name: 'Connection of Grace Hopper' });
     const lastPing = new Date().toISOString();
     const healed = { ...GRACE_GAME.gameData, health: 100, maxHealth: 100, position: { x: 0, y: 50.4, z: 0 } };
     act(() =>
-      socket.serverSends('game:status', {
-        userId: GRACE.id,
-        status: {
-          connected: true,
-          lastPing,
-          gameData: healed,
-          servers: [
-            { serverId: GRACE_GAME.serverId, connected: true, lastPing, connectedAt: lastPing, gameData: healed },
-          ],
-        },
+      socket.serverSends('game:servers', {
+        changes: [
+          {
+            userId: GRACE.id,
+            servers: [
+              { serverId: GRACE_GAME.serverId, connected: true, lastPing, connectedAt: lastPing, gameData: healed },
+            ],
+            gone: [],
+          },
+        ],
       }),
     );
     // The query cache tells the screen on its next tick.
@@ -175,9 +175,8 @@ describe('the Connections tab', () => {
     expect(valueOf(grace, 'Position')).toBe('0, 50, 0');
 
     act(() =>
-      socket.serverSends('game:status', {
-        userId: GRACE.id,
-        status: { connected: false, lastPing, gameData: healed, servers: [] },
+      socket.serverSends('game:servers', {
+        changes: [{ userId: GRACE.id, servers: [], gone: [{ serverId: GRACE_GAME.serverId, lastPing }] }],
       }),
     );
     expect(await within(grace).findByText('Disconnected')).toBeInTheDocument();
@@ -197,22 +196,22 @@ describe('the Connections tab', () => {
     const alanLive = { ...ALAN_GAME, isConnected: true, lastPing: new Date().toISOString() };
     items = [GRACE_GAME, alanLive];
     act(() =>
-      socket.serverSends('game:status', {
-        userId: ALAN.id,
-        status: {
-          connected: true,
-          lastPing: alanLive.lastPing,
-          gameData: null,
-          servers: [
-            {
-              serverId: 'studio',
-              connected: true,
-              lastPing: alanLive.lastPing,
-              connectedAt: alanLive.lastPing,
-              gameData: null,
-            },
-          ],
-        },
+      socket.serverSends('game:servers', {
+        changes: [
+          {
+            userId: ALAN.id,
+            servers: [
+              {
+                serverId: 'studio',
+                connected: true,
+                lastPing: alanLive.lastPing,
+                connectedAt: alanLive.lastPing,
+                gameData: null,
+              },
+            ],
+            gone: [],
+          },
+        ],
       }),
     );
     expect(await screen.findByRole('article', { name: 'Connection of Alan Turing' })).toBeInTheDocument();

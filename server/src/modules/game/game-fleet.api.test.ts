@@ -1,0 +1,104 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCKET_PATH, type GameServersEvent } from '@moonrelay/contract/events';
+import { engines } from '../../../test/engines.ts';
+import { SimulatedGame } from '../../../test/simulated-game.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+
+/** One owner's fleet: a big experience runs thousands of game servers on one API key. */
+const FLEET = 3_000;
+/** Pings in flight at once, as from many game servers over a few connections each. */
+const LANES = 64;
+/** Generous for a loaded machine; the benchmark (bench/game.ts) carries the real latency targets. */
+const PING_TIMEOUT_MS = 20_000;
+
+describe('a fleet of thousands of game servers on one key', () => {
+  let server: TestServer;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!, { RATE_LIMIT_GAME_PING_PER_MINUTE: '1000000' });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
+    await server.close();
+  });
+
+  const openSocket = (token: string) =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect(server.url, { path: SOCKET_PATH, auth: { token }, transports: ['websocket'] });
+      sockets.push(socket);
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+
+  /** Every game pings once, LANES at a time; answers the statuses of pings that were answered. */
+  async function pingAll(games: SimulatedGame[]): Promise<number[]> {
+    const statuses: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: LANES }, async () => {
+        while (next < games.length) {
+          const game = games[next++]!;
+          const outcome = await game.ping({ signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+          statuses.push(outcome.status);
+        }
+      }),
+    );
+    return statuses;
+  }
+
+  it('answers every ping, shows every server live in coalesced changes, and delivers a command', async () => {
+    // The first account is an admin: its screens get every user's changes, as an admin's would.
+    const admin = await registerUser(server);
+    const owner = await registerUser(server);
+    const [adminSocket, ownerSocket] = await Promise.all([openSocket(admin.token), openSocket(owner.token)]);
+
+    const seenByOwner = new Set<string>();
+    const seenByAdmin = new Set<string>();
+    let ownerEvents = 0;
+    let adminEvents = 0;
+    const everyServerSeen = Promise.all([
+      new Promise<void>((resolve) =>
+        ownerSocket.on('game:servers', ({ changes }: GameServersEvent) => {
+          ownerEvents += 1;
+          for (const change of changes) for (const s of change.servers) seenByOwner.add(s.serverId);
+          if (seenByOwner.size === FLEET) resolve();
+        }),
+      ),
+      new Promise<void>((resolve) =>
+        adminSocket.on('game:servers', ({ changes }: GameServersEvent) => {
+          adminEvents += 1;
+          for (const change of changes) for (const s of change.servers) seenByAdmin.add(s.serverId);
+          if (seenByAdmin.size === FLEET) resolve();
+        }),
+      ),
+    ]);
+
+    const games = Array.from(
+      { length: FLEET },
+      (_, i) => new SimulatedGame({ url: server.url, key: owner.user.apiKey, serverId: `fleet-${i}` }),
+    );
+    // Every server connects (as after a restart), then pings again, and again.
+    for (let round = 0; round < 3; round += 1) {
+      const statuses = await pingAll(games);
+      expect(statuses).toHaveLength(FLEET);
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    }
+    await everyServerSeen;
+    // Coalesced: a handful of events for 9,000 pings, not one per ping or per connect.
+    expect(ownerEvents).toBeLessThan(FLEET / 20);
+    expect(adminEvents).toBeLessThan(FLEET / 20);
+
+    const status = await server.call('GET', '/api/game/status', { token: owner.token });
+    expect(status.body.servers).toHaveLength(FLEET);
+
+    const target = games[FLEET - 7]!;
+    const held = target.ping({ wait: 10, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+    const queued = await server.call('POST', '/api/game/command', {
+      token: owner.token,
+      body: { type: 'heal', serverId: target.options.serverId },
+    });
+    expect(queued.status, queued.text).toBe(200);
+    expect((await held).commands.map((command) => command.id)).toEqual([queued.body.id]);
+  }, 120_000);
+});
