@@ -143,7 +143,7 @@ export const GameServerSchema = z
   .meta({ id: 'GameServer' });
 export type GameServer = z.infer<typeof GameServerSchema>;
 
-/** GET /api/game/status; also the payload of the `game:status` socket event. */
+/** GET /api/game/status: the whole list, fetched once; the `game:servers` socket event then carries changes. */
 export const GameStatusSchema = z
   .object({
     connected: z.boolean(),

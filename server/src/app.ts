@@ -37,6 +37,7 @@ import { createBusWaits } from './modules/game/bus-waits.ts';
 import { createCommandsService } from './modules/game/commands.service.ts';
 import { createGameLinkService } from './modules/game/game-link.service.ts';
 import { createServerChanges } from './modules/game/server-changes.ts';
+import { createConnectAdmission } from './modules/game/connect-admission.ts';
 import { mountGameRoutes } from './modules/game/game.routes.ts';
 import { createPlayerProfiles } from './modules/game/player-profiles.ts';
 import { createCatalogueService } from './modules/catalogue/catalogue.service.ts';
@@ -119,7 +120,22 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const sandboxPool = createSandboxPool({ size: config.sandbox.threads, maxQueue: config.sandbox.maxQueue });
   const luaTools = luaToolsForHttp(luaToolsThreads);
   const serverChanges = createServerChanges(bus);
-  const gameLink = createGameLinkService({ db, presence, commands, waits, changes: serverChanges, logger });
+  const admission = createConnectAdmission({
+    maxLagMs: config.gameShedLagMs,
+    refused: platform.metrics.counter(
+      'moonrelay_game_connects_refused_total',
+      'Game servers refused a connection (503) while the event loop was behind',
+    ),
+  });
+  const gameLink = createGameLinkService({
+    db,
+    presence,
+    commands,
+    waits,
+    changes: serverChanges,
+    admission,
+    logger,
+  });
   const executions = createExecutionsService({
     db,
     bus,
@@ -175,6 +191,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     commands,
     gameLink,
     serverChanges,
+    admission,
     profiles,
     catalogue,
     scriptLoader,
@@ -323,6 +340,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
       services.serverChanges.close();
+      services.admission.close();
       await services.jobs.close();
       await hub?.close();
       await services.bus.close();

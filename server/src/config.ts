@@ -81,6 +81,7 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SOCKET_RECHECK_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
   OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
@@ -121,6 +122,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How often open sockets are checked against their sessions and roles. */
   socketRecheckMs: number;
+  /** Event-loop delay past which new game servers are refused with 503 + Retry-After (0: never). */
+  gameShedLagMs: number;
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
   /**
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     socketRecheckMs: e.SOCKET_RECHECK_MS,
+    gameShedLagMs: e.GAME_SHED_LAG_MS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,

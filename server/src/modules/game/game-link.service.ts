@@ -16,6 +16,7 @@ import type { CommandsService, CommandSource } from './commands.service.ts';
 import { toGameStatus } from './game-server-view.ts';
 import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
 import type { ServerChanges } from './server-changes.ts';
+import { GAME_LINK_BUSY, type ConnectAdmission } from './connect-admission.ts';
 
 export { toGameServer, toGameStatus } from './game-server-view.ts';
 
@@ -47,9 +48,10 @@ export function createGameLinkService(deps: {
   commands: CommandsService;
   waits: BusWaits;
   changes: ServerChanges;
+  admission: ConnectAdmission;
   logger: Logger;
 }) {
-  const { db, presence, commands, waits, changes, logger } = deps;
+  const { db, presence, commands, waits, changes, admission, logger } = deps;
   const lastSaved = new Map<string, number>();
 
   // Presence saves wait here and are written together once a second: a restart with a live fleet
@@ -115,6 +117,9 @@ export function createGameLinkService(deps: {
     async ping(userId: string, request: GamePingRequest): Promise<GamePingResponse> {
       const serverId = request.serverId || DEFAULT_SERVER_ID;
       const nowMs = Date.now();
+      if (admission.busy && !(await presence.get(userId, serverId))) {
+        throw new AppError(503, GAME_LINK_BUSY, { headers: { 'Retry-After': String(admission.retryAfterSeconds()) } });
+      }
       if (request.results?.length) await commands.recordResults(userId, request.results);
       const touch = await presence.touch(userId, serverId, request.playerData ?? null, nowMs);
       const saveKey = `${userId}\n${serverId}`;
