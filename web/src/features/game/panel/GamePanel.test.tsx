@@ -221,7 +221,7 @@ describe('Game Controls', () => {
       within(picker)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['job-aaaa · builderman', 'job-bbbb · Roblox']);
+    ).toEqual(['job-aaaa… · builderman', 'job-bbbb… · Roblox']);
     await userEvent.selectOptions(picker, 'job-bbbbbbbb-2');
     expect(within(region('Game Connection')).getByText('Roblox')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Heal Player' }));

@@ -1,11 +1,11 @@
 import { Field, NativeSelect } from '@chakra-ui/react';
-import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
 import type { GameServer } from '@moonrelay/contract/game';
+import { shortId } from '../../../lib/format.ts';
 import { useServerChoice } from '../game-link.ts';
 
-/** "a4f0c3c2 · builderman": the start of the server's JobId and its player. */
+/** "a4f0c3c2… · builderman": the start of the server's JobId (whole if short) and its player. */
 export function serverLabel(server: GameServer): string {
-  const id = server.serverId.slice(0, IDENTIFIER_DISPLAY_LENGTH);
+  const id = shortId(server.serverId);
   return server.gameData?.playerName ? `${id} · ${server.gameData.playerName}` : id;
 }
 
