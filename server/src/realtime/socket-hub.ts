@@ -86,6 +86,9 @@ export function attachSocketHub(deps: {
   // This instance's rooms (the Redis adapter keeps the local ones here too).
   const rooms = io.of('/').adapter.rooms;
   const hasAdmins = () => (rooms.get(ADMINS_ROOM)?.size ?? 0) > 0;
+  // Socket.IO encodes a packet before it looks at the rooms: a command sent to thousands of game
+  // servers must not be encoded thousands of times for rooms nobody here is in.
+  const someoneIn = (...names: string[]) => names.some((name) => (rooms.get(name)?.size ?? 0) > 0);
   /** A socket in the user's room that is not an admin's (admins get the batch instead). */
   const hasOwnViewer = (userId: string) => {
     const members = rooms.get(userRoom(userId));
@@ -143,19 +146,21 @@ export function attachSocketHub(deps: {
         gameServersChanged(event.changes);
         break;
       case 'command:update':
+        if (!someoneIn(userRoom(event.command.userId), ADMINS_ROOM)) break;
         local.to(userRoom(event.command.userId)).to(ADMINS_ROOM).emit('command:update', { command: event.command });
         break;
       case 'execution:result':
+        if (!someoneIn(userRoom(event.userId), ADMINS_ROOM)) break;
         local.to(userRoom(event.userId)).to(ADMINS_ROOM).emit('execution:result', {
           userId: event.userId,
           execution: event.execution,
         });
         break;
       case 'audit:entry':
-        local.to(ADMINS_ROOM).emit('audit:entry', { entry: event.entry });
+        if (hasAdmins()) local.to(ADMINS_ROOM).emit('audit:entry', { entry: event.entry });
         break;
       case 'mass:progress':
-        local.to(ADMINS_ROOM).emit('mass:progress', { progress: event.progress });
+        if (hasAdmins()) local.to(ADMINS_ROOM).emit('mass:progress', { progress: event.progress });
         break;
       case 'user:role':
         // A promoted admin's open screens join the admins' room now; a demoted one's leave it.
