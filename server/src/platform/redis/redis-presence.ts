@@ -16,6 +16,49 @@ interface Stored {
   connectedAtMs: number;
 }
 
+/**
+ * A ping in one round trip: reads the server's entry, decides whether this ping (re)connects it,
+ * writes it back (keeping the player data when the ping has none) and marks the server and its user
+ * live. The entry is written with its player data last, so the script reads the numbers and cuts the
+ * data out as text: no JSON is decoded or re-encoded in Redis. Entries written before (player data
+ * first) are read too.
+ */
+const TOUCH_SCRIPT = `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local now = ARGV[2]
+local connected = 1
+local connectedAt = now
+local data = ARGV[4]
+if raw then
+  local last = tonumber(string.match(raw, '"lastPingMs":(%d+)'))
+  if last and tonumber(now) - last < tonumber(ARGV[3]) then
+    connected = 0
+    connectedAt = string.match(raw, '"connectedAtMs":(%d+)') or now
+  end
+  if data == '' then
+    data = string.match(raw, '^{"gameData":(.*),"lastPingMs":%d+,"connectedAtMs":%d+}$')
+      or string.match(raw, ',"gameData":(.*)}$') or ''
+  end
+end
+if data == '' then data = 'null' end
+redis.call('HSET', KEYS[1], ARGV[1], '{"lastPingMs":' .. now .. ',"connectedAtMs":' .. connectedAt .. ',"gameData":' .. data .. '}')
+redis.call('ZADD', KEYS[2], now, ARGV[5])
+redis.call('ZADD', KEYS[3], now, ARGV[6])
+return {connected, connectedAt, data}
+`;
+
+interface TouchCommand {
+  moonrelayPresenceTouch(...args: string[]): Promise<[number, string, string]>;
+}
+
+/** The script as a command of this client (sent once, then called by its hash). */
+function touchScript(redis: Redis): TouchCommand {
+  const client = redis as Redis & Partial<TouchCommand>;
+  if (!client.moonrelayPresenceTouch)
+    redis.defineCommand('moonrelayPresenceTouch', { numberOfKeys: 3, lua: TOUCH_SCRIPT });
+  return client as unknown as TouchCommand;
+}
+
 const userKey = (userId: string) => `${PREFIX}user:${userId}`;
 const member = (userId: string, serverId: string) => `${userId}\n${serverId}`;
 
@@ -48,21 +91,27 @@ export function createRedisPresence(redis: Redis, windowMs: number): Presence {
 
   return {
     async touch(userId, serverId, gameData, nowMs) {
-      const raw = await redis.hget(userKey(userId), serverId);
-      const previous = raw ? parse(userId, serverId, raw) : undefined;
-      const connected = !previous || nowMs - previous.lastPingMs >= windowMs;
-      const stored: Stored = {
-        gameData: gameData ?? previous?.gameData ?? null,
-        lastPingMs: nowMs,
-        connectedAtMs: connected ? nowMs : previous.connectedAtMs,
+      const [connected, connectedAtMs, storedData] = await touchScript(redis).moonrelayPresenceTouch(
+        userKey(userId),
+        LIVE,
+        USERS,
+        serverId,
+        String(nowMs),
+        String(windowMs),
+        gameData ? JSON.stringify(gameData) : '',
+        member(userId, serverId),
+        userId,
+      );
+      return {
+        presence: {
+          userId,
+          serverId,
+          gameData: gameData ?? (JSON.parse(storedData) as PlayerData | null),
+          lastPingMs: nowMs,
+          connectedAtMs: Number(connectedAtMs),
+        },
+        connected: connected === 1,
       };
-      await redis
-        .multi()
-        .hset(userKey(userId), serverId, JSON.stringify(stored))
-        .zadd(LIVE, nowMs, member(userId, serverId))
-        .zadd(USERS, nowMs, userId)
-        .exec();
-      return { presence: { userId, serverId, ...stored }, connected };
     },
 
     async get(userId, serverId) {
