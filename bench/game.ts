@@ -1,56 +1,104 @@
 /**
- * Game link benchmark: `npm run bench -- game [--fleet N] [--duration S] [--rounds N] [--samples N]
- * [--phases throughput,commands,events,fleet] [--cpu-prof]`.
+ * Game link benchmark: `npm run bench -- game [--phases throughput,commands,events,fleet,storm]
+ * [--fleet N] [--shape 1xN,20xN,N/10] [--long-poll] [--duration S] [--storm N] [--generators K]
+ * [--dashboards on|off] [--rounds N] [--samples N] [--cpu-prof]`.
+ * The default phases are throughput, commands, events and fleet; the storm runs when named.
  *
- *   1. Ping throughput: autocannon (10 connections, POST) against POST /api/game/ping (a registered
+ *   1. throughput: autocannon (10 connections, POST) against POST /api/game/ping (a registered
  *      user's key, one fixed serverId, a real game's playerData) and against a bare node:http server
  *      that reads the same body and answers a JSON body of the ping answer's size. Interleaved
  *      rounds (--rounds, default 3), medians; also each server's CPU time per request (from /proc).
  *      Target: ping req/s >= 0.60 x bare.
- *   2. Fleet: N game servers (--fleet, default 2000, at most 10000; one user per 10 servers,
- *      registered through the API before the clock starts) each ping every 2 s on a fixed schedule
- *      (spread evenly over the first interval, jittered) for --duration seconds (default 60), over
- *      keep-alive HTTP from this process. Reports pings, errors (target 0), p50/p99 latency (target
- *      p99 <= 50 ms at 5000), split into the first 10 s (every server connects, as after a restart)
- *      and the steady state; the server's RSS before and at the end, its CPU, and how long its event
- *      loop waited for a CPU; and whether this load generator kept its own schedule.
- *   3. Command latency: POST /api/game/command (session token, 'heal') until a game has it,
- *      (a) with plain 2 s pings (expect ~1 s median), (b) with long-poll pings (`wait: 20`,
+ *   2. fleet: simulated game servers, each pinging every 2 s on a fixed schedule (the first pings
+ *      spread over the first interval) for --duration seconds (default 60), once per --shape, each on
+ *      a fresh server process (its own DATA_DIR) so one shape's aftermath does not colour the next.
+ *      A shape says how the servers are shared out among users, N standing for --fleet (default 2000,
+ *      at most 10000): `1xN` one user with N servers (a popular experience on its owner's one key),
+ *      `20xN` 20 users sharing N, `N/10` one user per 10 servers (the default, and the yardstick of
+ *      the CPU ratios); plain numbers work too (`1x5000,5000/10`). Users are registered through the
+ *      API before the clock starts. With --long-poll every ping carries `wait: 2` and the next one
+ *      goes out as soon as the answer arrives (no sooner than 250 ms after the previous one began),
+ *      paced to one per 2 s when it comes back early without a command (the shipped script's
+ *      default); its latency is how long past the wait an answer came. A failure without
+ *      Retry-After does not back off (the script's would): the schedule keeps the planned rate. Reported per shape: requests/s planned, offered (sent, retries included) and answered;
+ *      errors and timeouts (target 0); 503s apart as shed, with the Retry-After given and whether the
+ *      generator honoured it; p50/p99 in the first 10 s (every server connects, as after a restart)
+ *      and in the steady state (target p99 <= 50 ms at 5000 servers); server CPU per answered
+ *      request (µs, /proc) beside the N/10 shape's as a ratio, RSS (with N long-polls held), how much
+ *      of the time its event loop ran and waited for a CPU (run queue); and the generator's own lag.
+ *      During every fleet run:
+ *      - probe commands: every 3 s, POST /api/game/command ('heal', the user's session token, one
+ *        live serverId); each must reach that game on its next ping answer (target: every probe
+ *        delivered); delivered, refused (409, 503), and post -> game latency are reported;
+ *      - dashboards (--dashboards on): the first user's and an admin's Socket.IO connection count
+ *        their `game:servers` events (a user's screens get at most one a second; admins get every
+ *        user's changes in one), how many servers each carried, and how old the newest ping was.
+ *   3. commands: POST /api/game/command (session token, 'heal') until a game has it, on an idle
+ *      server: (a) with plain 2 s pings (expect ~1 s median), (b) with long-poll pings (`wait: 20`,
  *      target p99 <= 50 ms). --samples each (default 100), spaced out.
- *   4. Ping to browser event: a Socket.IO client (the user's session token) gets `game:status`
- *      after a ping from a new game server id; target p99 <= 50 ms. --samples samples.
- * The probes (3, 4) run before the fleet, on an otherwise idle server; the summary is in this order.
+ *   4. events: a Socket.IO client (the user's session token) gets `game:servers` after a ping from a
+ *      new game server id; target p99 <= 50 ms. --samples samples, each user's at least a second
+ *      apart (a user's first change in a second goes out at once, later ones are gathered).
+ *   5. storm: a restart storm on a fresh server: --storm game servers (default 10000) of one user
+ *      all send their first ping within 2 s (at random), then ping every 2 s, for --duration s (give
+ *      it 30 or more). Targets: p99 of the pings due in the storm <= 250 ms, p99 of those due from
+ *      10 s after it <= 50 ms, every ping answered (a 503 with Retry-After is counted apart as shed
+ *      and the ping is sent again after max(Retry-After, 2 s) plus up to as much again at random,
+ *      as the shipped script does; the pings due meanwhile are held back, not sent).
+ * The probes (3, 4) run before the fleets, on an otherwise idle server.
  *
- * The Moonrelay server runs as one child process (node --import tsx, so its pid is the server's and
- * --cpu-prof applies to it; the profile is kept and its path printed), with a temporary DATA_DIR
- * and rate limits high enough that the benchmark measures work, not refusals. Both servers listen on
- * 127.0.0.1 only and are stopped at the end, on error and on Ctrl-C. As in bench/http.ts, compare
- * ratios, not absolute numbers: the machines are shared and noisy. Each phase also says how much CPU
- * other processes took meanwhile, so a busy machine is not mistaken for a slow server.
+ * The load generator: every simulated game server has its own keep-alive TCP connection (one socket
+ * per server, as a real fleet has, never a shared pool; long-polls are held on them), written by
+ * worker threads (--generators, default one per 5000 servers) with a lean HTTP/1.1 client, so
+ * 10,000 servers' schedules fit beside the server on a 2-core machine. Each thread measures how
+ * late its timers fire and its event-loop delay; a run whose generator fell behind (p99 > 20 ms)
+ * says so in a WARNING line, so a slow generator is not mistaken for a slow server.
+ *
+ * Output: progress lines every 5 s, then a summary in the order above (each fleet shape in full and
+ * all of them side by side), and one `RESULT {json}` line per phase (and per shape) to quote.
+ *
+ * Each Moonrelay server runs as a child process (node --import tsx, so its pid is the server's and
+ * --cpu-prof applies to it; the profiles are kept and their paths printed), with a temporary
+ * DATA_DIR and rate limits high enough that the benchmark measures work, not refusals. Everything
+ * listens on 127.0.0.1 only, every run is bounded (--duration at most 600 s, at most 10,000 servers)
+ * and the servers, sockets, threads and temporary folders are cleaned up at the end, on error and on
+ * Ctrl-C. As in bench/http.ts, compare ratios, not absolute numbers: the machines are shared and
+ * noisy. Each phase also says how much CPU other processes took meanwhile, so a busy machine is not
+ * mistaken for a slow server.
  */
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { io, type Socket } from 'socket.io-client';
-import type { AuthResponse } from '@moonrelay/contract/auth';
-import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@moonrelay/contract/events';
+import { GAME_SERVERS_EVENT_INTERVAL_MS } from '@moonrelay/contract/constants';
 import type { GameCommandResponse } from '@moonrelay/contract/game';
+import { registerUsers, type Account } from './support/accounts.ts';
+import {
+  fleetPhase,
+  MAX_FLEET,
+  parseShapes,
+  PING_INTERVAL_MS,
+  type FleetResult,
+  type Shape,
+} from './support/fleet-phase.ts';
+import { baselineCpuUs, describeFleet, describeMachine, fleetTable, verdict } from './support/fleet-report.ts';
 import { BenchGame, keepAliveAgent, pingBody, playerData, postJson } from './support/game-client.ts';
-import { cpuSecondsOf, memoryOf, schedulingOf, watchCpu, type CpuShare, type Memory } from './support/proc-stats.ts';
-import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
+import { cpuSecondsOf, memoryOf, watchCpu, type CpuShare } from './support/proc-stats.ts';
+import { benchServers, freePort, HOST, stop, waitUntilReady } from './support/processes.ts';
+import { LEGACY_GAME_EVENT, openSocket } from './support/sockets.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 
-const PHASES = ['throughput', 'commands', 'events', 'fleet'] as const;
+const PHASES = ['throughput', 'commands', 'events', 'fleet', 'storm'] as const;
+const DEFAULT_PHASES = ['throughput', 'commands', 'events', 'fleet'];
 type Phase = (typeof PHASES)[number];
 
 const HUGE_RATE_LIMIT = '1000000000';
-const PASSWORD = 'bench-password-123';
+const MAX_DURATION_SECONDS = 600;
 
 // 1. Throughput
 const CONNECTIONS = 10;
@@ -71,39 +119,28 @@ require('node:http')
   .listen(Number(process.env.PORT), '${HOST}');
 `;
 
-// 2. Fleet
-const MAX_FLEET = 10_000;
-const SERVERS_PER_USER = 10;
-const PING_INTERVAL_MS = 2_000;
-const FLEET_PING_TIMEOUT_MS = 10_000;
-const REGISTER_CONCURRENCY = 16;
-const FLEET_P99_TARGET_MS = 50;
-const FLEET_TARGET_SIZE = 5_000;
-/** The generator is "behind" when its timers fire this late at p99, or its event loop is this slow at p99. */
-const LAG_TOLERANCE_MS = 20;
-const PROGRESS_EVERY_MS = 5_000;
-/**
- * Every server's first ping is a connect (a saved presence row, a status event, a new connection),
- * all within the first interval: like a server restart with the whole fleet live. Pings due in this
- * first window are reported apart from the steady state after it.
- */
-const CONNECT_WINDOW_MS = 10_000;
-const LOOP_DELAY_RESOLUTION_MS = 1;
+// 2. Fleet and 5. storm
+const DEFAULT_STORM = 10_000;
+/** A pause between two fleet runs, so the previous server's exit and its sockets' teardown are over. */
+const SETTLE_MS = 2_000;
 
 // 3 and 4. Latency probes
 const PROBE_USERS = 10;
 const LONG_POLL_SECONDS = 20;
 const LATENCY_TARGET_MS = 50;
 const SAMPLE_TIMEOUT_MS = 10_000;
-
-interface Account {
-  token: string;
-  key: string;
-  userId: string;
-}
+/** The events phase stops after this many samples in a row failed (a server that sends no such event). */
+const EVENT_GIVE_UP_AFTER = 3;
+/** Added to the event interval between two samples of one user. */
+const EVENT_SPACING_MARGIN_MS = 100;
 
 interface Options {
   fleet: number;
+  shapes: Shape[];
+  longPoll: boolean;
+  storm: number;
+  generators: number;
+  dashboards: boolean;
   duration: number;
   rounds: number;
   samples: number;
@@ -137,55 +174,19 @@ interface LatencyStats {
   maxMs: number;
 }
 
-export interface FleetResult {
-  fleet: number;
-  users: number;
-  registerSeconds: number;
-  durationSeconds: number;
-  planned: number;
-  sent: number;
-  ok: number;
-  errors: number;
-  errorKinds: Record<string, number>;
-  /** Pings not sent because the game's previous ping was still unanswered when the next two came due. */
-  skipped: number;
-  /** Pings sent late because the game's previous ping was still unanswered (server slowness). */
-  waited: number;
-  ratePerSecond: number;
-  /** From sending a ping to its answer. */
-  latency: Spread;
-  /** The same, and errors, split by when the ping was due: while every server connects, and after. */
-  connecting: { latency: Spread; errors: number };
-  steady: { latency: Spread; errors: number } | null;
-  /** From the moment the ping was due to its answer: includes waiting for the previous one. */
-  fromSchedule: Spread;
-  /** How late the generator's own timers fired (its own lag, not the server's). */
-  timerLate: Spread;
-  loopDelay: Spread;
-  maxInFlight: number;
-  socketsAtEnd: number;
-  memoryBefore: Memory;
-  memoryEnd: Memory;
-  memoryPeakSampledMb: number;
-  serverCpuPercent: number;
-  /** Share of the window the server's event-loop thread was runnable but waited for a CPU. */
-  serverRunQueuePercent: number;
-  benchCpuPercent: number;
-  behind: boolean;
-  machine: CpuShare;
-}
-
-interface Spread {
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
+interface EventResult {
+  event: LatencyStats;
+  pingAnswer: LatencyStats;
+  /** Events of the name the contract replaced, seen meanwhile (a server not yet on `game:servers`). */
+  legacyEvents: number;
 }
 
 interface Results {
   throughput?: ThroughputResult;
-  fleet?: FleetResult;
+  fleets: FleetResult[];
+  storm?: FleetResult;
   commands?: { plain: LatencyStats; longPoll: LatencyStats };
-  events?: { event: LatencyStats; pingAnswer: LatencyStats };
+  events?: EventResult;
   /** How busy the machine was during each phase, by us and by everything else. */
   machine: Partial<Record<Phase, CpuShare>>;
 }
@@ -195,15 +196,28 @@ function parseOptions(args: string[]): Options {
     args,
     options: {
       fleet: { type: 'string', default: '2000' },
+      shape: { type: 'string', default: 'N/10' },
+      'long-poll': { type: 'boolean', default: false },
+      storm: { type: 'string', default: String(DEFAULT_STORM) },
+      generators: { type: 'string', default: '0' },
+      dashboards: { type: 'string', default: 'on' },
       duration: { type: 'string', default: '60' },
       rounds: { type: 'string', default: '3' },
       samples: { type: 'string', default: '100' },
-      phases: { type: 'string', default: PHASES.join(',') },
+      phases: { type: 'string', default: DEFAULT_PHASES.join(',') },
       'cpu-prof': { type: 'boolean', default: false },
     },
   });
   const fleet = positiveInteger('--fleet', values.fleet);
   if (fleet > MAX_FLEET) throw new Error(`--fleet may be at most ${MAX_FLEET}, got ${fleet}`);
+  const storm = positiveInteger('--storm', values.storm);
+  if (storm > MAX_FLEET) throw new Error(`--storm may be at most ${MAX_FLEET}, got ${storm}`);
+  const duration = positiveInteger('--duration', values.duration);
+  if (duration > MAX_DURATION_SECONDS) throw new Error(`--duration may be at most ${MAX_DURATION_SECONDS} s`);
+  if (values.dashboards !== 'on' && values.dashboards !== 'off') throw new Error('--dashboards takes on or off');
+  const generators = Number(values.generators);
+  if (!Number.isInteger(generators) || generators < 0 || generators > 16)
+    throw new Error('--generators takes 0 (one thread per 5000 servers) to 16');
   const phases = new Set<Phase>();
   for (const name of values.phases.split(',').map((p) => p.trim())) {
     if (!(PHASES as readonly string[]).includes(name))
@@ -212,7 +226,12 @@ function parseOptions(args: string[]): Options {
   }
   return {
     fleet,
-    duration: positiveInteger('--duration', values.duration),
+    shapes: parseShapes(values.shape, fleet),
+    longPoll: values['long-poll'],
+    storm,
+    generators,
+    dashboards: values.dashboards === 'on',
+    duration,
     rounds: positiveInteger('--rounds', values.rounds),
     samples: positiveInteger('--samples', values.samples),
     phases,
@@ -227,16 +246,12 @@ export async function run(args: string[]): Promise<void> {
   const closers = servers.closers;
   let profileDir: string | undefined;
 
-  try {
-    const barePort = await freePort();
-    const bare = servers.start('bare', process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) });
-    const bareUrl = `http://${HOST}:${barePort}/`;
-
+  /** A fresh Moonrelay server (its own DATA_DIR), ready to answer. */
+  const startMoonrelay = async (name: string) => {
     const dataDir = await servers.tempFolder();
-    if (options.cpuProf) profileDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-game-profile-'));
     const port = await freePort();
-    const moonrelay = servers.start(
-      'moonrelay',
+    const server = servers.start(
+      name,
       process.execPath,
       [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'server/src/main.ts'],
       {
@@ -250,48 +265,95 @@ export async function run(args: string[]): Promise<void> {
       },
     );
     const base = `http://${HOST}:${port}`;
-    await Promise.all([waitUntilReady(bare, bareUrl), waitUntilReady(moonrelay, `${base}/api/openapi.json`)]);
-    const pid = moonrelay.child.pid;
-    if (pid === undefined) throw new Error('the moonrelay server has no pid');
+    await waitUntilReady(server, `${base}/api/openapi.json`);
+    const pid = server.child.pid;
+    if (pid === undefined) throw new Error(`the ${name} server has no pid`);
+    // The first account becomes an admin (whose sockets see every user's events): the fleet's users are ordinary.
+    const [admin] = (await registerUsers(base, 'bench-admin', 1)).accounts;
+    if (!admin) throw new Error('no benchmark admin');
+    return { server, base, pid, admin };
+  };
 
+  try {
+    if (options.cpuProf) profileDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-game-profile-'));
     console.log(
       `Game link benchmark on ${os.cpus().length} CPU(s), ${fmt(os.totalmem() / 2 ** 30, 1)} GB; ` +
-        `server pid ${pid}, idle RSS ${fmt(memoryOf(pid).rssMb, 0)} MB; phases: ${[...options.phases].join(', ')}`,
+        `phases: ${[...options.phases].join(', ')}` +
+        (options.phases.has('fleet')
+          ? `; fleet shapes: ${options.shapes.map((s) => s.label).join(', ')}${options.longPoll ? ' (long-poll)' : ''}`
+          : ''),
     );
-    // The first account becomes an admin (whose sockets see every user's events): keep it for the
-    // throughput phase only, so the probes and the fleet are ordinary users.
-    const [admin] = (await registerUsers(base, 'bench-admin', 1)).accounts;
-    const probes = (await registerUsers(base, 'bench-probe', PROBE_USERS)).accounts;
-    if (!admin) throw new Error('no benchmark user');
+    const results: Results = { machine: {}, fleets: [] };
 
-    const barePid = bare.child.pid;
-    if (barePid === undefined) throw new Error('the bare server has no pid');
-    const results: Results = { machine: {} };
-    const watched = async <T>(phase: Phase, work: () => Promise<T>): Promise<T> => {
-      const done = watchCpu([pid, barePid]);
-      const result = await work();
-      results.machine[phase] = done();
-      console.log(`  ${describeMachine(results.machine[phase])}`);
-      return result;
-    };
-    const agent = keepAliveAgent(64);
-    closers.push(() => agent.destroy());
-    if (options.phases.has('throughput')) {
-      results.throughput = await watched('throughput', () =>
-        throughputPhase({ url: bareUrl, pid: barePid }, { url: `${base}/api/game/ping`, pid }, admin, options.rounds),
+    if (options.phases.has('throughput') || options.phases.has('commands') || options.phases.has('events')) {
+      const barePort = await freePort();
+      const bare = servers.start('bare', process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) });
+      const bareUrl = `http://${HOST}:${barePort}/`;
+      const [moonrelay] = await Promise.all([startMoonrelay('moonrelay'), waitUntilReady(bare, bareUrl)]);
+      const { pid, base, admin } = moonrelay;
+      const barePid = bare.child.pid;
+      if (barePid === undefined) throw new Error('the bare server has no pid');
+      console.log(`Server pid ${pid}, idle RSS ${fmt(memoryOf(pid).rssMb, 0)} MB`);
+      const probes = (await registerUsers(base, 'bench-probe', PROBE_USERS)).accounts;
+      const watched = async <T>(phase: Phase, work: () => Promise<T>): Promise<T> => {
+        const done = watchCpu([pid, barePid]);
+        const result = await work();
+        results.machine[phase] = done();
+        console.log(`  ${describeMachine(results.machine[phase])}`);
+        return result;
+      };
+      const agent = keepAliveAgent(64);
+      closers.push(() => agent.destroy());
+      if (options.phases.has('throughput')) {
+        results.throughput = await watched('throughput', () =>
+          throughputPhase({ url: bareUrl, pid: barePid }, { url: `${base}/api/game/ping`, pid }, admin, options.rounds),
+        );
+      }
+      // The latency probes run before the fleets, on an otherwise idle server.
+      if (options.phases.has('commands')) {
+        results.commands = await watched('commands', () => commandPhase(agent, base, probes, options.samples, closers));
+      }
+      if (options.phases.has('events')) {
+        results.events = await watched('events', () => eventPhase(agent, base, probes, options.samples, closers));
+      }
+      agent.destroy();
+      await Promise.all([stop(bare), stop(moonrelay.server)]);
+    }
+
+    const fleetRun = async (kind: 'fleet' | 'storm', shape: Shape, longPoll: boolean) => {
+      const moonrelay = await startMoonrelay(`moonrelay-${kind}-${shape.label}`);
+      console.log(
+        `\nFresh server for ${kind} ${shape.label}: pid ${moonrelay.pid}, idle RSS ${fmt(memoryOf(moonrelay.pid).rssMb, 0)} MB`,
       );
-    }
-    // The latency probes run before the fleet, on an otherwise idle server.
-    if (options.phases.has('commands')) {
-      results.commands = await watched('commands', () => commandPhase(agent, base, probes, options.samples, closers));
-    }
-    if (options.phases.has('events')) {
-      results.events = await watched('events', () => eventPhase(agent, base, probes, options.samples, closers));
-    }
+      try {
+        return await fleetPhase({
+          kind,
+          bases: [moonrelay.base],
+          pids: [moonrelay.pid],
+          shape,
+          durationSeconds: options.duration,
+          longPoll,
+          generators: options.generators,
+          dashboards: options.dashboards,
+          admin: moonrelay.admin,
+          closers,
+        });
+      } finally {
+        await stop(moonrelay.server);
+        await sleep(SETTLE_MS);
+      }
+    };
     if (options.phases.has('fleet')) {
-      results.fleet = await fleetPhase(base, [pid, barePid], options.fleet, options.duration, closers);
-      results.machine.fleet = results.fleet.machine;
-      console.log(`  ${describeMachine(results.fleet.machine)} (the load window only)`);
+      for (const shape of options.shapes) {
+        const result = await fleetRun('fleet', shape, options.longPoll);
+        results.fleets.push(result);
+        console.log(`  ${describeMachine(result.machine)} (the load window only)`);
+      }
+    }
+    if (options.phases.has('storm')) {
+      const [shape] = parseShapes(`1x${options.storm}`, options.storm);
+      results.storm = await fleetRun('storm', shape!, false);
+      console.log(`  ${describeMachine(results.storm.machine)} (the load window only)`);
     }
     report(results, options);
   } catch (error) {
@@ -301,35 +363,9 @@ export async function run(args: string[]): Promise<void> {
     await servers.close();
     if (profileDir) {
       const files = (await readdir(profileDir).catch(() => [])).filter((f) => f.endsWith('.cpuprofile'));
-      console.log(`CPU profile of the server: ${files.map((f) => path.join(profileDir!, f)).join(', ') || 'none'}`);
+      console.log(`CPU profiles of the servers: ${files.map((f) => path.join(profileDir!, f)).join(', ') || 'none'}`);
     }
   }
-}
-
-/** Registers `count` users through the API, REGISTER_CONCURRENCY at a time (argon2 makes each one slow). */
-async function registerUsers(
-  base: string,
-  prefix: string,
-  count: number,
-): Promise<{ accounts: Account[]; seconds: number }> {
-  const started = performance.now();
-  const accounts: Account[] = new Array<Account>(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const i = next++;
-      const { token, user } = await call<AuthResponse>(base, 'POST', '/api/auth/register', {
-        email: `${prefix}-${i}@example.com`,
-        username: `${prefix}-${i}`,
-        name: `${prefix} ${i}`,
-        password: PASSWORD,
-      });
-      if (!user.apiKey) throw new Error(`user ${user.username} has no API key`);
-      accounts[i] = { token, key: user.apiKey, userId: user.id };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(REGISTER_CONCURRENCY, count) }, worker));
-  return { accounts, seconds: (performance.now() - started) / 1000 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -493,24 +529,37 @@ async function commandLatency(agent: http.Agent, base: string, token: string, ga
   return (await game.arrivalOf(id, SAMPLE_TIMEOUT_MS)) - sentAt;
 }
 
-/** Runs `total` samples over `lanes` concurrent lanes; a failed sample is counted, not fatal. */
-async function collect(total: number, lanes: number, sample: (lane: number) => Promise<number>) {
+/**
+ * Runs `total` samples over `lanes` concurrent lanes; a failed sample is counted, not fatal, but
+ * `giveUpAfter` failures in a row end the phase early (the rest are not run).
+ */
+async function collect(
+  total: number,
+  lanes: number,
+  sample: (lane: number) => Promise<number>,
+  giveUpAfter = Infinity,
+) {
   const values: number[] = [];
   const failures: string[] = [];
   let next = 0;
+  let failedInARow = 0;
   await Promise.all(
     Array.from({ length: lanes }, async (_, lane) => {
-      while (next < total) {
+      while (next < total && failedInARow < giveUpAfter) {
         next++;
         try {
           values.push(await sample(lane));
+          failedInARow = 0;
         } catch (error) {
+          failedInARow++;
           failures.push(error instanceof Error ? error.message : String(error));
         }
       }
     }),
   );
   if (failures.length) console.log(`  WARNING: ${failures.length} sample(s) failed, first: ${failures[0]}`);
+  if (failedInARow >= giveUpAfter && next < total)
+    console.log(`  WARNING: gave up after ${giveUpAfter} failures in a row; ${total - next} sample(s) not run`);
   return stats(values, failures.length);
 }
 
@@ -531,362 +580,98 @@ const describe = (s: LatencyStats, digits: number) =>
 // ---------------------------------------------------------------------------------------------
 // 4. Ping to browser event
 
-type BrowserSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-function openSocket(base: string, token: string): Promise<BrowserSocket> {
-  const socket: BrowserSocket = io(base, {
-    path: SOCKET_PATH,
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.disconnect();
-      reject(new Error('the socket did not connect within 10 s'));
-    }, SAMPLE_TIMEOUT_MS);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once('connect_error', (error) => {
-      clearTimeout(timer);
-      socket.disconnect();
-      reject(error);
-    });
-  });
-}
-
 async function eventPhase(
   agent: http.Agent,
   base: string,
   probes: Account[],
   samples: number,
   closers: (() => Promise<void> | void)[],
-): Promise<{ event: LatencyStats; pingAnswer: LatencyStats }> {
+): Promise<EventResult> {
   console.log(
     `\n[4] Ping to browser event: ${samples} samples, each a ping from a new game server id, ` +
-      `round-robin over ${probes.length} users with one Socket.IO client each`,
+      `round-robin over ${probes.length} users with one Socket.IO client each (each user's samples at least ` +
+      `${fmt((GAME_SERVERS_EVENT_INTERVAL_MS + EVENT_SPACING_MARGIN_MS) / 1000, 1)} s apart)`,
   );
   const sockets = await Promise.all(probes.map((probe) => openSocket(base, probe.token)));
   closers.push(() => sockets.forEach((socket) => socket.disconnect()));
   const waiting = new Map<string, (at: number) => void>();
+  let legacyEvents = 0;
   for (const socket of sockets) {
-    socket.on('game:status', (event) => {
+    socket.on('game:servers', (event) => {
       const at = performance.now();
-      for (const server of event.status.servers) waiting.get(server.serverId)?.(at);
+      for (const change of event.changes) {
+        for (const server of change.servers) waiting.get(server.serverId)?.(at);
+      }
+    });
+    socket.onAny((name: string) => {
+      if (name === LEGACY_GAME_EVENT) legacyEvents++;
     });
   }
 
   const pingUrl = new URL('/api/game/ping', base);
   const answerTimes: number[] = [];
-  const event = await collect(samples, 1, async () => {
-    await sleep(100 + Math.random() * 100);
-    const n = answerTimes.length;
-    const probe = probes[n % probes.length]!;
-    const serverId = `event-${n}-${crypto.randomUUID()}`;
-    const arrived = new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiting.delete(serverId);
-        reject(new Error(`no game:status for ${serverId} within ${SAMPLE_TIMEOUT_MS} ms`));
-      }, SAMPLE_TIMEOUT_MS);
-      waiting.set(serverId, (at) => {
-        clearTimeout(timer);
-        waiting.delete(serverId);
-        resolve(at);
+  // A user's first change in a second goes out at once, later ones are gathered: space each user's samples.
+  const lastSampleAt = new Array<number>(probes.length).fill(-Infinity);
+  let n = 0;
+  const event = await collect(
+    samples,
+    1,
+    async () => {
+      const i = n++;
+      const user = i % probes.length;
+      const probe = probes[user]!;
+      await sleep(
+        Math.max(
+          100 + Math.random() * 100,
+          lastSampleAt[user]! + GAME_SERVERS_EVENT_INTERVAL_MS + EVENT_SPACING_MARGIN_MS - performance.now(),
+        ),
+      );
+      const serverId = `event-${i}-${crypto.randomUUID()}`;
+      const arrived = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(serverId);
+          reject(new Error(`no game:servers for ${serverId} within ${SAMPLE_TIMEOUT_MS} ms`));
+        }, SAMPLE_TIMEOUT_MS);
+        waiting.set(serverId, (at) => {
+          clearTimeout(timer);
+          waiting.delete(serverId);
+          resolve(at);
+        });
       });
-    });
-    const sentAt = performance.now();
-    const answer = await postJson(
-      agent,
-      pingUrl,
-      pingBody(probe.key, serverId, playerData('builderman', 156, 1818, n)),
-      {
-        timeoutMs: SAMPLE_TIMEOUT_MS,
-      },
-    );
-    answerTimes.push(performance.now() - sentAt);
-    if (answer.status !== 200) throw new Error(`ping answered ${answer.status}: ${answer.text}`);
-    return (await arrived) - sentAt;
-  });
+      const sentAt = performance.now();
+      lastSampleAt[user] = sentAt;
+      const answer = await postJson(
+        agent,
+        pingUrl,
+        pingBody(probe.key, serverId, playerData('builderman', 156, 1818, i)),
+        {
+          timeoutMs: SAMPLE_TIMEOUT_MS,
+        },
+      );
+      answerTimes.push(performance.now() - sentAt);
+      if (answer.status !== 200) throw new Error(`ping answered ${answer.status}: ${answer.text}`);
+      return (await arrived) - sentAt;
+    },
+    EVENT_GIVE_UP_AFTER,
+  );
   sockets.forEach((socket) => socket.disconnect());
   const pingAnswer = stats(answerTimes, 0);
   console.log(`  event: ${describe(event, 2)}`);
   console.log(`  (the ping's own answer, for comparison: ${describe(pingAnswer, 2)})`);
-  return { event, pingAnswer };
-}
-
-// ---------------------------------------------------------------------------------------------
-// 2. Fleet
-
-interface FleetServer {
-  key: string;
-  /** The instance this game pings (round-robin over the instances, as behind a load balancer). */
-  pingUrl: URL;
-  serverId: string;
-  step: number;
-  inFlight: boolean;
-  /** A planned ping that came due while the previous one was still in flight (a game never sends two at once). */
-  deferred: number | null;
-}
-
-/**
- * `bases`: one Moonrelay instance, or several (bench/fleet.ts), whose pids come first in `pids`
- * (`instances` of them); CPU and memory are summed over the instances.
- */
-export async function fleetPhase(
-  bases: string | string[],
-  pids: [number, ...number[]],
-  fleet: number,
-  durationSeconds: number,
-  closers: (() => Promise<void> | void)[],
-  instances = 1,
-): Promise<FleetResult> {
-  const baseList = Array.isArray(bases) ? bases : [bases];
-  const base = baseList[0]!;
-  const instancePids = pids.slice(0, instances);
-  const sumOver = <T extends number>(read: (pid: number) => T) => instancePids.reduce((sum, p) => sum + read(p), 0);
-  const memoryOfAll = (_pid: number): Memory => {
-    const each = instancePids.map(memoryOf);
-    return { rssMb: each.reduce((n, m) => n + m.rssMb, 0), peakMb: each.reduce((n, m) => n + m.peakMb, 0) };
-  };
-  const cpuOfAll = (_pid: number) => sumOver(cpuSecondsOf);
-  const schedulingOfAll = (_pid: number) => ({ waiting: sumOver((p) => schedulingOf(p).waiting) });
-  const [pid, ...otherPids] = pids;
-  const userCount = Math.ceil(fleet / SERVERS_PER_USER);
-  console.log(
-    `\n[2] Fleet: ${fleet} game servers of ${userCount} users, one ping each every ${PING_INTERVAL_MS / 1000} s ` +
-      `for ${durationSeconds} s (${fmt(fleet / (PING_INTERVAL_MS / 1000), 0)} pings/s planned)`,
-  );
-  console.log(`  registering ${userCount} users, ${REGISTER_CONCURRENCY} at a time ...`);
-  const registration = await registerUsers(base, `fleet${crypto.randomBytes(3).toString('hex')}`, userCount);
-  console.log(
-    `  registered ${userCount} users in ${fmt(registration.seconds, 1)} s ` +
-      `(${fmt((registration.seconds * 1000) / userCount, 0)} ms per user in wall time)`,
-  );
-
-  // Up to one connection per game server, as a real fleet has: a ping never queues in this process.
-  const agent = keepAliveAgent(fleet);
-  let stopped = false;
-  const timers = new Set<NodeJS.Timeout>();
-  closers.push(() => {
-    stopped = true;
-    timers.forEach(clearTimeout);
-    agent.destroy();
-  });
-  const pingUrls = baseList.map((b) => new URL('/api/game/ping', b));
-  const servers: FleetServer[] = Array.from({ length: fleet }, (_, i) => ({
-    key: registration.accounts[Math.floor(i / SERVERS_PER_USER)]!.key,
-    pingUrl: pingUrls[i % pingUrls.length]!,
-    serverId: crypto.randomUUID(),
-    step: 0,
-    inFlight: false,
-    deferred: null,
-  }));
-
-  const latencies: number[] = [];
-  const fromSchedule: number[] = [];
-  const windows = {
-    connecting: { latencies: [] as number[], errors: 0 },
-    steady: { latencies: [] as number[], errors: 0 },
-  };
-  const timerLate: number[] = [];
-  const errorKinds: Record<string, number> = {};
-  let planned = 0;
-  let sent = 0;
-  let ok = 0;
-  let errors = 0;
-  let skipped = 0;
-  let waited = 0;
-  let inFlight = 0;
-  let maxInFlight = 0;
-
-  const startAt = performance.now() + 500;
-  const endAt = startAt + durationSeconds * 1000;
-
-  const send = (server: FleetServer, plannedAt: number) => {
-    const sentAt = performance.now();
-    sent++;
-    server.inFlight = true;
-    maxInFlight = Math.max(maxInFlight, ++inFlight);
-    const body = pingBody(server.key, server.serverId, playerData('builderman', 156, 1818, server.step++));
-    const window = plannedAt - startAt < CONNECT_WINDOW_MS ? windows.connecting : windows.steady;
-    postJson(agent, server.pingUrl, body, { timeoutMs: FLEET_PING_TIMEOUT_MS })
-      .then((answer) => {
-        if (answer.status === 200) {
-          ok++;
-          const answeredAt = performance.now();
-          latencies.push(answeredAt - sentAt);
-          window.latencies.push(answeredAt - sentAt);
-          fromSchedule.push(answeredAt - plannedAt);
-        } else {
-          errors++;
-          window.errors++;
-          errorKinds[`HTTP ${answer.status}`] = (errorKinds[`HTTP ${answer.status}`] ?? 0) + 1;
-        }
-      })
-      .catch((error: unknown) => {
-        errors++;
-        window.errors++;
-        const kind = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
-        errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
-      })
-      .finally(() => {
-        inFlight--;
-        server.inFlight = false;
-        if (server.deferred !== null && !stopped) {
-          const due = server.deferred;
-          server.deferred = null;
-          send(server, due);
-        }
-      });
-  };
-  // Fixed-rate: ping k of a server is due at its start + k x 2 s. A game never has two pings in
-  // flight, so a ping due while the previous one is unanswered waits for that answer; if yet another
-  // comes due meanwhile, the older one is dropped (counted as skipped): the server was too slow.
-  const schedule = (server: FleetServer, plannedAt: number) => {
-    if (plannedAt >= endAt || stopped) return;
-    planned++;
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer);
-        if (stopped) return;
-        timerLate.push(Math.max(0, performance.now() - plannedAt));
-        schedule(server, plannedAt + PING_INTERVAL_MS);
-        if (!server.inFlight) return send(server, plannedAt);
-        if (server.deferred !== null) skipped++;
-        else waited++;
-        server.deferred = plannedAt;
-      },
-      Math.max(0, plannedAt - performance.now()),
-    );
-    timers.add(timer);
-  };
-
-  const memoryBefore = memoryOfAll(pid);
-  const cpuBefore = cpuOfAll(pid);
-  const schedBefore = schedulingOfAll(pid);
-  const machineDone = watchCpu([pid, ...otherPids]);
-  const benchCpuBefore = process.cpuUsage();
-  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
-  loopDelay.enable();
-  // Spread evenly over one interval, each start jittered within its slot.
-  servers.forEach((server, i) => schedule(server, startAt + ((i + Math.random()) * PING_INTERVAL_MS) / fleet));
-
-  let peakRss = memoryBefore.rssMb;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, memoryOfAll(pid).rssMb);
-  }, 1_000);
-  let last = { at: startAt, ok: 0, errors: 0, cpu: cpuBefore, waiting: schedBefore.waiting };
-  const progress = setInterval(() => {
-    const now = performance.now();
-    const cpu = cpuOfAll(pid);
-    const { waiting } = schedulingOfAll(pid);
-    const seconds = (now - last.at) / 1000;
+  if (legacyEvents) {
     console.log(
-      `  t=${fmt((now - startAt) / 1000, 0).padStart(3)} s: ${fmt(((ok - last.ok) * 1000) / (now - last.at), 0)} answered/s, ` +
-        `p99 ${fmt(percentile(latencies.slice(last.ok), 0.99), 1)} ms, ${errors - last.errors} errors, ` +
-        `${inFlight} in flight; server ${fmt(((cpu - last.cpu) / seconds) * 100, 0)}% of a core, ` +
-        `waited for a CPU ${fmt(((waiting - last.waiting) / seconds) * 100, 0)}% of the time, ` +
-        `RSS ${fmt(memoryOfAll(pid).rssMb, 0)} MB`,
+      `  NOTE: the server sent ${legacyEvents} ${LEGACY_GAME_EVENT} events meanwhile, the whole-list event that ` +
+        `the contract's game:servers replaced`,
     );
-    last = { at: now, ok, errors, cpu, waiting };
-  }, PROGRESS_EVERY_MS);
-  closers.push(() => {
-    clearInterval(sampler);
-    clearInterval(progress);
-  });
-
-  await sleep(Math.max(0, endAt - performance.now()));
-  const memoryEnd = memoryOfAll(pid);
-  const cpuEnd = cpuOfAll(pid);
-  const schedEnd = schedulingOfAll(pid);
-  const machine = machineDone();
-  const benchCpu = process.cpuUsage(benchCpuBefore);
-  const elapsedSeconds = (performance.now() - startAt) / 1000;
-  clearInterval(progress);
-  loopDelay.disable();
-  // The last pings may still be on their way: wait for them, bounded by their timeout.
-  const drainUntil = performance.now() + FLEET_PING_TIMEOUT_MS + 1_000;
-  while ((inFlight > 0 || servers.some((s) => s.deferred !== null)) && performance.now() < drainUntil) await sleep(50);
-  stopped = true;
-  clearInterval(sampler);
-  const socketsAtEnd =
-    Object.values(agent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0) +
-    Object.values(agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0);
-  agent.destroy();
-  peakRss = Math.max(peakRss, memoryEnd.rssMb);
-
-  // The histogram holds the whole interval between its checks; the delay is what exceeds the resolution.
-  const loopMs = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - LOOP_DELAY_RESOLUTION_MS);
-  const loop = {
-    p50Ms: loopMs(loopDelay.percentile(50)),
-    p99Ms: loopMs(loopDelay.percentile(99)),
-    maxMs: loopMs(loopDelay.max),
-  };
-  const late = spread(timerLate);
-  return {
-    fleet,
-    users: userCount,
-    registerSeconds: registration.seconds,
-    durationSeconds,
-    planned,
-    sent,
-    ok,
-    errors,
-    errorKinds,
-    skipped,
-    waited,
-    ratePerSecond: ok / elapsedSeconds,
-    latency: spread(latencies),
-    connecting: { latency: spread(windows.connecting.latencies), errors: windows.connecting.errors },
-    steady:
-      durationSeconds * 1000 > CONNECT_WINDOW_MS
-        ? { latency: spread(windows.steady.latencies), errors: windows.steady.errors }
-        : null,
-    fromSchedule: spread(fromSchedule),
-    timerLate: late,
-    loopDelay: loop,
-    maxInFlight,
-    socketsAtEnd,
-    memoryBefore,
-    memoryEnd,
-    memoryPeakSampledMb: peakRss,
-    serverCpuPercent: ((cpuEnd - cpuBefore) / elapsedSeconds) * 100,
-    serverRunQueuePercent: ((schedEnd.waiting - schedBefore.waiting) / elapsedSeconds) * 100,
-    benchCpuPercent: ((benchCpu.user + benchCpu.system) / 1e6 / elapsedSeconds) * 100,
-    behind: late.p99Ms > LAG_TOLERANCE_MS || loop.p99Ms > LAG_TOLERANCE_MS,
-    machine,
-  };
+  }
+  return { event, pingAnswer, legacyEvents };
 }
-
-function spread(values: number[]): Spread {
-  return {
-    p50Ms: percentile(values, 0.5),
-    p99Ms: percentile(values, 0.99),
-    maxMs: values.length ? values.reduce((a, b) => Math.max(a, b), -Infinity) : NaN,
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const verdict = (met: boolean) => (met ? 'MET' : 'MISSED');
-/** Other processes using more than this share of one core make the numbers pessimistic. */
-const BUSY_MACHINE_PERCENT = 25;
-
-function describeMachine(share: CpuShare | undefined): string {
-  if (!share) return '';
-  return (
-    `machine (${share.cores} cores): this benchmark and its servers used ${fmt(share.ours, 0)}% of a core, ` +
-    `other processes ${fmt(share.others, 0)}%` +
-    (share.others > BUSY_MACHINE_PERCENT ? ' -- WARNING: a busy machine, the numbers are pessimistic' : '')
-  );
-}
-
 function report(results: Results, options: Options): void {
   console.log('\n================ Game link benchmark: summary (medians / percentiles) ================');
+  const lines: string[] = [];
   const t = results.throughput;
   if (t) {
     console.log(`1. Ping throughput (autocannon, ${CONNECTIONS} connections, median of ${options.rounds} round(s))`);
@@ -905,94 +690,76 @@ function report(results: Results, options: Options): void {
     );
     if (!t.valid) console.log('   WARNING: some answers were not 2xx or failed; these numbers are not valid');
     console.log(`   ${describeMachine(results.machine.throughput)}`);
+    lines.push(
+      resultLine('throughput', {
+        rounds: options.rounds,
+        bare: t.bare,
+        ping: t.ping,
+        ratio: t.ratio,
+        valid: t.valid,
+        machine: results.machine.throughput,
+      }),
+    );
   }
-  const f = results.fleet;
-  if (f) {
-    console.log(
-      `2. Fleet: ${f.fleet} game servers (${f.users} users, registered in ${fmt(f.registerSeconds, 1)} s), ` +
-        `one ping per ${PING_INTERVAL_MS / 1000} s each for ${f.durationSeconds} s`,
-    );
-    console.log(
-      `   pings: ${f.ok} answered of ${f.sent} sent (${f.planned} due), ${fmt(f.ratePerSecond, 0)}/s; ` +
-        `errors ${f.errors} (target 0: ${verdict(f.errors === 0)})` +
-        (f.errors ? ` ${JSON.stringify(f.errorKinds)}` : ''),
-    );
-    // Judged twice: over the whole run, and over the steady state after every server has connected.
-    const within = (latency: Spread, errors: number) => errors === 0 && latency.p99Ms <= FLEET_P99_TARGET_MS;
-    const judge = (met: boolean) =>
-      f.fleet >= FLEET_TARGET_SIZE ? verdict(met) : `${met ? 'within' : 'above'} it (n/a at ${f.fleet})`;
-    console.log(
-      `   latency (send -> answer): p50 ${fmt(f.latency.p50Ms, 2)} ms, p99 ${fmt(f.latency.p99Ms, 2)} ms, ` +
-        `max ${fmt(f.latency.maxMs, 1)} ms`,
-    );
-    console.log(
-      `   target p99 <= ${FLEET_P99_TARGET_MS} ms and no errors at ${FLEET_TARGET_SIZE} servers: whole run ` +
-        judge(within(f.latency, f.errors)) +
-        (f.steady ? `; steady state ${judge(within(f.steady.latency, f.steady.errors))}` : ''),
-    );
-    const windowLine = (w: { latency: Spread; errors: number }) =>
-      `p50 ${fmt(w.latency.p50Ms, 2)} ms, p99 ${fmt(w.latency.p99Ms, 2)} ms, ${w.errors} errors`;
-    console.log(
-      `   - pings due in the first ${CONNECT_WINDOW_MS / 1000} s (every server connects): ${windowLine(f.connecting)}`,
-    );
-    if (f.steady) console.log(`   - pings due after that (steady state):               ${windowLine(f.steady)}`);
-    if (f.waited || f.skipped) {
-      console.log(
-        `   the server fell behind: ${f.waited} pings went out late because the game's previous ping was still ` +
-          `unanswered, ${f.skipped} were dropped; due -> answer p99 ${fmt(f.fromSchedule.p99Ms, 1)} ms`,
-      );
+  if (results.fleets.length) {
+    const modes = [...new Set(results.fleets.map((f) => f.mode))];
+    console.log(`2. Fleet: ${results.fleets.length} shape(s), each on a fresh server`);
+    for (const f of results.fleets) {
+      const baseline = baselineCpuUs(results.fleets, f.mode);
+      for (const line of describeFleet(f, baseline)) console.log(`   ${line}`);
+      lines.push(resultLine('fleet', { ...f, cpuRatioToBaseline: baseline ? f.server.cpuUsPerPing / baseline : null }));
     }
-    console.log(
-      `   server RSS: ${fmt(f.memoryBefore.rssMb, 0)} MB before, ${fmt(f.memoryEnd.rssMb, 0)} MB at the end ` +
-        `(peak sampled ${fmt(f.memoryPeakSampledMb, 0)} MB, VmHWM ${fmt(f.memoryEnd.peakMb, 0)} MB); ` +
-        `server CPU ${fmt(f.serverCpuPercent, 0)}% of one core on average; its event loop waited for a CPU ` +
-        `(run queue) ${fmt(f.serverRunQueuePercent, 0)}% of the time`,
-    );
-    console.log(
-      `   load generator: timers late p50 ${fmt(f.timerLate.p50Ms, 2)} ms, p99 ${fmt(f.timerLate.p99Ms, 2)} ms, ` +
-        `max ${fmt(f.timerLate.maxMs, 1)} ms; event-loop delay p99 ${fmt(f.loopDelay.p99Ms, 1)} ms; ` +
-        `CPU ${fmt(f.benchCpuPercent, 0)}% of one core; max ${f.maxInFlight} pings in flight, ` +
-        `${f.socketsAtEnd} keep-alive sockets at the end`,
-    );
-    console.log(
-      f.behind
-        ? `   WARNING: the load generator itself fell behind its schedule (p99 > ${LAG_TOLERANCE_MS} ms): ` +
-            `the offered load was lower than planned and the latencies include its own delays`
-        : `   the load generator kept its schedule (its timers and event loop p99 <= ${LAG_TOLERANCE_MS} ms)`,
-    );
-    console.log(`   ${describeMachine(f.machine)}`);
+    console.log('   The shapes side by side (latencies: plain send -> answer; long-poll, held past the wait):');
+    for (const mode of modes) {
+      const baseline = baselineCpuUs(results.fleets, mode);
+      for (const line of fleetTable(
+        results.fleets.filter((f) => f.mode === mode),
+        baseline,
+      ))
+        console.log(`   ${line}`);
+      if (baseline === undefined)
+        console.log('   (no N/10 shape in this run: no CPU ratio; add e.g. --shape ...,N/10)');
+    }
   }
   const c = results.commands;
   if (c) {
-    console.log('3. Command latency (POST /api/game/command -> the game has it)');
+    console.log('3. Command latency (POST /api/game/command -> the game has it), idle server');
     console.log(`   (a) plain ${PING_INTERVAL_MS / 1000} s pings: ${describe(c.plain, 0)} (expected ~1,000 ms median)`);
     console.log(
       `   (b) long-poll:          ${describe(c.longPoll, 2)} ` +
         `(target p99 <= ${LATENCY_TARGET_MS} ms: ${verdict(c.longPoll.failures === 0 && c.longPoll.p99Ms <= LATENCY_TARGET_MS)})`,
     );
     console.log(`   ${describeMachine(results.machine.commands)}`);
+    lines.push(resultLine('commands', { ...c, machine: results.machine.commands }));
   }
   const e = results.events;
   if (e) {
-    console.log('4. Ping from a new game server -> game:status on the browser socket');
+    console.log('4. Ping from a new game server -> game:servers on the browser socket');
     console.log(
       `   ${describe(e.event, 2)} (target p99 <= ${LATENCY_TARGET_MS} ms: ` +
-        `${verdict(e.event.failures === 0 && e.event.p99Ms <= LATENCY_TARGET_MS)}); ping answer p50 ${fmt(e.pingAnswer.p50Ms, 2)} ms`,
+        `${verdict(e.event.failures === 0 && e.event.samples > 0 && e.event.p99Ms <= LATENCY_TARGET_MS)}); ` +
+        `ping answer p50 ${fmt(e.pingAnswer.p50Ms, 2)} ms`,
     );
+    if (e.legacyEvents)
+      console.log(
+        `   the server still sent ${LEGACY_GAME_EVENT} (${e.legacyEvents} events), which the contract replaced`,
+      );
     console.log(`   ${describeMachine(results.machine.events)}`);
+    lines.push(resultLine('events', { ...e, machine: results.machine.events }));
   }
-  console.log(
-    `RESULT ${JSON.stringify({
-      bench: 'game',
-      fleet: options.fleet,
-      duration: options.duration,
-      rounds: options.rounds,
-      samples: options.samples,
-      throughput: t && { bare: t.bare, ping: t.ping, ratio: t.ratio, valid: t.valid },
-      fleetResult: f,
-      commands: c,
-      events: e,
-      machine: results.machine,
-    })}`,
-  );
+  const s = results.storm;
+  if (s) {
+    console.log(`5. Restart storm`);
+    const baseline = baselineCpuUs(results.fleets, s.mode);
+    for (const line of describeFleet(s, baseline)) console.log(`   ${line}`);
+    lines.push(resultLine('storm', { ...s, cpuRatioToBaseline: baseline ? s.server.cpuUsPerPing / baseline : null }));
+  }
+  for (const line of lines) console.log(line);
+}
+
+/** One machine-readable line per phase: `RESULT {"bench":"game","phase":...}`. */
+function resultLine(phase: Phase, data: object): string {
+  return `RESULT ${JSON.stringify({ bench: 'game', phase, ...data }, (_key, value: unknown) =>
+    typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value,
+  )}`;
 }

@@ -4,7 +4,7 @@
  * memory before and after a load and how much of a core it used meanwhile.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 export interface Memory {
@@ -105,6 +105,26 @@ export function schedulingOf(pid: number): Scheduling {
   try {
     const [running, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
     return { running: (running ?? NaN) / 1e9, waiting: (waiting ?? NaN) / 1e9 };
+  } catch {
+    return { running: NaN, waiting: NaN };
+  }
+}
+
+/** The same, summed over every thread of the process (/proc/<pid>/task/*): a load generator's worker threads too. */
+export function threadsSchedulingOf(pid: number): Scheduling {
+  try {
+    let running = 0;
+    let waiting = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+        running += (run ?? 0) / 1e9;
+        waiting += (wait ?? 0) / 1e9;
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+    return { running, waiting };
   } catch {
     return { running: NaN, waiting: NaN };
   }

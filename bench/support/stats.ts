@@ -6,7 +6,7 @@ export function positiveInteger(option: string, value: string): number {
 }
 
 /** Nearest-rank percentile (p in 0..1). */
-export function percentile(values: number[], p: number): number {
+export function percentile(values: ArrayLike<number>, p: number): number {
   if (values.length === 0) return NaN;
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
@@ -21,4 +21,24 @@ export function median(values: number[]): number {
 
 export function fmt(value: number, digits: number): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A growing list of numbers in a Float64Array: cheap to fill by the hundred thousand and to post between threads. */
+export class Series {
+  private data = new Float64Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+
+  /** A copy of the values (the buffer may be transferred to another thread). */
+  values(): Float64Array {
+    return this.data.slice(0, this.length);
+  }
 }
