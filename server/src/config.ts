@@ -82,6 +82,7 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   SOCKET_RECHECK_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
   OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
@@ -124,6 +125,8 @@ export interface Config {
   socketRecheckMs: number;
   /** Event-loop delay past which new game servers are refused with 503 + Retry-After (0: never). */
   gameShedLagMs: number;
+  /** Game servers one API key may have known at once (live, or gone within the last 10 minutes). */
+  gameMaxServersPerKey: number;
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
   /**
@@ -183,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     socketRecheckMs: e.SOCKET_RECHECK_MS,
     gameShedLagMs: e.GAME_SHED_LAG_MS,
+    gameMaxServersPerKey: e.GAME_MAX_SERVERS_PER_KEY,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,

@@ -70,7 +70,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     return {
       mode: 'embedded',
       bus: createMemoryEventBus(onBusError),
-      presence: createMemoryPresence(GAME_CONNECTED_WINDOW_MS),
+      presence: createMemoryPresence(GAME_CONNECTED_WINDOW_MS, config.gameMaxServersPerKey),
       rateLimitBackend: memoryRateLimitBackend,
       jobs: createMemoryJobQueue({ concurrency: JOB_CONCURRENCY, onError: onJobError }),
       metrics,
@@ -95,7 +95,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
   return {
     mode: 'scale-out',
     bus: createRedisEventBus({ publisher, subscriber, onError: onBusError }),
-    presence: createRedisPresence(commands, GAME_CONNECTED_WINDOW_MS),
+    presence: createRedisPresence(commands, GAME_CONNECTED_WINDOW_MS, config.gameMaxServersPerKey),
     rateLimitBackend: redisRateLimitBackend(commands, (error, name) => {
       storeErrors.inc(name);
       logger.warn({ err: error instanceof Error ? error.message : error, limit: name }, 'rate-limit store failed');

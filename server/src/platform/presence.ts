@@ -20,7 +20,17 @@ export interface PresenceTouch {
 }
 
 export interface Presence {
-  touch(userId: string, serverId: string, gameData: PlayerData | null, nowMs: number): Promise<PresenceTouch>;
+  /**
+   * Records a ping. Answers undefined, recording nothing, for a server not known yet when the user
+   * already has as many known servers as the presence takes per user: a leaked key must not be able
+   * to fill memory with made-up server ids.
+   */
+  touch(
+    userId: string,
+    serverId: string,
+    gameData: PlayerData | null,
+    nowMs: number,
+  ): Promise<PresenceTouch | undefined>;
   /** One server of the user, if known (connected or recently gone). */
   get(userId: string, serverId: string): Promise<ServerPresence | undefined>;
   /** The user's known servers (connected or recently gone), most recent ping first. */
@@ -39,7 +49,7 @@ interface Entry extends ServerPresence {
   announcedGone: boolean;
 }
 
-export function createMemoryPresence(windowMs: number): Presence {
+export function createMemoryPresence(windowMs: number, maxServersPerUser = Infinity): Presence {
   const byUser = new Map<string, Map<string, Entry>>();
   const view = ({ announcedGone: _gone, ...presence }: Entry): ServerPresence => ({ ...presence });
   const newestFirst = (a: ServerPresence, b: ServerPresence) => b.lastPingMs - a.lastPingMs;
@@ -49,6 +59,7 @@ export function createMemoryPresence(windowMs: number): Presence {
       let servers = byUser.get(userId);
       if (!servers) byUser.set(userId, (servers = new Map()));
       const previous = servers.get(serverId);
+      if (!previous && servers.size >= maxServersPerUser) return undefined;
       const connected = !previous || nowMs - previous.lastPingMs >= windowMs;
       const entry: Entry = {
         userId,

@@ -4,6 +4,7 @@ import { SOCKET_PATH, type GameServersEvent } from '@moonrelay/contract/events';
 import { engines } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { TOO_MANY_GAME_SERVERS } from './game-link.service.ts';
 
 /** One owner's fleet: a big experience runs thousands of game servers on one API key. */
 const FLEET = 3_000;
@@ -101,4 +102,33 @@ describe('a fleet of thousands of game servers on one key', () => {
     expect(queued.status, queued.text).toBe(200);
     expect((await held).commands.map((command) => command.id)).toEqual([queued.body.id]);
   }, 120_000);
+});
+
+describe('game servers per API key', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!, { GAME_MAX_SERVERS_PER_KEY: '3' });
+  });
+  afterAll(() => server.close());
+
+  it('refuses a server past the limit with 429 and Retry-After; known servers and other keys go on', async () => {
+    const owner = await registerUser(server);
+    const other = await registerUser(server);
+    const game = (key: string, serverId: string) => new SimulatedGame({ url: server.url, key, serverId });
+    for (const serverId of ['a', 'b', 'c']) expect((await game(owner.user.apiKey, serverId).ping()).status).toBe(200);
+
+    const refused = await fetch(`${server.url}/api/game/ping`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: owner.user.apiKey, serverId: 'made-up-4' }),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.json()).toEqual({ error: TOO_MANY_GAME_SERVERS });
+
+    expect((await game(owner.user.apiKey, 'b').ping()).status).toBe(200);
+    expect((await game(other.user.apiKey, 'made-up-4').ping()).status).toBe(200);
+    const status = await server.call('GET', '/api/game/status', { token: owner.token });
+    expect(status.body.servers.map((s: { serverId: string }) => s.serverId).sort()).toEqual(['a', 'b', 'c']);
+  });
 });

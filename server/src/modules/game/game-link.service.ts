@@ -28,6 +28,7 @@ const FORGET_AFTER_MS = 10 * 60 * 1000;
 const SAVE_CHUNK_ROWS = 500;
 
 export const GAME_SERVER_NOT_CONNECTED = 'Game server not connected';
+export const TOO_MANY_GAME_SERVERS = 'Too many game servers on this API key';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isLive = (presence: ServerPresence, nowMs: number) => nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS;
@@ -122,6 +123,10 @@ export function createGameLinkService(deps: {
       }
       if (request.results?.length) await commands.recordResults(userId, request.results);
       const touch = await presence.touch(userId, serverId, request.playerData ?? null, nowMs);
+      if (!touch) {
+        // Known servers are forgotten 10 minutes after their last ping; a minute is a fair wait.
+        throw new AppError(429, TOO_MANY_GAME_SERVERS, { headers: { 'Retry-After': '60' } });
+      }
       const saveKey = `${userId}\n${serverId}`;
       if (touch.connected || nowMs - (lastSaved.get(saveKey) ?? 0) >= GAME_PRESENCE_PERSIST_MS)
         save(touch.presence, null);

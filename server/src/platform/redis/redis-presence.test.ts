@@ -23,11 +23,11 @@ describe('Redis presence', () => {
     const t0 = Date.now();
     const first = await presence.touch('u1', 's', { playerName: 'A', health: 12.5 }, t0);
     expect(first).toMatchObject({ connected: true, presence: { connectedAtMs: t0, lastPingMs: t0 } });
-    const steady = await presence.touch('u1', 's', null, t0 + 2_000);
+    const steady = (await presence.touch('u1', 's', null, t0 + 2_000))!;
     expect(steady.connected).toBe(false);
     // Kept from the first ping: when it connected, and its player data (no ping data this time).
     expect(steady.presence).toMatchObject({ connectedAtMs: t0, gameData: { playerName: 'A', health: 12.5 } });
-    const back = await presence.touch('u1', 's', null, t0 + 2_000 + WINDOW);
+    const back = (await presence.touch('u1', 's', null, t0 + 2_000 + WINDOW))!;
     expect(back).toMatchObject({ connected: true, presence: { connectedAtMs: t0 + 2_000 + WINDOW } });
     expect(await presence.get('u1', 's')).toEqual({
       userId: 'u1',
@@ -44,7 +44,7 @@ describe('Redis presence', () => {
     const tricky = { playerName: 'a "b" },"lastPingMs":1}', inventory: ['ü', '{'] };
     await presence.touch('u2', 's', { playerName: 'first' }, t0);
     await presence.touch('u2', 's', tricky, t0 + 1);
-    const after = await presence.touch('u2', 's', null, t0 + 2);
+    const after = (await presence.touch('u2', 's', null, t0 + 2))!;
     expect(after.presence.gameData).toEqual(tricky);
     expect((await presence.list('u2'))[0]?.gameData).toEqual(tricky);
   });
@@ -54,10 +54,21 @@ describe('Redis presence', () => {
     const t0 = Date.now();
     const earlier = { gameData: { playerName: 'old' }, lastPingMs: t0 - 1_000, connectedAtMs: t0 - 60_000 };
     await client.hset('mr:presence:user:u3', 's', JSON.stringify(earlier));
-    const touched = await presence.touch('u3', 's', null, t0);
+    const touched = (await presence.touch('u3', 's', null, t0))!;
     expect(touched).toMatchObject({ connected: false, presence: { connectedAtMs: t0 - 60_000 } });
     expect(touched.presence.gameData).toEqual({ playerName: 'old' });
     await presence.touch('u3', 'none', null, t0);
     expect((await presence.get('u3', 'none'))?.gameData).toBeNull();
+  });
+
+  it('refuses a new server past the limit and keeps taking known ones', async () => {
+    const presence = createRedisPresence(client, WINDOW, 2);
+    const t0 = Date.now();
+    expect(await presence.touch('u', 'a', null, t0)).toBeDefined();
+    expect(await presence.touch('u', 'b', null, t0)).toBeDefined();
+    expect(await presence.touch('u', 'c', null, t0 + 1)).toBeUndefined();
+    expect(await presence.touch('v', 'c', null, t0 + 1)).toBeDefined();
+    expect(await presence.touch('u', 'a', null, t0 + 2)).toBeDefined();
+    expect((await presence.list('u')).map((p) => p.serverId).sort()).toEqual(['a', 'b']);
   });
 });

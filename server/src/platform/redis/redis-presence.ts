@@ -25,6 +25,7 @@ interface Stored {
  */
 const TOUCH_SCRIPT = `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[7]) then return false end
 local now = ARGV[2]
 local connected = 1
 local connectedAt = now
@@ -48,7 +49,8 @@ return {connected, connectedAt, data}
 `;
 
 interface TouchCommand {
-  moonrelayPresenceTouch(...args: string[]): Promise<[number, string, string]>;
+  /** Null when the server is new and the user has the most servers presence takes. */
+  moonrelayPresenceTouch(...args: string[]): Promise<[number, string, string] | null>;
 }
 
 /** The script as a command of this client (sent once, then called by its hash). */
@@ -73,7 +75,11 @@ function parse(userId: string, serverId: string, raw: string): ServerPresence {
  * announced by the one instance whose ZREM removes the server from the live set, so it is announced
  * once however many instances sweep.
  */
-export function createRedisPresence(redis: Redis, windowMs: number): Presence {
+export function createRedisPresence(
+  redis: Redis,
+  windowMs: number,
+  maxServersPerUser = Number.MAX_SAFE_INTEGER,
+): Presence {
   const newestFirst = (a: ServerPresence, b: ServerPresence) => b.lastPingMs - a.lastPingMs;
 
   async function readUser(userId: string, nowMs: number): Promise<ServerPresence[]> {
@@ -91,7 +97,7 @@ export function createRedisPresence(redis: Redis, windowMs: number): Presence {
 
   return {
     async touch(userId, serverId, gameData, nowMs) {
-      const [connected, connectedAtMs, storedData] = await touchScript(redis).moonrelayPresenceTouch(
+      const touched = await touchScript(redis).moonrelayPresenceTouch(
         userKey(userId),
         LIVE,
         USERS,
@@ -101,7 +107,10 @@ export function createRedisPresence(redis: Redis, windowMs: number): Presence {
         gameData ? JSON.stringify(gameData) : '',
         member(userId, serverId),
         userId,
+        String(maxServersPerUser),
       );
+      if (!touched) return undefined;
+      const [connected, connectedAtMs, storedData] = touched;
       return {
         presence: {
           userId,
