@@ -1,8 +1,9 @@
 -- Moonrelay Game Integration Script
 --
 -- Put this in a Script in ServerScriptService. It links this game server to your Moonrelay
--- dashboard: every 2 seconds it reports the player's data and takes the commands you send
--- (teleport, heal, speed, reset, and code to run), and it runs your auto-execute scripts once.
+-- dashboard: about every 2 seconds it reports the player's data, it takes the commands you send
+-- (teleport, heal, speed, reset, and code to run) the moment you send them, and it runs your
+-- auto-execute scripts once.
 --
 -- Needs Game Settings > Security > Allow HTTP Requests. Running code from the dashboard also needs
 -- LoadStringEnabled, ticked on ServerScriptService in Studio's Properties window; without it
@@ -19,10 +20,14 @@ local CONFIG = {
   apiKey = "{{API_KEY}}",
   -- Seconds between pings. A live server may send 500 HTTP requests a minute; this spends 30.
   pingInterval = 2,
+  -- Long-poll: each ping asks Moonrelay to hold its answer until a command for this server comes
+  -- or pingInterval passes, so a command arrives within milliseconds for the same 30 requests a
+  -- minute. false: plain pings every pingInterval, and a command waits for the next one.
+  longPoll = true,
   -- After a failed ping the wait doubles (2, 4, 8, ... s) up to this many seconds.
   maxBackoff = 60,
-  -- Your scripts are fetched every this many loops, to run the auto-execute ones.
-  scriptSyncEvery = 5,
+  -- Seconds between two fetches of your scripts, to run the auto-execute ones.
+  scriptSyncInterval = 10,
   -- Seconds between two auto-execute scripts.
   autoExecutePause = 0.5,
   -- The player the dashboard shows and commands act on: a player's name, or nil for the first player.
@@ -35,6 +40,17 @@ local MAX_TEXT_BYTES = 60000
 -- Command ids remembered to skip a repeated delivery (delivery is at least once).
 local REMEMBERED_COMMANDS = 500
 local BASE_WALK_SPEED = 16
+-- A long-poll is held at most this many seconds, however long pingInterval is: the server reads a
+-- ping's player data when it arrives and counts a game connected for 10 s after its last ping
+-- arrived, so a longer hold would show this server as gone. It also keeps every request far inside
+-- RequestAsync's own timeout and the idle timeouts of proxies in front of Moonrelay.
+local LONG_POLL_MAX_WAIT = 8
+-- Least time between the starts of two pings, even when answers bring commands back to back (their
+-- results go up on the next ping at once): at most 240 pings a minute in a burst, under Moonrelay's
+-- budget of 300 per game server and Roblox's 500, even against a server that misbehaves.
+local MIN_PING_GAP = 0.25
+-- The longest Retry-After honoured: a broken header must not silence a game for a day.
+local MAX_RETRY_AFTER = 600
 
 local HttpService = game:GetService("HttpService")
 local Players = game:GetService("Players")
@@ -362,23 +378,30 @@ local function runCommand(command)
   end
 end
 
+-- Runs the commands of a ping's answer; answers how many it held.
 local function runCommands(answer)
   local commands = answer.commands
   if type(commands) ~= "table" then
     -- Servers that answer only the original single `command` field.
     commands = { answer.command }
   end
+  local count = 0
   for _, command in ipairs(commands) do
     if type(command) == "table" then
+      count = count + 1
       runCommand(command)
     end
   end
+  return count
 end
 
 ---------------------------------------------------------------------------------------------------
 -- Talking to Moonrelay
 
 local stopReported = false
+-- Whether the last ping worked: the script fetches wait for it, so while Moonrelay is away (or
+-- shedding load) the failing pings are the only requests.
+local linkUp = false
 
 local function stopRefused()
   running = false
@@ -398,17 +421,38 @@ local function describeFailure(response)
   return "HTTP " .. tostring(response.StatusCode) .. " " .. tostring(response.StatusMessage)
 end
 
--- Sends one request; answers "ok" and the decoded JSON, "refused" (401), or "failed" and why.
+-- The seconds a 503 (Moonrelay shedding load) or 429 (rate limit) answer asks to wait before the
+-- next try, from its Retry-After header, or nil. Only the delta-seconds form is read (Moonrelay sends
+-- no other); an HTTP date, or no header, leaves the plain backoff in charge. Header names are
+-- matched in any case, as proxies differ in how they spell them.
+local function retryAfter(response)
+  if (response.StatusCode ~= 503 and response.StatusCode ~= 429) or type(response.Headers) ~= "table" then
+    return nil
+  end
+  for name, value in pairs(response.Headers) do
+    if type(name) == "string" and string.lower(name) == "retry-after" then
+      local seconds = tonumber(string.match(tostring(value), "^%s*(%d+)%s*$"))
+      return seconds and math.min(seconds, MAX_RETRY_AFTER)
+    end
+  end
+  return nil
+end
+
+-- Sends one request; answers "ok" and the decoded JSON, "refused" (401), or "failed", why, and the
+-- Retry-After seconds of a 503 or 429 (or nil).
 local function request(options)
   local ok, response = pcall(HttpService.RequestAsync, HttpService, options)
   if not ok then
+    -- Also a request cut off in the middle of a long-poll (a proxy, a restart, a timeout): the
+    -- loop backs off and tries again; a command the lost answer carried is delivered again by the
+    -- server once its lease runs out, and results not yet acknowledged are sent again.
     return "failed", tostring(response)
   end
   if response.StatusCode == 401 then
     return "refused", nil
   end
   if not response.Success then
-    return "failed", describeFailure(response)
+    return "failed", describeFailure(response), retryAfter(response)
   end
   local decoded, answer = pcall(HttpService.JSONDecode, HttpService, response.Body)
   if not decoded or type(answer) ~= "table" then
@@ -419,19 +463,23 @@ end
 
 local function ping()
   local batch = nextBatch()
-  local encoded, body = pcall(HttpService.JSONEncode, HttpService, {
+  local fields = {
     key = CONFIG.apiKey,
     serverId = serverId,
     playerData = collectPlayerData(),
     results = batch,
-  })
+  }
+  if CONFIG.longPoll then
+    fields.wait = math.max(0, math.min(CONFIG.pingInterval, LONG_POLL_MAX_WAIT))
+  end
+  local encoded, body = pcall(HttpService.JSONEncode, HttpService, fields)
   if not encoded then
     -- Should not happen (the fields are checked); if it does, drop these results rather than
     -- failing every ping from now on.
     markSent(#batch)
     return "failed", "could not encode the ping: " .. tostring(body)
   end
-  local status, answer = request({
+  local status, answer, retryAfterSeconds = request({
     Url = CONFIG.serverUrl .. "/api/game/ping",
     Method = "POST",
     Headers = { ["Content-Type"] = "application/json" },
@@ -443,7 +491,7 @@ local function ping()
     -- The server refused what was sent: sending the same results again would be refused forever.
     markSent(#batch)
   end
-  return status, answer
+  return status, answer, retryAfterSeconds
 end
 
 local function shouldAutoExecute(script)
@@ -462,7 +510,6 @@ local function shouldAutoExecute(script)
 end
 
 local autoExecuted = {}
-local syncing = false
 
 local function runAutoExecute(script)
   local name = string.sub(string.gsub(tostring(script.name or script.id), "%c", " "), 1, 100)
@@ -486,10 +533,6 @@ local function runAutoExecute(script)
 end
 
 local function syncScripts()
-  if syncing then
-    return
-  end
-  syncing = true
   local status, scripts = request({
     Url = CONFIG.serverUrl .. "/api/scripts",
     Method = "GET",
@@ -515,7 +558,6 @@ local function syncScripts()
       end
     end
   end
-  syncing = false
 end
 
 local function backoff(failures)
@@ -526,39 +568,83 @@ local function backoff(failures)
   return math.min(delay, CONFIG.maxBackoff)
 end
 
+-- How long to wait after a 503 or 429 with Retry-After: that long (at least pingInterval) plus a
+-- random 0-100 % of it. When Moonrelay sheds load it answers many game servers at once with the
+-- same Retry-After; coming back after exactly that long, they would all arrive in the same second
+-- and overload it again. With the jitter they return spread evenly over the next Retry-After
+-- seconds instead, and never sooner than asked.
+local function retryDelay(seconds)
+  local base = math.max(seconds, CONFIG.pingInterval)
+  return base + base * math.random()
+end
+
+local function formatSeconds(value)
+  if value == math.floor(value) then
+    return tostring(value)
+  end
+  return string.format("%.1f", value)
+end
+
+local function syncLoop()
+  while running do
+    task.wait(CONFIG.scriptSyncInterval)
+    if running and linkUp then
+      syncScripts()
+    end
+  end
+end
+
 local function mainLoop()
-  local loops = 0
   local failures = 0
-  local connected = false
+  local everConnected = false
   log("Starting (server " .. serverId .. ", " .. CONFIG.serverUrl .. ")")
   while running do
-    loops = loops + 1
-    local status, answer = ping()
-    local delay = CONFIG.pingInterval
+    local startedAt = os.clock()
+    local status, answer, retryAfterSeconds = ping()
+    if not running then
+      -- The key was refused to the script fetch while this ping was held: run nothing more.
+      break
+    end
+    local delay
     if status == "refused" then
       stopRefused()
+      break
     elseif status == "ok" then
-      if not connected then
+      if not everConnected then
         log("Connected")
       elseif failures > 0 then
         log("Reconnected after " .. tostring(failures) .. " failed pings")
       end
-      connected = true
+      everConnected = true
+      linkUp = true
       failures = 0
-      runCommands(answer)
-      -- Only after a ping that worked: while the server is away, one failing request per loop is enough.
-      if loops % CONFIG.scriptSyncEvery == 0 then
-        task.spawn(syncScripts)
+      if runCommands(answer) > 0 then
+        -- Commands came (a held ping answers the moment one is sent): the next ping goes at once,
+        -- carrying their results, and is held for the next commands.
+        delay = MIN_PING_GAP - (os.clock() - startedAt)
+      else
+        -- The hold ran out, or the answer came at once (a plain ping, an older server, a server
+        -- shutting down, another Studio session sharing the id "studio" took the command): no
+        -- sooner than pingInterval after this ping started either way, so the loop never spins.
+        delay = CONFIG.pingInterval - (os.clock() - startedAt)
       end
     else
+      linkUp = false
       failures = failures + 1
-      delay = backoff(failures)
-      warnLog("Ping failed (" .. tostring(answer) .. "); retrying in " .. tostring(delay) .. " s")
+      if retryAfterSeconds then
+        delay = retryDelay(retryAfterSeconds)
+        warnLog("Ping failed (" .. tostring(answer) .. "); the server asked for " .. formatSeconds(retryAfterSeconds)
+          .. " s, retrying in " .. formatSeconds(delay) .. " s")
+      else
+        delay = backoff(failures)
+        warnLog("Ping failed (" .. tostring(answer) .. "); retrying in " .. formatSeconds(delay) .. " s")
+      end
     end
-    if running then
+    if running and delay > 0 then
       task.wait(delay)
     end
   end
 end
 
 task.spawn(mainLoop)
+task.spawn(syncLoop)

@@ -150,6 +150,36 @@ describe('HttpService', () => {
     expect(fake.requests).toContain('POST /echo/ping');
   });
 
+  it('answers the response headers; records each exchange with its times and answer; times out as Roblox does', async () => {
+    const game = await start({ httpTimeoutMs: 200 });
+    const output = await runToDone(
+      game,
+      `
+      local HttpService = game:GetService("HttpService")
+      local response = HttpService:RequestAsync({ Url = "${fake.url}/echo?status=503&retryAfter=7" })
+      print(response.StatusCode, response.Headers["retry-after"], response.Headers["content-type"])
+      print(pcall(HttpService.RequestAsync, HttpService, { Url = "${fake.url}/echo?delayMs=1000" }))
+      `,
+    );
+    expect(output).toEqual(['503 7 application/json', 'false HttpError: Timedout', 'done']);
+    const [shed, slow] = game.requests;
+    expect(shed).toMatchObject({
+      status: 503,
+      error: null,
+      responseHeaders: expect.objectContaining({ 'retry-after': '7' }),
+    });
+    expect(JSON.parse(shed!.responseBody!)).toMatchObject({ method: 'GET', path: '/echo' });
+    expect(shed!.answeredAt).toBeGreaterThanOrEqual(shed!.sentAt);
+    expect(slow).toMatchObject({
+      status: null,
+      error: 'HttpError: Timedout',
+      responseHeaders: null,
+      responseBody: null,
+    });
+    // Given up after the 200 ms of real time, 4 emulated seconds at this scale.
+    expect(slow!.answeredAt! - slow!.sentAt).toBeGreaterThanOrEqual(3.5);
+  });
+
   it('an HTTP error status is a response for RequestAsync and an error for GetAsync and PostAsync', async () => {
     const game = await start();
     const output = await runToDone(

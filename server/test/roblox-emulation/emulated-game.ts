@@ -78,8 +78,15 @@ export interface HttpExchange {
   method: string;
   url: string;
   body: string;
+  /** Emulated seconds since the game started, when the script sent the request. */
+  sentAt: number;
+  /** Emulated seconds when the game had the answer (or the failure), else null. */
+  answeredAt: number | null;
   /** The answer's status once the game has it (the waiting thread has run on), else null. */
   status: number | null;
+  /** The answer's headers (names in lower case) and body, once the game has them. */
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
   /** Why the request failed (Roblox's HttpError text), once the game has it. */
   error: string | null;
 }
@@ -300,13 +307,29 @@ export class EmulatedGame {
 
   /** Hands an answer to the waiting thread, which runs until it waits again. */
   private deliver({ id, exchange, answer }: Delivery): void {
-    if (answer[0]) exchange.status = answer[1];
-    else exchange.error = answer[1];
+    exchange.answeredAt = this.now();
+    if (answer[0]) {
+      exchange.status = answer[1];
+      exchange.responseHeaders = JSON.parse(answer[3]) as Record<string, string>;
+      exchange.responseBody = answer[4];
+    } else {
+      exchange.error = answer[1];
+    }
     this.call(() => this.control.deliver(id, ...answer));
   }
 
   private startRequest(id: number, method: string, url: string, headersJson: string, body: string): void {
-    const exchange: HttpExchange = { method, url, body, status: null, error: null };
+    const exchange: HttpExchange = {
+      method,
+      url,
+      body,
+      sentAt: this.now(),
+      answeredAt: null,
+      status: null,
+      responseHeaders: null,
+      responseBody: null,
+      error: null,
+    };
     this.requests.push(exchange);
     void this.fetchAnswer(exchange, headersJson).then((answer) => {
       if (this.stopped) return;

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LuaFactory, type LuaEngine } from 'wasmoon';
 import {
   startEmulatedGame,
   type EmulatedGame,
   type EmulatedGameOptions,
+  type HttpExchange,
 } from '../../../test/roblox-emulation/emulated-game.ts';
 import { startFakeMoonrelay, type FakeMoonrelay } from '../../../test/roblox-emulation/fake-moonrelay.ts';
 import { checkLuau } from '../lua-tools/luau-syntax.ts';
@@ -125,33 +126,53 @@ describe('the integration script in an emulated game, against a fake server', ()
   let fake: FakeMoonrelay;
   const games: EmulatedGame[] = [];
 
-  beforeAll(async () => {
+  // A fake of its own for each test: a request a stopped game had already sent can still reach the
+  // server after the abort, and must not spend the next test's failures or commands.
+  beforeEach(async () => {
     fake = await startFakeMoonrelay();
   });
   afterEach(async () => {
     await Promise.all(games.splice(0).map((game) => game.stop()));
-    fake.pings.length = 0;
-    fake.results.length = 0;
-    fake.commands.length = 0;
-    fake.scripts.length = 0;
-    fake.requests.length = 0;
-    fake.failNextPings = 0;
-    fake.refuseScriptFetch = false;
-    fake.refuseResultIds.length = 0;
+    await fake.close();
   });
-  afterAll(() => fake.close());
 
-  async function startIntegration(options: EmulatedGameOptions = {}): Promise<EmulatedGame> {
+  async function startIntegration(
+    options: EmulatedGameOptions = {},
+    source = renderGameIntegration({ serverUrl: fake.url, apiKey: fake.apiKey }),
+    // The fake holds a long-poll and leases commands on the game's clock unless told otherwise.
+    holdScale = options.timeScale ?? FAST,
+  ): Promise<EmulatedGame> {
     const game = await startEmulatedGame({ timeScale: FAST, ...options });
     games.push(game);
-    game.run(renderGameIntegration({ serverUrl: fake.url, apiKey: fake.apiKey }));
+    fake.holdScale = holdScale;
+    game.run(source);
     return game;
+  }
+
+  /** The rendered script with one CONFIG line changed, as a user would edit it. */
+  function withConfig(line: RegExp, replacement: string): string {
+    const source = renderGameIntegration({ serverUrl: fake.url, apiKey: fake.apiKey });
+    expect(source).toMatch(line);
+    return source.replace(line, replacement);
   }
 
   const waitForPing = () =>
     games[0]!.waitFor(() => fake.pings.length > 0, 'the first ping', 3_000).then(() => undefined);
 
-  it('pings every 2 s with the key, the server id and the player data', async () => {
+  /** The game's pings, in the order it sent them. */
+  const pingsOf = (game: EmulatedGame) => game.requests.filter((request) => request.url.endsWith('/api/game/ping'));
+  /** Gaps (emulated seconds) between the starts of consecutive pings. */
+  const gapsOf = (exchanges: HttpExchange[]) =>
+    exchanges.slice(1).map((exchange, index) => exchange.sentAt - exchanges[index]!.sentAt);
+  /** The ping whose answer handed out command `id`. */
+  const deliveryOf = (game: EmulatedGame, id: string) =>
+    pingsOf(game).find((exchange) =>
+      (JSON.parse(exchange.responseBody ?? '{}') as { commands?: Array<{ id: string }> }).commands?.some(
+        (command) => command.id === id,
+      ),
+    );
+
+  it('long-polls by default: every ping carries the key, the server id, the player data and wait: 2', async () => {
     const game = await startIntegration({ jobId: 'job-1', placeId: 1818, gameId: 13058 });
     await game.waitFor(() => fake.pings.length >= 4, 'four pings');
     expect(fake.pings[0]!.body).toEqual({
@@ -169,14 +190,145 @@ describe('the integration script in an emulated game, against a fake server', ()
         walkSpeed: 16,
       },
       results: [],
+      wait: 2,
     });
-    const gaps = fake.pings.slice(1).map((ping, index) => ping.at - fake.pings[index]!.at);
-    for (const gap of gaps) {
-      // 2 emulated seconds are 100 ms here; timers and HTTP add a little (more on a busy machine).
-      expect(gap).toBeGreaterThanOrEqual(95);
-      expect(gap).toBeLessThan(600);
-    }
+    // Each ping was held for its whole wait (no command came), and the next went out at once.
+    const pings = pingsOf(game).filter((exchange) => exchange.answeredAt !== null);
+    for (const exchange of pings) expect(exchange.answeredAt! - exchange.sentAt).toBeGreaterThanOrEqual(1.9);
+    for (const gap of gapsOf(pings)) expect(gap).toBeGreaterThanOrEqual(1.9);
     expect(game.output()).toContain('[Moonrelay] Connected');
+  });
+
+  it('a command sent while a ping is held arrives at once, and its result goes up on the very next ping', async () => {
+    // Slower than the other tests (2 emulated seconds are 1 s here), so the "at once" below has room.
+    const game = await startIntegration({ timeScale: 0.5 });
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/, 5_000);
+    await game.waitFor(() => fake.held === 1, 'a held ping');
+    const sentBefore = pingsOf(game).length;
+    fake.queue({ id: 'now', type: 'heal', data: {} });
+    await game.waitFor(() => fake.results.find((result) => result.id === 'now'), 'the result');
+
+    // Handed out by the ping that was already held when the command was queued ...
+    const pings = pingsOf(game);
+    const delivery = deliveryOf(game, 'now')!;
+    expect(pings.indexOf(delivery)).toBeLessThan(sentBefore);
+    expect(delivery.answeredAt! - delivery.sentAt).toBeLessThan(2);
+    // ... and the result rode on the next ping, sent well before the loop's next 2 s turn (which
+    // would come 2 s after the held ping started): the command was queued as soon as it was held.
+    const next = pings[pings.indexOf(delivery) + 1]!;
+    expect(JSON.parse(next.body).results).toEqual([expect.objectContaining({ id: 'now', success: true })]);
+    expect(next.sentAt - delivery.sentAt).toBeLessThan(1);
+  });
+
+  it('paces the pings to one per 2 s when answers come at once without a command (older server)', async () => {
+    // The fake answers every ping at once, wait or not.
+    fake.holdPings = false;
+    // 2 emulated seconds are 400 ms here, so a few milliseconds of a busy machine between the
+    // script's clock reading and its request stay well inside the 0.25 s allowed below.
+    const game = await startIntegration({ timeScale: 0.2 });
+    await game.waitFor(() => pingsOf(game).length >= 6, 'six pings');
+    const pings = pingsOf(game);
+    expect(JSON.parse(pings[0]!.body).wait).toBe(2);
+    // Unpaced, they would follow each other milliseconds apart.
+    for (const gap of gapsOf(pings)) expect(gap).toBeGreaterThanOrEqual(1.75);
+  });
+
+  it('a server that keeps sending commands gets pings no closer than 0.25 s apart', async () => {
+    // A server that keeps handing out commands: a new one whenever the last one's result is in.
+    let next = 0;
+    // 0.25 emulated seconds are 50 ms here (see the pacing test above for why not faster).
+    const game = await startIntegration({ timeScale: 0.2 });
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/);
+    // One waiting at a time, so that each answer brings one.
+    const timer = setInterval(() => {
+      if (fake.commands.length === 0) fake.queue({ id: `c${next++}`, type: 'heal', data: {} });
+    }, 1);
+    try {
+      await game.waitFor(() => fake.results.length >= 20, 'twenty results');
+    } finally {
+      clearInterval(timer);
+    }
+    const burst = pingsOf(game).filter((exchange) => /"results":\[\{/.test(exchange.body));
+    expect(burst.length).toBeGreaterThanOrEqual(10);
+    // Without the floor they would follow each other a round trip apart (a few milliseconds).
+    for (const gap of gapsOf(burst)) expect(gap).toBeGreaterThanOrEqual(0.15);
+    expect(burst.at(-1)!.sentAt - burst[0]!.sentAt).toBeGreaterThanOrEqual((burst.length - 1) * 0.25 - 0.15);
+  });
+
+  it.each([
+    [503, '5', 5],
+    [429, '3', 3],
+  ])('honours Retry-After on a %i with random jitter, instead of the plain backoff', async (status, header, asked) => {
+    fake.failStatus = status;
+    fake.retryAfter = header;
+    fake.failNextPings = 6;
+    const game = await startIntegration({ timeScale: 0.01 });
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/, 5_000);
+    const waits = game
+      .output('warn')
+      .map((line) => new RegExp(`the server asked for ${asked} s, retrying in ([\\d.]+) s$`).exec(line)?.[1])
+      .filter(Boolean)
+      .map(Number);
+    expect(waits).toHaveLength(6);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(asked);
+      expect(wait).toBeLessThanOrEqual(2 * asked);
+    }
+    // Jittered: not the same wait six times over.
+    expect(new Set(waits).size).toBeGreaterThan(1);
+    // And waited for: no retry went out sooner than Retry-After after the refused ping.
+    const failed = pingsOf(game).filter((exchange) => exchange.status === status);
+    const retries = pingsOf(game).slice(1, failed.length + 1);
+    failed.forEach((exchange, index) =>
+      expect(retries[index]!.sentAt - exchange.answeredAt!).toBeGreaterThanOrEqual(asked),
+    );
+  });
+
+  it('caps a Retry-After of a day at 10 minutes, and ignores one that is not a number of seconds', async () => {
+    fake.retryAfter = '86400';
+    fake.failNextPings = 1;
+    const game = await startIntegration();
+    await game.waitForOutput(/the server asked for 600 s, retrying in [\d.]+ s$/, 3_000, 'warn');
+    await game.stop();
+
+    fake.retryAfter = 'Wed, 21 Oct 2015 07:28:00 GMT';
+    fake.failNextPings = 1;
+    const dated = await startIntegration();
+    await dated.waitForOutput(/^\[Moonrelay\] Ping failed \(HTTP 503: Service unavailable\); retrying in 2 s$/, 3_000);
+  });
+
+  it('with longPoll = false: plain pings without wait, one per 2 s, a command taken by the next ping', async () => {
+    const game = await startIntegration({ timeScale: 0.2 }, withConfig(/longPoll = true,/, 'longPoll = false,'));
+    // Queued between two pings (every one sent so far is answered), as a plain ping holds nothing.
+    const between = () => pingsOf(game).every((exchange) => exchange.answeredAt !== null);
+    await game.waitFor(() => pingsOf(game).length >= 4 && between(), 'four pings, none in flight');
+    const sentBefore = pingsOf(game).length;
+    for (const gap of gapsOf(pingsOf(game))) expect(gap).toBeGreaterThanOrEqual(1.75);
+    fake.queue({ id: 'plain', type: 'heal', data: {} });
+    await game.waitFor(() => fake.results.find((result) => result.id === 'plain'), 'the result');
+    const pings = pingsOf(game);
+    for (const exchange of pings) expect(JSON.parse(exchange.body)).not.toHaveProperty('wait');
+    expect(fake.held).toBe(0);
+    // Nothing was held: the command waited for a ping sent after it was queued.
+    expect(pings.indexOf(deliveryOf(game, 'plain')!)).toBeGreaterThanOrEqual(sentBefore);
+  });
+
+  it('a held ping cut off mid-hold counts as a failed ping: backoff, then held pings again', async () => {
+    const game = await startIntegration();
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/);
+    await game.waitFor(() => fake.held === 1, 'a held ping');
+    fake.cutHeldPings();
+    await game.waitForOutput(/^\[Moonrelay\] Ping failed \(HttpError: NetFail.*\); retrying in 2 s$/, 3_000);
+    await game.waitForOutput(/^\[Moonrelay\] Reconnected after 1 failed pings$/, 3_000);
+    await game.waitFor(() => fake.held === 1, 'a held ping again');
+  });
+
+  it('a held ping that outlasts RequestAsync’s own timeout is retried after the backoff', async () => {
+    // The fake holds the 2 s wait for 2 real seconds; the game's requests give up after 100 ms.
+    const game = await startIntegration({ httpTimeoutMs: 100 }, undefined, 1);
+    await game.waitForOutput(/^\[Moonrelay\] Ping failed \(HttpError: Timedout\); retrying in 2 s$/, 3_000);
+    fake.holdPings = false;
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/, 3_000);
   });
 
   it('sends "studio" as the server id in Studio (empty JobId), and no player fields without a player', async () => {
@@ -299,15 +451,16 @@ describe('the integration script in an emulated game, against a fake server', ()
     expect(fake.requests).toEqual(['POST /api/game/ping']);
   });
 
-  it('stops when the script fetch is refused too (the Bearer key)', async () => {
+  it('stops when the script fetch is refused too (the Bearer key), and pings no more', async () => {
     fake.scripts.push({ id: 's1', name: 'S', code: 'print(1)', isAutoExecute: true });
     fake.refuseScriptFetch = true;
     const game = await startIntegration();
     await game.waitForOutput(/API key was refused/, 3_000, 'warn');
-    const requestsAtStop = fake.requests.length;
-    expect(fake.requests.at(-1)).toBe('GET /api/scripts');
+    // Counted by the game as it sends: the ping held meanwhile is answered, and none follows it.
+    const requestsAtStop = game.requests.length;
+    expect(game.requests.find((request) => request.url.endsWith('/api/scripts'))?.status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(fake.requests.length).toBe(requestsAtStop);
+    expect(game.requests.length).toBe(requestsAtStop);
     expect(game.output()).not.toContain('1');
   });
 

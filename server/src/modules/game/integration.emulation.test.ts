@@ -7,11 +7,14 @@ import { renderGameIntegration, renderIntegrationScripts } from './integration-s
 /**
  * The shipped Game Integration Script, rendered by the server's own renderer, running unchanged in
  * an emulated Roblox game server (server/test/roblox-emulation) against the real Moonrelay server
- * over real HTTP: connecting, every command type, an execution answered to the waiting API call,
- * auto-execute once, a server restart, and a regenerated key.
+ * over real HTTP: connecting, the long-poll taking a command the moment it is queued, every command
+ * type, an execution answered to the waiting API call, auto-execute once, a server restart, plain
+ * pings (long-poll turned off), the rate limit's 429 with Retry-After, and a regenerated key.
  *
- * The game runs 10 times faster than real time (a ping every 200 ms), so the whole story takes a
- * few seconds; the server's own windows (connected within 10 s, 8 s execution wait) stay real.
+ * The game runs 10 times faster than real time, so the whole story takes a few seconds; the
+ * server's own windows stay real: connected within 10 s, the 8 s execution wait, and the long-poll,
+ * which holds each ping for its `wait` of 2 real seconds (20 emulated ones, so the script's own
+ * pacing never adds to it here).
  */
 
 const TIME_SCALE = 0.1;
@@ -19,6 +22,19 @@ const JOB_ID = 'job-emulated-1';
 const PLACE_ID = 1818;
 const GAME_ID = 13058;
 const PLAYER = { name: 'Builderman', userId: 156, position: { x: 0, y: 5, z: 0 }, health: 100, walkSpeed: 16 };
+
+async function register(host: TestServer): Promise<{ token: string; apiKey: string }> {
+  const registered = await host.call('POST', '/api/auth/register', {
+    body: {
+      email: `emulated${process.pid}@example.com`,
+      username: `emulated${process.pid}`.slice(0, 30),
+      name: 'Emulated Player',
+      password: 'correct horse battery',
+    },
+  });
+  expect(registered.status).toBe(200);
+  return { token: registered.body.token, apiKey: registered.body.user.apiKey };
+}
 
 describeEachEngine('the game integration script in an emulated game, against the real server', (engine) => {
   let host: TestServer;
@@ -45,22 +61,18 @@ describeEachEngine('the game integration script in an emulated game, against the
   /** Script fetches the server has answered. */
   const scriptFetches = () =>
     game.requests.filter((request) => request.url.endsWith('/api/scripts') && request.status === 200).length;
-  const pings = () => game.requests.filter((request) => request.url.endsWith('/api/game/ping')).length;
+  const pingsOf = (of: EmulatedGame) => of.requests.filter((request) => request.url.endsWith('/api/game/ping'));
+  const pings = () => pingsOf(game).length;
+  /** The config line of the rendered script changed, as a user would edit it. */
+  const withConfig = (source: string, line: RegExp, replacement: string) => {
+    expect(source).toMatch(line);
+    return source.replace(line, replacement);
+  };
 
   beforeAll(async () => {
     // Ten times real speed means 300 pings a minute, the documented budget: not the subject here.
     host = await startTestServer(engine, { RATE_LIMIT_GAME_PING_PER_MINUTE: '100000' });
-    const registered = await host.call('POST', '/api/auth/register', {
-      body: {
-        email: `emulated${process.pid}@example.com`,
-        username: `emulated${process.pid}`.slice(0, 30),
-        name: 'Emulated Player',
-        password: 'correct horse battery',
-      },
-    });
-    expect(registered.status).toBe(200);
-    token = registered.body.token;
-    apiKey = registered.body.user.apiKey;
+    ({ token, apiKey } = await register(host));
     game = await startEmulatedGame({
       timeScale: TIME_SCALE,
       jobId: JOB_ID,
@@ -92,6 +104,25 @@ describeEachEngine('the game integration script in an emulated game, against the
       walkSpeed: 16,
     });
     expect(status.body.servers.map((server: { serverId: string }) => server.serverId)).toEqual([JOB_ID]);
+  });
+
+  it('holds each ping (wait: 2) and takes a command queued meanwhile from the held request, at once', async () => {
+    // The game's ping is held by the server now: its long-poll is the only wait open.
+    await game.waitFor(() => host.app.services.waits.pending === 1, 'a held ping');
+    const sentBefore = pings();
+    const id = await command({ type: 'heal' });
+    expect(await completed(id)).toMatchObject({ status: 'succeeded' });
+
+    const all = pingsOf(game);
+    for (const exchange of all) expect(JSON.parse(exchange.body)).toMatchObject({ wait: 2 });
+    const delivery = all.find((exchange) => exchange.responseBody?.includes(id))!;
+    // Handed out by the request that was already waiting at the server when the command was queued,
+    // before its 2 s (20 emulated) hold ran out; the result went up on the ping right after it.
+    expect(all.indexOf(delivery)).toBeLessThan(sentBefore);
+    expect(delivery.answeredAt! - delivery.sentAt).toBeLessThan(20);
+    expect(JSON.parse(all[all.indexOf(delivery) + 1]!.body).results).toEqual([
+      expect.objectContaining({ id, success: true }),
+    ]);
   });
 
   it('applies teleport, heal, speed and reset to the character and reports each result', async () => {
@@ -161,8 +192,8 @@ describeEachEngine('the game integration script in an emulated game, against the
     for (const result of created) expect(result.status).toBe(200);
 
     const fetchesBefore = scriptFetches();
-    // Every 5th loop fetches the scripts. The first fetch answered may have left before the scripts
-    // existed; the two after it found them, and the later one must not run them again.
+    // The scripts are fetched every 10 emulated seconds. The first fetch answered may have left
+    // before the scripts existed; the two after it found them, and the later one must not run them again.
     await game.waitFor(() => scriptFetches() >= fetchesBefore + 3, 'three more script fetches answered', 15_000);
     const autoLines = game.output().filter((line) => line.startsWith('auto: '));
     expect(autoLines.sort()).toEqual(['auto: everywhere', 'auto: this game']);
@@ -196,8 +227,29 @@ describeEachEngine('the game integration script in an emulated game, against the
         JOB_ID,
         'job-emulated-2',
       ]);
+      // The script the loader answers long-polls too.
+      expect(JSON.parse(pingsOf(second)[0]!.body)).toMatchObject({ serverId: 'job-emulated-2', wait: 2 });
     } finally {
       await second.stop();
+    }
+  });
+
+  it('with longPoll = false the script sends plain pings, and the server still serves them, commands included', async () => {
+    const plain = await startEmulatedGame({ timeScale: TIME_SCALE, jobId: 'job-plain', player: null });
+    try {
+      const source = renderGameIntegration({ serverUrl: host.url, apiKey });
+      plain.run(withConfig(source, /longPoll = true,/, 'longPoll = false,'));
+      await plain.waitForOutput(/^\[Moonrelay\] Connected$/);
+      const queued = await call('POST', '/api/game/command', {
+        type: 'execute',
+        data: { code: 'print("plain")' },
+        serverId: 'job-plain',
+      });
+      expect(queued.status, JSON.stringify(queued.body)).toBe(200);
+      expect(await completed(queued.body.id)).toMatchObject({ status: 'succeeded', output: 'plain\n' });
+      for (const exchange of pingsOf(plain)) expect(JSON.parse(exchange.body)).not.toHaveProperty('wait');
+    } finally {
+      await plain.stop();
     }
   });
 
@@ -212,5 +264,35 @@ describeEachEngine('the game integration script in an emulated game, against the
     await new Promise((resolve) => setTimeout(resolve, 20 * 1000 * TIME_SCALE));
     expect(pings()).toBe(pingsAtStop);
     expect(game.output('error')).toEqual([]);
+  });
+});
+
+describeEachEngine('the game integration script against the real per-server ping budget', (engine) => {
+  let host: TestServer;
+  let game: EmulatedGame | undefined;
+
+  beforeAll(async () => {
+    host = await startTestServer(engine, { RATE_LIMIT_GAME_PING_PER_MINUTE: '3' });
+  });
+  afterAll(async () => {
+    await game?.stop();
+    await host?.close();
+  });
+
+  it('waits out the 429’s Retry-After, with jitter on top, instead of its plain backoff', async () => {
+    const { apiKey } = await register(host);
+    game = await startEmulatedGame({ timeScale: TIME_SCALE, jobId: 'job-limited', player: null });
+    // Plain pings, so the budget of 3 is spent in three loops rather than three 2 s holds.
+    const source = renderGameIntegration({ serverUrl: host.url, apiKey });
+    expect(source).toMatch(/longPoll = true,/);
+    game.run(source.replace(/longPoll = true,/, 'longPoll = false,'));
+    const line = await game.waitForOutput(/^\[Moonrelay\] Ping failed \(HTTP 429: /, 5_000, 'warn');
+    const refused = game.requests.find((request) => request.status === 429)!;
+    const header = Number(refused.responseHeaders!['retry-after']);
+    expect(header).toBeGreaterThan(0);
+    const [, asked, waiting] = /the server asked for (\d+) s, retrying in ([\d.]+) s$/.exec(line.text)!;
+    expect(Number(asked)).toBe(header);
+    expect(Number(waiting)).toBeGreaterThanOrEqual(Math.max(header, 2));
+    expect(Number(waiting)).toBeLessThanOrEqual(2 * Math.max(header, 2));
   });
 });
