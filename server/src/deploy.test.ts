@@ -116,5 +116,10 @@ describe('deployment files', () => {
     expect(nginx).toContain('server server-1:3000;');
     expect(nginx).toContain('server server-2:3000;');
     expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade;/);
+    // Room for thousands of long-polling game servers: each holds two connections through the proxy.
+    const main = read('deploy/nginx-main.conf');
+    expect(Number(/worker_connections (\d+);/.exec(main)?.[1])).toBeGreaterThanOrEqual(20_000);
+    expect(main).toContain('include /etc/nginx/conf.d/*.conf;');
+    expect(read('docker-compose.yml')).toContain('./deploy/nginx-main.conf:/etc/nginx/nginx.conf:ro');
   });
 });
