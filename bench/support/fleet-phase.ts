@@ -23,7 +23,16 @@ import {
 } from './fleet-messages.ts';
 import { keepAliveAgent, postJson } from './game-client.ts';
 import { HOST } from './processes.ts';
-import { cpuSecondsOf, memoryOf, schedulingOf, threadsSchedulingOf, watchCpu, type CpuShare } from './proc-stats.ts';
+import {
+  cpuSecondsOf,
+  listenBacklog,
+  listenOverflows,
+  memoryOf,
+  schedulingOf,
+  threadsSchedulingOf,
+  watchCpu,
+  type CpuShare,
+} from './proc-stats.ts';
 import { LEGACY_GAME_EVENT, openSocket, type BrowserSocket } from './sockets.ts';
 import { fmt, percentile } from './stats.ts';
 
@@ -144,7 +153,7 @@ export interface ProbeResult {
   lost: number;
   /** Not sent: no game had an answered ping within the last two intervals. */
   noLiveGame: number;
-  /** Not accepted: by status (409: the server says that game is not connected; 503: shed). */
+  /** Not accepted: by status (409: the server says that game is not connected; 503: shed) or failure (no answer). */
   refused: Record<string, number>;
   /** Delivered on the first ping answer of that game after the command was accepted. */
   onNextPing: number;
@@ -210,6 +219,9 @@ export interface FleetResult {
     /** Share of the window the server's main thread (its event loop) ran, and was runnable but waited for a CPU. */
     loopRunningPercent: number;
     loopWaitPercent: number;
+    /** Its listening socket's accept-queue length, and the connection attempts dropped at a full queue meanwhile. */
+    listenBacklog: number;
+    listenOverflows: number;
     rssBeforeMb: number;
     rssEndMb: number;
     rssPeakSampledMb: number;
@@ -410,6 +422,7 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
   const machineDone = watchCpu([...pids, ...(options.otherPids ?? [])]);
   const benchCpuBefore = process.cpuUsage();
   const benchSchedBefore = threadsSchedulingOf(process.pid);
+  const overflowsBefore = listenOverflows();
   const mainLoop = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   mainLoop.enable();
 
@@ -536,6 +549,7 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
   const machine = machineDone();
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const benchWaitSeconds = threadsSchedulingOf(process.pid).waiting - benchSchedBefore.waiting;
+  const overflows = listenOverflows() - overflowsBefore;
   const elapsedSeconds = (epoch() - startAt) / 1000;
   clearInterval(progress);
   mainLoop.disable();
@@ -559,6 +573,8 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
       cpuSeconds: cpuEnd - cpuBefore,
       loopRunningPercent: ((schedEnd.running - schedBefore.running) / elapsedSeconds) * 100,
       loopWaitPercent: ((schedEnd.waiting - schedBefore.waiting) / elapsedSeconds) * 100,
+      listenBacklog: Math.min(...ports.map(listenBacklog)),
+      listenOverflows: overflows,
       rssBeforeMb: memoryBefore.rssMb,
       rssEndMb: memoryEnd.rssMb,
       rssPeakSampledMb: peakRss,
@@ -775,6 +791,8 @@ function merge(input: {
       cpuUsPerPing: (input.server.cpuSeconds * 1e6) / Math.max(1, ok),
       loopRunningPercent: input.server.loopRunningPercent,
       loopWaitPercent: input.server.loopWaitPercent,
+      listenBacklog: input.server.listenBacklog,
+      listenOverflows: input.server.listenOverflows,
       rssBeforeMb: input.server.rssBeforeMb,
       rssEndMb: input.server.rssEndMb,
       rssPeakSampledMb: input.server.rssPeakSampledMb,

@@ -125,7 +125,7 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
     `   probe commands ('heal' to a random live game every few seconds): ${p.sent} sent, ${p.delivered} delivered` +
       (p.lost ? `, ${p.lost} accepted but never reached their game` : '') +
       (p.noLiveGame ? `, ${p.noLiveGame} not sent (no game had an answered ping in the last 4 s)` : '') +
-      (refused ? `, refused: ${refused}` : '') +
+      (refused ? `, not accepted: ${refused}` : '') +
       `; ${p.onNextPing} on the game's next ping answer; post -> game ${p50p99(p.latency, 0)}, max ${ms(p.latency.maxMs, 0)}` +
       ` (the POST itself ${p50p99(p.postLatency, 1)})`,
   );
@@ -154,7 +154,9 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
       `CPU ${fmt(g.waitPercent, 0)}% of the time in total; timers late ` +
       `${p50p99(g.timerLate, 1)}, max ${ms(g.timerLate.maxMs, 0)}; event-loop delay p99 ${ms(g.loopDelayP99Ms)} ` +
       `(busiest thread ${fmt(g.eventLoopUtilizationMax * 100, 0)}% busy), main thread ${ms(g.mainLoopDelayP99Ms)}; ` +
-      `${g.connects} connections opened (connect ${p50p99(g.connectTime, 1)}, max ${ms(g.connectTime.maxMs, 0)}); ` +
+      `${g.connects} connections opened (connect ${p50p99(g.connectTime, 1)}, max ${ms(g.connectTime.maxMs, 0)}; ` +
+      `${fmt(s.listenOverflows, 0)} connection attempts dropped at a full accept queue (kernel counter, whole machine), server ` +
+      `backlog ${fmt(s.listenBacklog, 0)}); ` +
       `max ${g.maxInFlight} requests in flight`,
   );
   lines.push(

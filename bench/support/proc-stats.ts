@@ -129,3 +129,32 @@ export function threadsSchedulingOf(pid: number): Scheduling {
     return { running: NaN, waiting: NaN };
   }
 }
+
+/**
+ * Connection attempts the kernel dropped because a listening socket's accept queue was full
+ * (TcpExt ListenOverflows in /proc/net/netstat; counted for the whole machine, NaN without it).
+ * A server whose event loop cannot accept as fast as clients connect loses SYNs this way, and each
+ * client waits for its SYN to be sent again (1 s, then 3 s, then 7 s).
+ */
+export function listenOverflows(): number {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const at = lines.findIndex((line) => line.startsWith('TcpExt:'));
+    const names = lines[at]!.trim().split(/\s+/);
+    const values = lines[at + 1]!.trim().split(/\s+/);
+    const i = names.indexOf('ListenOverflows');
+    return i < 0 ? NaN : Number(values[i]);
+  } catch {
+    return NaN;
+  }
+}
+
+/** The accept-queue length a TCP port listens with (Send-Q of `ss -ltn`), NaN when unknown. */
+export function listenBacklog(port: number): number {
+  try {
+    const line = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8', timeout: 2_000 }).trim();
+    return Number(line.split(/\s+/)[2]);
+  } catch {
+    return NaN;
+  }
+}
