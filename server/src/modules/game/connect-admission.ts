@@ -5,6 +5,12 @@ import type { Counter } from '../../platform/metrics.ts';
 const SAMPLE_EVERY_MS = 250;
 /** Refusing goes on this long after the last sample that was behind, so it does not flap. */
 const HOLD_MS = 1_000;
+/**
+ * Samples in a row that must be behind before refusing starts: one late sample is a garbage
+ * collection or the machine lending the core elsewhere for a moment; an overloaded server is
+ * late in every sample.
+ */
+const BEHIND_SAMPLES = 2;
 /** A refused game is told to come back after this many seconds, plus its own jitter (docs/protocol.md). */
 const RETRY_AFTER_MIN_SECONDS = 2;
 const RETRY_AFTER_SPREAD_SECONDS = 4;
@@ -12,8 +18,8 @@ const RETRY_AFTER_SPREAD_SECONDS = 4;
 export const GAME_LINK_BUSY = 'Moonrelay is busy; connect again after Retry-After seconds';
 
 /**
- * Load shedding for restart storms. When the event loop fell behind by more than `maxLagMs` within
- * the last sample, game servers that are not connected yet are refused (503 with Retry-After) until
+ * Load shedding for restart storms. When the event loop fell behind by more than `maxLagMs` in
+ * each of the last two samples, game servers that are not connected yet are refused (503 with Retry-After) until
  * it keeps up again; connected servers are always answered, so a live fleet never flaps. Refusing a
  * connect costs a fraction of serving it, and the shipped script comes back after the Retry-After
  * with jitter, which spreads a storm over several seconds instead of queueing it behind every
@@ -23,6 +29,7 @@ export function createConnectAdmission(options: { maxLagMs: number; refused?: Co
   let histogram: IntervalHistogram | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
   let busyUntilMs = 0;
+  let behindInARow = 0;
 
   if (options.maxLagMs > 0) {
     histogram = monitorEventLoopDelay({ resolution: 10 });
@@ -30,7 +37,8 @@ export function createConnectAdmission(options: { maxLagMs: number; refused?: Co
     const monitor = histogram;
     timer = setInterval(() => {
       // The histogram is in nanoseconds; its max is the longest the loop was late in this sample.
-      if (monitor.max / 1e6 > options.maxLagMs) busyUntilMs = Date.now() + HOLD_MS;
+      behindInARow = monitor.max / 1e6 > options.maxLagMs ? behindInARow + 1 : 0;
+      if (behindInARow >= BEHIND_SAMPLES) busyUntilMs = Date.now() + HOLD_MS;
       monitor.reset();
     }, SAMPLE_EVERY_MS);
     timer.unref();
