@@ -23,7 +23,14 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 import { PASSWORD, type Account } from './support/accounts.ts';
-import { fleetPhase, MAX_FLEET, parseShapes, type FleetResult, type Shape } from './support/fleet-phase.ts';
+import {
+  fleetPhase,
+  MAX_FLEET,
+  parseShapes,
+  PROBE_EVERY_MS,
+  type FleetResult,
+  type Shape,
+} from './support/fleet-phase.ts';
 import { describeFleet } from './support/fleet-report.ts';
 import {
   call,
@@ -204,6 +211,7 @@ export async function run(args: string[]): Promise<void> {
         longPoll: options.longPoll,
         generators: options.generators,
         dashboards: options.dashboards,
+        probeEveryMs: PROBE_EVERY_MS,
         admin,
         closers,
       });

@@ -1,7 +1,7 @@
 /**
  * Game link benchmark: `npm run bench -- game [--phases throughput,commands,events,fleet,storm]
  * [--fleet N] [--shape 1xN,20xN,N/10] [--long-poll] [--duration S] [--storm N] [--generators K]
- * [--dashboards on|off] [--rounds N] [--samples N] [--cpu-prof]`.
+ * [--dashboards on|off] [--probe-every S] [--rounds N] [--samples N] [--cpu-prof]`.
  * The default phases are throughput, commands, events and fleet; the storm runs when named.
  *
  *   1. throughput: autocannon (10 connections, POST) against POST /api/game/ping (a registered
@@ -27,9 +27,12 @@
  *      request (µs, /proc) beside the N/10 shape's as a ratio, RSS (with N long-polls held), how much
  *      of the time its event loop ran and waited for a CPU (run queue); and the generator's own lag.
  *      During every fleet run:
- *      - probe commands: every 3 s, POST /api/game/command ('heal', the user's session token, one
- *        live serverId); each must reach that game on its next ping answer (target: every probe
- *        delivered); delivered, refused (409, 503), and post -> game latency are reported;
+ *      - probe commands: every 3 s (--probe-every, 0 for none), POST /api/game/command ('heal',
+ *        the user's session token, one live serverId: a game whose last ping was answered); each
+ *        must reach that game on its next ping answer (target: every probe delivered); delivered,
+ *        not accepted (409, 503, no answer) and post -> game latency are reported. A command is
+ *        open until its result comes back on the game's next ping, and the user's other games'
+ *        pings may cost more meanwhile: compare with --probe-every 0;
  *      - dashboards (--dashboards on): the first user's and an admin's Socket.IO connection count
  *        their `game:servers` events (a user's screens get at most one a second; admins get every
  *        user's changes in one), how many servers each carried, and how old the newest ping was.
@@ -83,6 +86,7 @@ import {
   MAX_FLEET,
   parseShapes,
   PING_INTERVAL_MS,
+  PROBE_EVERY_MS,
   type FleetResult,
   type Shape,
 } from './support/fleet-phase.ts';
@@ -141,6 +145,7 @@ interface Options {
   storm: number;
   generators: number;
   dashboards: boolean;
+  probeEveryMs: number;
   duration: number;
   rounds: number;
   samples: number;
@@ -201,6 +206,7 @@ function parseOptions(args: string[]): Options {
       storm: { type: 'string', default: String(DEFAULT_STORM) },
       generators: { type: 'string', default: '0' },
       dashboards: { type: 'string', default: 'on' },
+      'probe-every': { type: 'string', default: String(PROBE_EVERY_MS / 1000) },
       duration: { type: 'string', default: '60' },
       rounds: { type: 'string', default: '3' },
       samples: { type: 'string', default: '100' },
@@ -215,6 +221,9 @@ function parseOptions(args: string[]): Options {
   const duration = positiveInteger('--duration', values.duration);
   if (duration > MAX_DURATION_SECONDS) throw new Error(`--duration may be at most ${MAX_DURATION_SECONDS} s`);
   if (values.dashboards !== 'on' && values.dashboards !== 'off') throw new Error('--dashboards takes on or off');
+  const probeEvery = Number(values['probe-every']);
+  if (!Number.isFinite(probeEvery) || probeEvery < 0 || (probeEvery > 0 && probeEvery < 0.5))
+    throw new Error('--probe-every takes seconds between probe commands (at least 0.5), or 0 for none');
   const generators = Number(values.generators);
   if (!Number.isInteger(generators) || generators < 0 || generators > 16)
     throw new Error('--generators takes 0 (one thread per 5000 servers) to 16');
@@ -231,6 +240,7 @@ function parseOptions(args: string[]): Options {
     storm,
     generators,
     dashboards: values.dashboards === 'on',
+    probeEveryMs: probeEvery * 1000,
     duration,
     rounds: positiveInteger('--rounds', values.rounds),
     samples: positiveInteger('--samples', values.samples),
@@ -335,6 +345,7 @@ export async function run(args: string[]): Promise<void> {
           longPoll,
           generators: options.generators,
           dashboards: options.dashboards,
+          probeEveryMs: options.probeEveryMs,
           admin: moonrelay.admin,
           closers,
         });

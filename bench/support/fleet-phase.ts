@@ -54,7 +54,7 @@ export const LAG_TOLERANCE_MS = 20;
 const PROGRESS_EVERY_MS = 5_000;
 /** One generator thread per this many game servers, up to one per core. */
 const SERVERS_PER_GENERATOR = 5_000;
-/** Probe commands: one every this often, each given this long to reach its game. */
+/** Probe commands: by default one every this often, each given this long to reach its game. */
 export const PROBE_EVERY_MS = 3_000;
 const PROBE_TIMEOUT_MS = 15_000;
 const COMMAND_TIMEOUT_MS = 10_000;
@@ -234,6 +234,7 @@ export interface FleetResult {
     waitPercent: number;
     timerLate: Spread;
     loopDelayP99Ms: number;
+    loopDelayMaxMs: number;
     eventLoopUtilizationMax: number;
     mainLoopDelayP99Ms: number;
     connects: number;
@@ -257,6 +258,8 @@ export interface FleetOptions {
   longPoll: boolean;
   /** Generator threads; 0 picks one per SERVERS_PER_GENERATOR servers, up to one per core. */
   generators: number;
+  /** One probe command this often (0: none). */
+  probeEveryMs: number;
   /** Open a dashboard socket for the first user, and one for this admin when given. */
   dashboards: boolean;
   admin?: Account;
@@ -285,7 +288,10 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
     `\n[${kind}] ${shape.label}: ${shape.servers} game servers of ${shape.users} user(s) (${shape.perUser} each at most), ` +
       `${longPoll ? `long-poll (wait ${LONG_POLL_WAIT_SECONDS} s, paced to one per ${PING_INTERVAL_MS / 1000} s)` : `a ping every ${PING_INTERVAL_MS / 1000} s`} ` +
       `for ${durationSeconds} s (${fmt(shape.servers / (PING_INTERVAL_MS / 1000), 0)} requests/s planned), ` +
-      `${bases.length} instance(s), ${threads} generator thread(s)`,
+      `${bases.length} instance(s), ${threads} generator thread(s), ` +
+      (options.probeEveryMs > 0
+        ? `a probe command every ${fmt(options.probeEveryMs / 1000, 1)} s`
+        : 'no probe commands'),
   );
   const registration = await registerUsers(base, `${kind}${crypto.randomBytes(3).toString('hex')}`, shape.users);
   console.log(
@@ -532,10 +538,10 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
   };
   const probing = (async () => {
     let at = startAt + PING_INTERVAL_MS + 1_000;
-    while (at < endAt - PING_INTERVAL_MS - 1_000 && !workerFailure) {
+    while (options.probeEveryMs > 0 && at < endAt - PING_INTERVAL_MS - 1_000 && !workerFailure) {
       await sleep(Math.max(0, at - epoch()));
       probeRuns.push(runProbe());
-      at += PROBE_EVERY_MS;
+      at += options.probeEveryMs;
     }
   })();
 
@@ -804,6 +810,7 @@ function merge(input: {
       waitPercent: input.benchWaitPercent,
       timerLate,
       loopDelayP99Ms,
+      loopDelayMaxMs: Math.max(0, ...results.map((r) => r.loopDelay.maxMs)),
       eventLoopUtilizationMax: Math.max(...results.map((r) => r.eventLoopUtilization)),
       mainLoopDelayP99Ms: input.mainLoopDelayP99Ms,
       connects: sum((r) => r.connects),

@@ -46,7 +46,7 @@ export interface Verdicts {
 }
 
 export function verdicts(r: FleetResult): Verdicts {
-  const probesAll = r.probes.sent > 0 && r.probes.delivered === r.probes.sent && r.probes.noLiveGame === 0;
+  const probesAll = r.probes.sent === 0 ? null : r.probes.delivered === r.probes.sent && r.probes.noLiveGame === 0;
   if (r.kind === 'storm') {
     const storm = window(r, 'storm');
     const after = window(r, 'after');
@@ -121,14 +121,16 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
   const refused = Object.entries(p.refused)
     .map(([k, v]) => `${v} ${k}`)
     .join(', ');
-  lines.push(
-    `   probe commands ('heal' to a random live game every few seconds): ${p.sent} sent, ${p.delivered} delivered` +
-      (p.lost ? `, ${p.lost} accepted but never reached their game` : '') +
-      (p.noLiveGame ? `, ${p.noLiveGame} not sent (no game had an answered ping in the last 4 s)` : '') +
-      (refused ? `, not accepted: ${refused}` : '') +
-      `; ${p.onNextPing} on the game's next ping answer; post -> game ${p50p99(p.latency, 0)}, max ${ms(p.latency.maxMs, 0)}` +
-      ` (the POST itself ${p50p99(p.postLatency, 1)})`,
-  );
+  if (p.sent === 0 && p.noLiveGame === 0) lines.push('   probe commands: none (--probe-every 0)');
+  else
+    lines.push(
+      `   probe commands ('heal' to a random live game every few seconds): ${p.sent} sent, ${p.delivered} delivered` +
+        (p.lost ? `, ${p.lost} accepted but never reached their game` : '') +
+        (p.noLiveGame ? `, ${p.noLiveGame} not sent (no game had an answered ping in the last 4 s)` : '') +
+        (refused ? `, not accepted: ${refused}` : '') +
+        `; ${p.onNextPing} on the game's next ping answer; post -> game ${p50p99(p.latency, 0)}, max ${ms(p.latency.maxMs, 0)}` +
+        ` (the POST itself ${p50p99(p.postLatency, 1)})`,
+    );
   if (r.dashboards) {
     const socket = (name: string, s: SocketWatch) =>
       `${name} got ${s.events} game:servers events (${fmt(s.servers, 0)} server entries, at most ` +
@@ -152,7 +154,7 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
   lines.push(
     `   load generator: ${g.threads} thread(s), CPU ${fmt(g.cpuPercent, 0)}% of a core, its threads waited for a ` +
       `CPU ${fmt(g.waitPercent, 0)}% of the time in total; timers late ` +
-      `${p50p99(g.timerLate, 1)}, max ${ms(g.timerLate.maxMs, 0)}; event-loop delay p99 ${ms(g.loopDelayP99Ms)} ` +
+      `${p50p99(g.timerLate, 1)}, max ${ms(g.timerLate.maxMs, 0)}; event-loop delay p99 ${ms(g.loopDelayP99Ms)}, max ${ms(g.loopDelayMaxMs, 0)} ` +
       `(busiest thread ${fmt(g.eventLoopUtilizationMax * 100, 0)}% busy), main thread ${ms(g.mainLoopDelayP99Ms)}; ` +
       `${g.connects} connections opened (connect ${p50p99(g.connectTime, 1)}, max ${ms(g.connectTime.maxMs, 0)}; ` +
       `${fmt(s.listenOverflows, 0)} connection attempts dropped at a full accept queue (kernel counter, whole machine), server ` +
@@ -166,7 +168,7 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
       : `   the load generator kept its schedule (its timers and event loops p99 <= ${LAG_TOLERANCE_MS} ms)`,
   );
   const judged = Object.entries(verdicts(r))
-    .map(([target, met]) => `${target}: ${met === null ? 'n/a at this size' : verdict(met)}`)
+    .map(([target, met]) => `${target}: ${met === null ? 'n/a' : verdict(met)}`)
     .join('; ');
   lines.push(`   targets: ${judged}`);
   lines.push(`   ${describeMachine(r.machine)}`);
