@@ -40,8 +40,9 @@
  *      server: (a) with plain 2 s pings (expect ~1 s median), (b) with long-poll pings (`wait: 20`,
  *      target p99 <= 50 ms). --samples each (default 100), spaced out.
  *   4. events: a Socket.IO client (the user's session token) gets `game:servers` after a ping from a
- *      new game server id; target p99 <= 50 ms. --samples samples, each user's at least a second
- *      apart (a user's first change in a second goes out at once, later ones are gathered).
+ *      new game server id; target p99 <= 50 ms. --samples samples, each sent 1.25 s or more after
+ *      that user's last event (a user's first change in a second goes out at once, later ones are
+ *      gathered).
  *   5. storm: a restart storm on a fresh server: --storm game servers (default 10000) of one user
  *      all send their first ping within 2 s (at random), then ping every 2 s, for --duration s (give
  *      it 30 or more). Targets: p99 of the pings due in the storm <= 250 ms, p99 of those due from
@@ -135,8 +136,8 @@ const LATENCY_TARGET_MS = 50;
 const SAMPLE_TIMEOUT_MS = 10_000;
 /** The events phase stops after this many samples in a row failed (a server that sends no such event). */
 const EVENT_GIVE_UP_AFTER = 3;
-/** Added to the event interval between two samples of one user. */
-const EVENT_SPACING_MARGIN_MS = 100;
+/** Added to the event interval between a user's last event and its next sample. */
+const EVENT_SPACING_MARGIN_MS = 250;
 
 interface Options {
   fleet: number;
@@ -600,16 +601,20 @@ async function eventPhase(
 ): Promise<EventResult> {
   console.log(
     `\n[4] Ping to browser event: ${samples} samples, each a ping from a new game server id, ` +
-      `round-robin over ${probes.length} users with one Socket.IO client each (each user's samples at least ` +
-      `${fmt((GAME_SERVERS_EVENT_INTERVAL_MS + EVENT_SPACING_MARGIN_MS) / 1000, 1)} s apart)`,
+      `round-robin over ${probes.length} users with one Socket.IO client each (each sent at least ` +
+      `${fmt((GAME_SERVERS_EVENT_INTERVAL_MS + EVENT_SPACING_MARGIN_MS) / 1000, 2)} s after that user's last event)`,
   );
   const sockets = await Promise.all(probes.map((probe) => openSocket(base, probe.token)));
   closers.push(() => sockets.forEach((socket) => socket.disconnect()));
   const waiting = new Map<string, (at: number) => void>();
   let legacyEvents = 0;
-  for (const socket of sockets) {
+  // A user's first change in a second goes out at once, later ones are gathered: each sample waits
+  // for a quiet second after that user's last event, so it measures the push, not the gathering.
+  const lastEventAt = new Array<number>(probes.length).fill(-Infinity);
+  sockets.forEach((socket, user) => {
     socket.on('game:servers', (event) => {
       const at = performance.now();
+      lastEventAt[user] = at;
       for (const change of event.changes) {
         for (const server of change.servers) waiting.get(server.serverId)?.(at);
       }
@@ -617,12 +622,10 @@ async function eventPhase(
     socket.onAny((name: string) => {
       if (name === LEGACY_GAME_EVENT) legacyEvents++;
     });
-  }
+  });
 
   const pingUrl = new URL('/api/game/ping', base);
   const answerTimes: number[] = [];
-  // A user's first change in a second goes out at once, later ones are gathered: space each user's samples.
-  const lastSampleAt = new Array<number>(probes.length).fill(-Infinity);
   let n = 0;
   const event = await collect(
     samples,
@@ -634,7 +637,7 @@ async function eventPhase(
       await sleep(
         Math.max(
           100 + Math.random() * 100,
-          lastSampleAt[user]! + GAME_SERVERS_EVENT_INTERVAL_MS + EVENT_SPACING_MARGIN_MS - performance.now(),
+          lastEventAt[user]! + GAME_SERVERS_EVENT_INTERVAL_MS + EVENT_SPACING_MARGIN_MS - performance.now(),
         ),
       );
       const serverId = `event-${i}-${crypto.randomUUID()}`;
@@ -650,7 +653,6 @@ async function eventPhase(
         });
       });
       const sentAt = performance.now();
-      lastSampleAt[user] = sentAt;
       const answer = await postJson(
         agent,
         pingUrl,
