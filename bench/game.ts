@@ -20,12 +20,15 @@
  *      goes out as soon as the answer arrives (no sooner than 250 ms after the previous one began),
  *      paced to one per 2 s when it comes back early without a command (the shipped script's
  *      default); its latency is how long past the wait an answer came. A failure without
- *      Retry-After does not back off (the script's would): the schedule keeps the planned rate. Reported per shape: requests/s planned, offered (sent, retries included) and answered;
- *      errors and timeouts (target 0); 503s apart as shed, with the Retry-After given and whether the
- *      generator honoured it; p50/p99 in the first 10 s (every server connects, as after a restart)
- *      and in the steady state (target p99 <= 50 ms at 5000 servers); server CPU per answered
- *      request (µs, /proc) beside the N/10 shape's as a ratio, RSS (with N long-polls held), how much
- *      of the time its event loop ran and waited for a CPU (run queue); and the generator's own lag.
+ *      Retry-After does not back off (the script's would): the schedule keeps the planned rate.
+ *      Reported per shape: requests/s planned, offered (sent, retries included) and answered;
+ *      errors and timeouts (target 0); 503s apart as shed, with the Retry-After given and whether
+ *      the generator honoured it; p50/p99 in the first 10 s (every server connects, as after a
+ *      restart) and in the steady state (target p99 <= 50 ms at 5000 servers); server CPU per
+ *      answered request (µs, /proc) beside the N/10 shape's as a ratio, RSS (with N long-polls
+ *      held), how much of the time its event loop ran and waited for a CPU (run queue), the TCP
+ *      connects dropped at its full accept queue (kernel ListenOverflows) beside its backlog; and
+ *      the generator's own lag.
  *      During every fleet run:
  *      - probe commands: every 3 s (--probe-every, 0 for none), POST /api/game/command ('heal',
  *        the user's session token, one live serverId: a game whose last ping was answered); each
@@ -53,10 +56,11 @@
  *
  * The load generator: every simulated game server has its own keep-alive TCP connection (one socket
  * per server, as a real fleet has, never a shared pool; long-polls are held on them), written by
- * worker threads (--generators, default one per 5000 servers) with a lean HTTP/1.1 client, so
- * 10,000 servers' schedules fit beside the server on a 2-core machine. Each thread measures how
- * late its timers fire and its event-loop delay; a run whose generator fell behind (p99 > 20 ms)
- * says so in a WARNING line, so a slow generator is not mistaken for a slow server.
+ * worker threads (--generators, default one per 5000 servers) with a lean HTTP/1.1 client on raw
+ * sockets, to leave the server as much of the machine as can be spared.
+ * Each thread measures how late its timers fire and its event-loop delay, and the run how long the
+ * generator's threads waited for a CPU; a run whose generator fell behind (timers or event loop
+ * p99 > 20 ms) says so in a WARNING line, so a slow generator is not mistaken for a slow server.
  *
  * Output: progress lines every 5 s, then a summary in the order above (each fleet shape in full and
  * all of them side by side), and one `RESULT {json}` line per phase (and per shape) to quote.

@@ -2,7 +2,7 @@
  * One game server's own HTTP/1.1 keep-alive connection, written straight on a TCP socket: the fleet
  * generator keeps up to 10,000 of them in one or two threads on a machine it shares with the server
  * it measures, and node:http's client (an Agent, a ClientRequest and an IncomingMessage per request)
- * would cost several times the CPU per ping. One request at a time per connection, as a game sends
+ * spends more CPU per ping than this needs. One request at a time per connection, as a game sends
  * them. Answers with Content-Length or chunked bodies are read; `Connection: close` is honoured.
  */
 import net from 'node:net';
