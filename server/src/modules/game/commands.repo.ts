@@ -34,18 +34,24 @@ export const commandsRepo = {
     );
   },
 
-  /** Users with any open command (the ping's "anything for me?" hint is rebuilt from this). */
-  async usersWithOpenCommands(db: Db): Promise<string[]> {
-    const rows = await db.selectFrom('gameCommands').select('userId').distinct().where('status', 'in', OPEN).execute();
-    return rows.map((row) => row.userId);
+  /** Game servers with an open command (null: whichever server pings first); the ping's hint is rebuilt from this. */
+  serversWithOpenCommands(db: Db): Promise<{ userId: string; serverId: string | null }[]> {
+    return db
+      .selectFrom('gameCommands')
+      .select(['userId', 'serverId'])
+      .distinct()
+      .where('status', 'in', OPEN)
+      .execute();
   },
 
-  async hasOpenCommands(db: Db, userId: string): Promise<boolean> {
+  /** Whether anything is open for this server: addressed to it, or to whichever server pings first. */
+  async hasOpenCommandsFor(db: Db, userId: string, serverId: string): Promise<boolean> {
     const row = await db
       .selectFrom('gameCommands')
       .select('id')
       .where('userId', '=', userId)
       .where('status', 'in', OPEN)
+      .where((eb) => eb.or([eb('serverId', '=', serverId), eb('serverId', 'is', null)]))
       .limit(sql.lit(1))
       .executeTakeFirst();
     return row !== undefined;

@@ -70,7 +70,7 @@ export function createCommandsService(deps: {
   const { db, bus } = deps;
   const openHint = openCommandsHint(db);
   bus.subscribe((event) => {
-    if (event.type === 'command:queued') openHint.mark(event.userId);
+    if (event.type === 'command:queued') openHint.mark(event.userId, event.serverIds);
   });
   const finish = async (rows: CommandRow[]) => {
     if (rows.length) await deps.onFinished(rows.map(toCommandView));
@@ -103,7 +103,7 @@ export function createCommandsService(deps: {
         completedAt: null,
       }));
       await commandsRepo.insert(db, rows);
-      openHint.mark(userId);
+      openHint.mark(userId, options.serverIds);
       publish(rows);
       bus.publish({ type: 'command:queued', userId, serverIds: options.serverIds });
       return rows;
@@ -111,12 +111,12 @@ export function createCommandsService(deps: {
 
     /** Leases what this server may take now, oldest first. Most pings find nothing: one indexed read. */
     async takeForServer(userId: string, serverId: string): Promise<DeliveredCommand[]> {
-      if (!openHint.mayHave(userId)) return [];
+      if (!openHint.mayHave(userId, serverId)) return [];
       const version = openHint.version(userId);
       const now = nowIso();
       const candidates = await commandsRepo.findDeliverable(db, userId, serverId, now, GAME_PING_MAX_COMMANDS);
       if (candidates.length === 0) {
-        await openHint.settle(userId, version);
+        await openHint.settle(userId, serverId, version);
         return [];
       }
       const leased = await commandsRepo.lease(
@@ -177,47 +177,75 @@ export function createCommandsService(deps: {
 
 export type CommandsService = ReturnType<typeof createCommandsService>;
 
+/** The hint's name for "whichever server pings first" (a command with no serverId); no serverId has a newline. */
+const ANY_SERVER = '\n';
+const hintKey = (serverId: string | null) => serverId ?? ANY_SERVER;
+
 /**
- * Which users may have open commands, so the ping of a user with none (nearly every ping) asks the
- * database nothing. A user is marked when a command is queued for them (here, or on another
- * instance through the bus) and unmarked once the database says they have none open. Until the
- * first refresh, and for anything a lost bus message hides, the periodic refresh from the database
- * puts it right within one sweep.
+ * Which game servers may have open commands, so the ping of a server with none (nearly every ping)
+ * asks the database nothing. Kept per user and server: a user with thousands of servers and one
+ * command for one of them sends that one server's pings to the database, not all of them. A server
+ * is marked when a command is queued for it, or for the user's first ping (here, or on another
+ * instance through the bus), and unmarked once the database says it has none open. Until the first
+ * refresh, and for anything a lost bus message hides, the periodic refresh from the database puts
+ * it right within one sweep.
  */
 function openCommandsHint(db: Db) {
   let loaded = false;
-  const users = new Set<string>();
-  // Bumped on every mark, so an unmark that raced with a new command does not lose it.
+  const servers = new Map<string, Set<string>>();
+  // Bumped on every mark of the user, so an unmark that raced with a new command does not lose it.
   const versions = new Map<string, number>();
+  const forget = (userId: string) => {
+    servers.delete(userId);
+    versions.delete(userId);
+  };
   return {
-    mark(userId: string): void {
-      users.add(userId);
+    mark(userId: string, serverIds: (string | null)[]): void {
+      let marked = servers.get(userId);
+      if (!marked) servers.set(userId, (marked = new Set()));
+      for (const serverId of serverIds) marked.add(hintKey(serverId));
       versions.set(userId, (versions.get(userId) ?? 0) + 1);
     },
-    mayHave(userId: string): boolean {
-      return !loaded || users.has(userId);
+    mayHave(userId: string, serverId: string): boolean {
+      if (!loaded) return true;
+      const marked = servers.get(userId);
+      return marked !== undefined && (marked.has(serverId) || marked.has(ANY_SERVER));
     },
     version(userId: string): number {
       return versions.get(userId) ?? 0;
     },
-    /** Nothing deliverable was found: unmark the user if nothing is open at all (leased ones stay). */
-    async settle(userId: string, version: number): Promise<void> {
-      if (!loaded || (await commandsRepo.hasOpenCommands(db, userId))) return;
+    /**
+     * Nothing deliverable was found for this server: unmark it (and "any server") if nothing is
+     * open for it at all (leased ones stay until their result or lease ends).
+     */
+    async settle(userId: string, serverId: string, version: number): Promise<void> {
+      if (!loaded || (await commandsRepo.hasOpenCommandsFor(db, userId, serverId))) return;
       if ((versions.get(userId) ?? 0) !== version) return;
-      users.delete(userId);
-      versions.delete(userId);
+      const marked = servers.get(userId);
+      marked?.delete(serverId);
+      marked?.delete(ANY_SERVER);
+      if (marked?.size === 0) forget(userId);
     },
     async refresh(): Promise<void> {
       const before = new Map(versions);
-      const open = new Set(await commandsRepo.usersWithOpenCommands(db));
-      for (const userId of [...users]) {
-        // Keep anyone marked while the read ran; drop the rest the database no longer lists.
-        if (!open.has(userId) && (versions.get(userId) ?? 0) === (before.get(userId) ?? 0)) {
-          users.delete(userId);
-          versions.delete(userId);
-        }
+      const open = new Map<string, Set<string>>();
+      for (const { userId, serverId } of await commandsRepo.serversWithOpenCommands(db)) {
+        let keys = open.get(userId);
+        if (!keys) open.set(userId, (keys = new Set()));
+        keys.add(hintKey(serverId));
       }
-      for (const userId of open) users.add(userId);
+      for (const userId of [...servers.keys()]) {
+        // Keep a user marked while the read ran as they are; the rest become what the database lists.
+        if ((versions.get(userId) ?? 0) !== (before.get(userId) ?? 0)) continue;
+        const keys = open.get(userId);
+        if (keys) servers.set(userId, keys);
+        else forget(userId);
+      }
+      for (const [userId, keys] of open) {
+        const marked = servers.get(userId);
+        if (!marked) servers.set(userId, keys);
+        else for (const key of keys) marked.add(key);
+      }
       loaded = true;
     },
   };

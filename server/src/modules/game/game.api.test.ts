@@ -289,6 +289,28 @@ describeEachEngine('game link API', (engine) => {
       await server.app.services.commands.refreshHint();
       expect((await g.ping()).commands.map((c) => c.id)).toEqual(['written-elsewhere']);
     });
+
+    it("keeps the hint per game server: a command for one of a user's servers sends only that server's pings to the database", async () => {
+      const user = await registerUser(server);
+      const a = game(user.user.apiKey, { serverId: 'hint-a' });
+      const b = game(user.user.apiKey, { serverId: 'hint-b' });
+      await Promise.all([a.ping(), b.ping()]);
+      await server.app.services.commands.refreshHint();
+      const queued = await send({ type: 'heal', serverId: 'hint-a' }, user.token);
+      expect(queued.status, queued.text).toBe(200);
+      // A command for B written by another process (no event reached this one) ...
+      const row = await commandRow(queued.body.id);
+      await server.app.database.db
+        .insertInto('gameCommands')
+        .values({ ...row, id: 'for-b-elsewhere', serverId: 'hint-b' })
+        .execute();
+      // ... is not looked for on B's pings: only A was marked ...
+      expect((await b.ping()).commands).toEqual([]);
+      expect((await a.ping()).commands.map((c) => c.id)).toEqual([queued.body.id]);
+      // ... until the periodic refresh reads the database.
+      await server.app.services.commands.refreshHint();
+      expect((await b.ping()).commands.map((c) => c.id)).toEqual(['for-b-elsewhere']);
+    });
   });
 
   describe('long-poll', () => {
