@@ -3,6 +3,8 @@ import { buildApp } from './app.ts';
 import { createLogger } from './logger.ts';
 import { exitOnStartFailure, loadConfigOrExit, stopOnSignals } from './process/lifecycle.ts';
 
+const LISTEN_BACKLOG = 8192;
+
 /**
  * Starts Moonrelay and stops it gracefully: on SIGTERM/SIGINT it stops accepting connections,
  * lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database last.
@@ -18,7 +20,10 @@ async function main(): Promise<void> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
+    // A restart brings every game server back within one ping interval: with Node's default backlog
+    // (511) the kernel drops the excess connects and each retries after 1, 3, 7 s. The kernel caps
+    // it at net.core.somaxconn.
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, resolve);
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
