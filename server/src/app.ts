@@ -10,6 +10,7 @@ import { AppError } from './http/app-error.ts';
 import { authenticate } from './http/authenticate.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { createRequestListener } from './http/fast-routes.ts';
 import { createRateLimits } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { requestMetrics } from './http/request-metrics.ts';
@@ -60,6 +61,8 @@ import { createSecretBox } from './security/secret-box.ts';
 import { loadServerSecret } from './security/server-secret.ts';
 
 export interface MoonrelayApp {
+  /** What the HTTP server serves: the fast routes (the game's ping), then the Koa stack. */
+  requestListener: http.RequestListener;
   koa: Koa<AppState>;
   database: DatabaseHandle;
   services: ReturnType<typeof createServices>;
@@ -270,7 +273,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountExecutionRoutes(api, services.rateLimits, services.executions);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
-  mountGameRoutes(api, services.rateLimits, {
+  const fastRoutes = mountGameRoutes(api, services.rateLimits, {
     gameLink: services.gameLink,
     apiKeys: services.apiKeys,
     luaTools: services.luaTools,
@@ -295,7 +298,11 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
 
   koa.use(requestLog(logger));
   koa.use(requestMetrics(services.requestMetrics));
-  koa.use(instrument(platform.metrics, { presence: services.presence, heldLongPolls: () => services.waits.pending }));
+  const requestCounts = instrument(platform.metrics, {
+    presence: services.presence,
+    heldLongPolls: () => services.waits.pending,
+  });
+  koa.use(requestCounts.middleware);
   koa.use(securityHeaders());
   koa.use(errorHandler());
   koa.use(apiOnly(authenticate(services)));
@@ -317,6 +324,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   koa.use(webApp(config.webDistDir));
 
   return {
+    requestListener: createRequestListener({
+      koa,
+      routes: fastRoutes,
+      logger,
+      recorder: services.requestMetrics,
+      countAnswer: requestCounts.countAnswer,
+    }),
     koa,
     database,
     services,

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const app = await buildApp(config, logger);
-  const server = http.createServer(app.koa.callback());
+  const server = http.createServer(app.requestListener);
   app.attachRealtime(server);
   // Keep-alive sockets must not outlive a shutdown by long.
   server.keepAliveTimeout = 5_000;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type MoonrelayApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger, type Logger } from '../src/logger.ts';
 import type { Engine } from './engines.ts';
 
 export interface TestServer {
@@ -40,9 +40,15 @@ export interface CallResult {
 
 /**
  * Starts the real app on an ephemeral port over a fresh database. Rate limits are raised so that
- * suites about other things do not trip them; the rate-limit suite passes its own.
+ * suites about other things do not trip them; the rate-limit suite passes its own. The HTTP server
+ * serves the app's own request listener, as main.ts does. `logger` replaces the silent one, for a
+ * suite that reads the log.
  */
-export async function startTestServer(engine: Engine, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moonrelay-test-'));
   const database = await engine.create(dir);
   const config: Config = {
@@ -59,8 +65,8 @@ export async function startTestServer(engine: Engine, env: Record<string, string
   let port = 0;
   let running: { app: MoonrelayApp; server: http.Server } | undefined;
   const start = async () => {
-    const app = await buildApp(config, createLogger(config.logLevel));
-    const server = http.createServer(app.koa.callback());
+    const app = await buildApp(config, options.logger ?? createLogger(config.logLevel));
+    const server = http.createServer(app.requestListener);
     app.attachRealtime(server);
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;

@@ -1,12 +1,13 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { koaBody } from 'koa-body';
 import type { z } from 'zod';
 import { DEFAULT_BODY_LIMIT_BYTES, type Endpoint } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { AppState, AppContext, Principal } from './context.ts';
 import { AppError } from './app-error.ts';
-import { rateLimit, type RateLimits } from './rate-limit.ts';
+import { isPlainJsonRequest, jsonBody, readPlainJson } from './json-body.ts';
+import type { FastRoute } from './fast-routes.ts';
+import { rateLimit, type AnswerHeaders, type RateLimits } from './rate-limit.ts';
 import { parseOrThrow } from './validation.ts';
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -40,33 +41,78 @@ function authorize(endpoint: Endpoint): Middleware<AppState> {
   };
 }
 
-/** Refuses bodies that are not JSON instead of silently reading them as empty. */
-const requireJson: Middleware = async (ctx, next) => {
-  if (ctx.request.length && !ctx.is('application/json')) throw new AppError(415, ERRORS.bodyNotJson);
-  await next();
-};
+/**
+ * The caller as the gate of a 'game-key' endpoint sees it: where the answer's headers go (RateLimit-*),
+ * its address (read only when needed), and the principal, which the gate sets once the key is
+ * accepted: from then on the request is the key owner's (the handler's principal, and whose request
+ * metrics count it, a refusal of its budget included).
+ */
+export interface KeyCaller extends AnswerHeaders {
+  ip(): string;
+  principal?: Principal;
+}
 
-const parsers = new Map<number, Middleware>();
-function jsonBody(limit: number): Middleware {
-  const cached = parsers.get(limit);
-  if (cached) return cached;
-  // koa-body is typed against an older @types/koa; the middleware contract is the same.
-  const parser = koaBody({
-    json: true,
-    jsonStrict: true,
-    jsonLimit: limit,
-    urlencoded: false,
-    text: false,
-    multipart: false,
-  }) as unknown as Middleware;
-  parsers.set(limit, parser);
-  return parser;
+/** What the gate gets: the body and query that hold the key, and the caller. */
+export interface KeyedRequest {
+  body: unknown;
+  query: Record<string, unknown>;
+  caller: KeyCaller;
+}
+
+/** Checks the key the caller sends in its request and spends the budget it is due; throws the refusal. */
+export type KeyGate = (request: KeyedRequest) => Promise<void>;
+
+/** A handler that needs no Koa context, so that the fast routes can serve its endpoint too. */
+export type ContextFreeHandler<E extends Endpoint> = (
+  input: Omit<EndpointInput<E>, 'ctx'>,
+) => Promise<z.input<E['response']>>;
+
+interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  principal: Principal | undefined;
+}
+
+/** The last step of every route, Koa or fast: validation, the handler, and its answer through the response schema. */
+async function answer<E extends Endpoint>(
+  endpoint: E,
+  raw: RawInput,
+  handler: ContextFreeHandler<E>,
+): Promise<unknown> {
+  const params = endpoint.params ? parseOrThrow(endpoint.params, raw.params) : undefined;
+  const query = endpoint.query ? parseOrThrow(endpoint.query, raw.query) : undefined;
+  const body = endpoint.body ? parseOrThrow(endpoint.body, raw.body ?? {}) : undefined;
+  const result = await handler({
+    body: body as Infer<E['body']>,
+    params: params as Infer<E['params']>,
+    query: query as Infer<E['query']>,
+    principal: raw.principal as EndpointInput<E>['principal'],
+  });
+  return endpoint.response.parse(result);
+}
+
+function gateStep(gate: KeyGate): Middleware<AppState> {
+  return async (ctx, next) => {
+    const caller: KeyCaller = {
+      set: (fields) => ctx.set(fields),
+      ip: () => ctx.ip,
+      get principal() {
+        return ctx.state.principal;
+      },
+      set principal(principal) {
+        ctx.state.principal = principal;
+      },
+    };
+    await gate({ body: (ctx.request as { body?: unknown }).body, query: ctx.query, caller });
+    await next();
+  };
 }
 
 /**
- * Mounts one contract endpoint: rate limit, then authorization, then the JSON body (within its
- * size limit), then validation of params, query and body. The handler's result is passed through
- * the response schema, so nothing outside the contract (a password hash, say) can leak into an answer.
+ * Mounts one contract endpoint: rate limit, then authorization, then the JSON body (within its size
+ * limit), then validation of params, query and body. The handler's result is passed through the
+ * response schema, so nothing outside the contract (a password hash, say) can leak into an answer.
  *
  * Endpoints whose caller proves itself with a key inside the request ('game-key': the game's ping
  * and loader) bring their own `gate`, run after the body is read, which authenticates and rate limits.
@@ -76,7 +122,7 @@ export function mountEndpoint<E extends Endpoint>(
   endpoint: E,
   limits: RateLimits,
   handler: EndpointHandler<E>,
-  gate?: Middleware<AppState>,
+  gate?: KeyGate,
 ): void {
   const stack: Middleware<AppState>[] = [];
   if (endpoint.auth === 'game-key') {
@@ -84,23 +130,47 @@ export function mountEndpoint<E extends Endpoint>(
   } else {
     stack.push(rateLimit(limits[endpoint.rateLimit]), authorize(endpoint));
   }
-  if (endpoint.body) stack.push(requireJson, jsonBody(endpoint.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
-  if (gate) stack.push(gate);
+  if (endpoint.body) stack.push(jsonBody(endpoint.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
+  if (gate) stack.push(gateStep(gate));
   stack.push(async (ctx) => {
-    const params = endpoint.params ? parseOrThrow(endpoint.params, ctx.params) : undefined;
-    const query = endpoint.query ? parseOrThrow(endpoint.query, ctx.query) : undefined;
-    const body = endpoint.body
-      ? parseOrThrow(endpoint.body, (ctx.request as { body?: unknown }).body ?? {})
-      : undefined;
-    const result = await handler({
-      body: body as Infer<E['body']>,
-      params: params as Infer<E['params']>,
-      query: query as Infer<E['query']>,
-      principal: ctx.state.principal as EndpointInput<E>['principal'],
-      ctx,
-    });
+    const raw = {
+      params: ctx.params,
+      query: ctx.query,
+      body: (ctx.request as { body?: unknown }).body,
+      principal: ctx.state.principal,
+    };
+    const result = await answer(endpoint, raw, (input) => handler({ ...input, ctx }));
     if (endpoint.responseType === 'text/plain') ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = endpoint.response.parse(result);
+    ctx.body = result;
   });
   router[endpoint.method](endpoint.path, ...(stack as Middleware[]));
+}
+
+/**
+ * The same endpoint as a fast route (fast-routes.ts): the same body reader, gate, validation, handler
+ * and response schema as mountEndpoint, without the Koa stack. It takes plain JSON requests without
+ * an Authorization header; any other request of the route goes the Koa way, where `authenticate`
+ * reads that header (so an answer refused before the key is checked counts for that caller).
+ * Only 'game-key' endpoints with a JSON body and neither params nor query qualify.
+ */
+export function fastEndpoint<E extends Endpoint>(
+  endpoint: E,
+  handler: ContextFreeHandler<E>,
+  gate: KeyGate,
+): FastRoute {
+  if (endpoint.auth !== 'game-key' || !endpoint.body || endpoint.params || endpoint.query || endpoint.responseType) {
+    throw new Error(`${endpoint.method.toUpperCase()} ${endpoint.path} cannot be a fast route`);
+  }
+  const limit = endpoint.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  return {
+    method: endpoint.method.toUpperCase(),
+    path: endpoint.path,
+    accepts: (req) => req.headers.authorization === undefined && isPlainJsonRequest(req),
+    async answer(exchange) {
+      const body = await readPlainJson(exchange.req, limit);
+      // The fast routes take the path alone, so the query is always empty.
+      await gate({ body, query: {}, caller: exchange });
+      return answer(endpoint, { body, principal: exchange.principal }, handler);
+    },
+  };
 }

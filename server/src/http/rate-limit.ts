@@ -3,7 +3,7 @@ import type { RateLimitPolicy } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { RateLimitBackend, WindowCounter } from '../platform/rate-limits.ts';
 import { AppError } from './app-error.ts';
-import type { AppContext, AppState } from './context.ts';
+import type { AppState } from './context.ts';
 
 /**
  * Per-principal budgets (spec section 9): 100 requests a minute for most calls, 50 for script
@@ -31,11 +31,19 @@ function principalKey(state: AppState, ip: string): string {
   return ipKey(ip);
 }
 
-/** Spends one request of `counter` for the key (by default the caller); 429 when the budget is used up. */
-export async function spend(ctx: AppContext, counter: WindowCounter, key: string): Promise<void> {
+/** Where an answer's headers are set: a Koa context, or the answer of a fast route (fast-routes.ts). */
+export interface AnswerHeaders {
+  set(fields: Record<string, string>): void;
+}
+
+/**
+ * Spends one request of `counter` for the key (by default the caller); 429 when the budget is used up.
+ * The RateLimit-* headers go on the answer either way, a refusal included.
+ */
+export async function spend(answer: AnswerHeaders, counter: WindowCounter, key: string): Promise<void> {
   const state = await counter.hit(key);
   const resetSeconds = Math.max(1, Math.ceil(state.resetMs / 1000));
-  ctx.set({
+  answer.set({
     'RateLimit-Limit': String(state.limit),
     'RateLimit-Remaining': String(state.remaining),
     'RateLimit-Reset': String(resetSeconds),

@@ -1,9 +1,21 @@
 import type { Middleware } from 'koa';
-import type { AppState } from './context.ts';
+import type { AppState, Principal } from './context.ts';
 
 /** What the middleware reports each request to (see modules/analytics/request-metrics.ts). */
 export interface RequestRecorder {
   record(userId: string, endpoint: string, at: number, durationMs: number, isError: boolean): void;
+}
+
+/** Counts one answered request of a known caller under its route ("POST /api/game/ping"); anonymous ones are not counted. */
+export function recordRequest(
+  recorder: RequestRecorder,
+  principal: Principal | undefined,
+  route: string,
+  startedAt: number,
+  status: number,
+): void {
+  if (!principal) return;
+  recorder.record(principal.userId, route, Date.now(), performance.now() - startedAt, status >= 400);
 }
 
 /**
@@ -18,14 +30,7 @@ export function requestMetrics(recorder: RequestRecorder): Middleware<AppState> 
     await next();
     // Set by @koa/router to the matched layer's path.
     const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-    const principal = ctx.state.principal;
-    if (typeof route !== 'string' || !principal) return;
-    recorder.record(
-      principal.userId,
-      `${ctx.method} ${route}`,
-      Date.now(),
-      performance.now() - started,
-      ctx.status >= 400,
-    );
+    if (typeof route !== 'string') return;
+    recordRequest(recorder, ctx.state.principal, `${ctx.method} ${route}`, started, ctx.status);
   };
 }

@@ -14,11 +14,34 @@ function describe(issue: z.core.$ZodIssue): { path: string; message: string } {
 }
 
 /**
+ * Whether any text in the value (a string, or an object's key) might hold U+0000: the walk every
+ * request takes, without building the paths only a refusal needs (a tenth of the cost of the walk below).
+ */
+function mayHoldNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) pending.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      for (const key in item) {
+        if (key.includes('\u0000')) return true;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * Where the first text holding U+0000 is (a string, or an object's key), as a dotted path ('' for
  * the value itself, a key's NUL shown as U+FFFD); undefined when there is none. Walks without
  * recursion, however deep the value.
  */
 export function findNul(value: unknown): string | undefined {
+  if (!mayHoldNul(value)) return undefined;
   // Depth first, in document order: each entry is a value, its path, and whether its key holds NUL.
   const pending: [unknown, string, boolean][] = [[value, '', false]];
   for (let next = pending.pop(); next; next = pending.pop()) {

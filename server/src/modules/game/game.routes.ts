@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
-import { mountEndpoint } from '../../http/endpoint.ts';
+import { fastEndpoint, mountEndpoint, type ContextFreeHandler, type KeyGate } from '../../http/endpoint.ts';
+import type { FastRoute } from '../../http/fast-routes.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
@@ -20,27 +20,28 @@ const stringField = (value: unknown): string | undefined => (typeof value === 's
  * The game proves itself with the API key in the body (ping) or the query (loader). A refused key
  * spends the caller's IP budget, so guessing keys is throttled; an accepted one spends the budget
  * of that game server alone (ping), so a game's steady loop never touches the user's own budget.
+ * The Koa route and the fast route of the ping both run this one gate.
  */
-function gameKeyGate(apiKeys: ApiKeysService, limits: RateLimits, policy: 'game' | 'general'): Middleware<AppState> {
-  return async (ctx, next) => {
-    const body = (ctx.request as { body?: Record<string, unknown> }).body;
-    const key = stringField(body?.key) ?? stringField(ctx.query.key);
+function gameKeyGate(apiKeys: ApiKeysService, limits: RateLimits, policy: 'game' | 'general'): KeyGate {
+  return async ({ body, query, caller }) => {
+    const fields = body as Record<string, unknown> | undefined;
+    const key = stringField(fields?.key) ?? stringField(query.key);
     const owner = key && looksLikeApiKey(key) ? await apiKeys.resolve(key) : null;
     if (!owner) {
-      await spend(ctx, limits.general, ipKey(ctx.ip));
+      await spend(caller, limits.general, ipKey(caller.ip()));
       throw new AppError(401, ERRORS.invalidApiKey);
     }
-    ctx.state.principal = { kind: 'api-key', ...owner };
-    const serverId = (stringField(body?.serverId) || DEFAULT_SERVER_ID).slice(0, 100);
+    caller.principal = { kind: 'api-key', ...owner };
+    const serverId = (stringField(fields?.serverId) || DEFAULT_SERVER_ID).slice(0, 100);
     await spend(
-      ctx,
+      caller,
       limits[policy],
       policy === 'game' ? `game:${owner.apiKeyId}:${serverId}` : `key:${owner.apiKeyId}`,
     );
-    await next();
   };
 }
 
+/** Mounts the game link's routes; answers the fast routes among them (the ping), for the HTTP server's listener. */
 export function mountGameRoutes(
   router: Router<AppState>,
   limits: RateLimits,
@@ -51,18 +52,15 @@ export function mountGameRoutes(
     profiles: PlayerProfiles;
     publicUrl: string | undefined;
   },
-): void {
+): FastRoute[] {
   const { gameLink, apiKeys, luaTools, profiles } = deps;
   // Without PUBLIC_URL, the address the caller used (Host, or X-Forwarded-* behind a trusted proxy).
   const serverUrl = (ctx: AppContext) => deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 
-  mountEndpoint(
-    router,
-    endpoints.gamePing,
-    limits,
-    ({ principal, body }) => gameLink.ping(principal.userId, body),
-    gameKeyGate(apiKeys, limits, 'game'),
-  );
+  const ping: ContextFreeHandler<typeof endpoints.gamePing> = ({ principal, body }) =>
+    gameLink.ping(principal.userId, body);
+  const pingGate = gameKeyGate(apiKeys, limits, 'game');
+  mountEndpoint(router, endpoints.gamePing, limits, ping, pingGate);
   mountEndpoint(router, endpoints.gameStatus, limits, ({ principal }) => gameLink.status(principal.userId));
   mountEndpoint(router, endpoints.gameCommand, limits, async ({ principal, body }) => {
     if (body.type === 'execute' || body.type === 'script') await luaTools.assertValidSyntax(body.data.code);
@@ -82,4 +80,5 @@ export function mountGameRoutes(
     if (!apiKey) throw new AppError(404, 'No API key available');
     return renderIntegrationScripts({ serverUrl: serverUrl(ctx), apiKey });
   });
+  return [fastEndpoint(endpoints.gamePing, ping, pingGate)];
 }

@@ -6,12 +6,13 @@ import type { Presence } from '../../platform/presence.ts';
 
 /**
  * What /metrics reports besides the platform's own counters: requests by status class, connected
- * game servers, held long-polls and memory. Counting a request is one map update.
+ * game servers, held long-polls and memory. Counting a request is one map update: the middleware
+ * counts what the Koa stack answers, `countAnswer` what the fast routes (http/fast-routes.ts) answer.
  */
 export function instrument(
   metrics: Metrics,
   deps: { presence: Presence; heldLongPolls: () => number },
-): Middleware<AppState> {
+): { middleware: Middleware<AppState>; countAnswer(status: number): void } {
   metrics.gauge(
     'moonrelay_game_servers_connected',
     'Game servers that pinged within the connection window',
@@ -25,11 +26,15 @@ export function instrument(
     'HTTP requests answered, by status class',
     'status',
   );
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      requests.inc(`${Math.floor(ctx.status / 100)}xx`);
-    }
+  const countAnswer = (status: number) => requests.inc(`${Math.floor(status / 100)}xx`);
+  return {
+    middleware: async (ctx, next) => {
+      try {
+        await next();
+      } finally {
+        countAnswer(ctx.status);
+      }
+    },
+    countAnswer,
   };
 }
