@@ -4,7 +4,7 @@ import type { ServerPresence } from '../../platform/presence.ts';
 import { toGameServer } from './game-server-view.ts';
 
 /** Changes noted within this long of the last publication wait for the next one. */
-export const SERVER_CHANGES_TICK_MS = 200;
+export const SERVER_CHANGES_TICK_MS = 50;
 
 interface UserChanges {
   /** Servers that pinged (or joined): the latest presence of each. */
