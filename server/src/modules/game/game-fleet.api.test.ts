@@ -17,9 +17,7 @@ describe('a fleet of thousands of game servers on one key', () => {
   let server: TestServer;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    // The fleet and this test's clients share one process (and the machine other test files): load
-    // shedding, tested on its own in connect-admission.api.test.ts, stays off so every ping is served.
-    server = await startTestServer(engines[0]!, { RATE_LIMIT_GAME_PING_PER_MINUTE: '1000000', GAME_SHED_LAG_MS: '0' });
+    server = await startTestServer(engines[0]!, { RATE_LIMIT_GAME_PING_PER_MINUTE: '1000000' });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.disconnect();
