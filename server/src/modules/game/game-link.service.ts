@@ -56,8 +56,8 @@ export function createGameLinkService(deps: {
   const lastSaved = new Map<string, number>();
 
   // Presence saves wait here and are written together once a second: a restart with a live fleet
-  // reconnects thousands of servers within one ping interval, and one transaction (one fsync) for
-  // all of them keeps that off the pings' path (bench/game.ts measured the storm).
+  // reconnects thousands of servers within one ping interval, and a few multi-row statements for all
+  // of them keep that off the pings' path (bench/game.ts measures the storm).
   const pendingSaves = new Map<string, GameServerRow>();
 
   function save(entry: ServerPresence, disconnectedAtMs: number | null): void {
