@@ -5,7 +5,7 @@ import type {
   PageQuery,
   RecentExecutionPage,
 } from '@moonrelay/contract/admin';
-import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
+import { isLive } from '../game/game-server-view.ts';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { GameCommandRequest, GameCommandResponse, PlayerData } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
@@ -98,7 +98,7 @@ export function createAdminService(deps: {
         byKey.set(`${live.userId}\n${live.serverId}`, {
           userId: live.userId,
           serverId: live.serverId,
-          isConnected: nowMs - live.lastPingMs < GAME_CONNECTED_WINDOW_MS,
+          isConnected: isLive(live, nowMs),
           lastPing: new Date(live.lastPingMs).toISOString(),
           gameData: live.gameData,
         });

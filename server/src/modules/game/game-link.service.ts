@@ -13,7 +13,7 @@ import type { Logger } from '../../logger.ts';
 import type { Presence, ServerPresence } from '../../platform/presence.ts';
 import type { BusWaits } from './bus-waits.ts';
 import type { CommandsService, CommandSource } from './commands.service.ts';
-import { toGameStatus } from './game-server-view.ts';
+import { isLive, toGameStatus } from './game-server-view.ts';
 import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
 import type { ServerChanges } from './server-changes.ts';
 import { GAME_LINK_BUSY, type ConnectAdmission } from './connect-admission.ts';
@@ -31,7 +31,6 @@ export const GAME_SERVER_NOT_CONNECTED = 'Game server not connected';
 export const TOO_MANY_GAME_SERVERS = 'Too many game servers on this API key';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const isLive = (presence: ServerPresence, nowMs: number) => nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS;
 
 /**
  * The game link: pings (presence, results, commands, long-poll), the status, and sending commands

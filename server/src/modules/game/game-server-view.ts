@@ -4,11 +4,15 @@ import type { ServerPresence } from '../../platform/presence.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A server counts as connected while its last ping is younger than the connection window. */
+export const isLive = (presence: ServerPresence, nowMs: number) =>
+  nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS;
+
 /** A game server as screens see it. */
 export function toGameServer(presence: ServerPresence, nowMs: number): GameServer {
   return {
     serverId: presence.serverId,
-    connected: nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS,
+    connected: isLive(presence, nowMs),
     lastPing: iso(presence.lastPingMs),
     connectedAt: iso(presence.connectedAtMs),
     gameData: presence.gameData,

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
+import { isLive } from '../game/game-server-view.ts';
 import type { AppState } from '../../http/context.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { Presence } from '../../platform/presence.ts';
@@ -16,8 +16,7 @@ export function instrument(
   metrics.gauge(
     'moonrelay_game_servers_connected',
     'Game servers that pinged within the connection window',
-    async () =>
-      (await deps.presence.listAll()).filter((p) => Date.now() - p.lastPingMs < GAME_CONNECTED_WINDOW_MS).length,
+    async () => (await deps.presence.listAll()).filter((p) => isLive(p, Date.now())).length,
   );
   metrics.gauge('moonrelay_long_polls_held', 'Game pings held open waiting for a command', deps.heldLongPolls);
   metrics.gauge('process_resident_memory_bytes', 'Resident memory of this process', () => process.memoryUsage().rss);
