@@ -29,9 +29,9 @@ export async function expectSignedIn(page: Page, name: string): Promise<void> {
 export const toast = (page: Page) => page.getByTestId('toast');
 
 /** Waits for the toast with this title (and, when given, this exact description). */
-export async function expectToast(page: Page, title: string, description?: string, timeout?: number): Promise<void> {
+export async function expectToast(page: Page, title: string, description?: string): Promise<void> {
   const notice = toast(page);
-  await expectVisible(notice.getByText(title, { exact: true }), timeout);
+  await expectVisible(notice.getByText(title, { exact: true }));
   if (description !== undefined) await expectVisible(notice.getByText(description, { exact: true }));
 }
 
