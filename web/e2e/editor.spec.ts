@@ -244,6 +244,8 @@ describe('script editor', () => {
     await dialogNamed(page, SAVE_DIALOG).getByRole('button', { name: 'Save Only', exact: true }).click();
     await expectToast(page, 'Script Created');
     const id = await editorIdInUrl(page);
+    // The editor has taken the saved script: an Execute clicked before that is a new script's ('Save First').
+    await expectVisible(mainArea(page).getByText(SUBTITLE_EDIT, { exact: true }));
 
     // No game can connect yet: the server answers so (200), with what to do about it.
     await editorButton(page, 'Execute').click();
