@@ -9,7 +9,7 @@
 -- does not lean on something the emulation invented.
 --
 -- The host (emulated-game.ts) runs this chunk once with:
---   host.now()                        the clock, in emulated seconds
+--   host.now()                        the clock, in emulated seconds (held still while Lua runs)
 --   host.emit(kind, text)             one output line: "print", "warn" or "error"
 --   host.http(id, method, url, headersJson, body)
 --                                     starts a request; the answer comes back through control.deliver
@@ -145,9 +145,7 @@ task = {
   spawn = scheduler.spawn,
   delay = scheduler.delay,
   cancel = scheduler.cancel,
-  defer = function(fn, ...)
-    return scheduler.delay(0, fn, ...)
-  end,
+  defer = scheduler.defer,
 }
 
 function wait(seconds)
