@@ -195,10 +195,11 @@ describe('a full sandbox queue', () => {
     const users = await Promise.all([registerUser(server), registerUser(server), registerUser(server)]);
     const loop = (token: string) =>
       server.call('POST', '/api/scripts/execute', { token, body: { code: 'while true do end', target: 'sandbox' } });
+    const pool = () => server.app.services.sandboxPool.stats();
     const running = loop(users[0]!.token);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(pool).toMatchObject({ running: 1, waiting: 0 });
     const waiting = loop(users[1]!.token);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(pool).toMatchObject({ running: 1, waiting: 1 });
     const refused = await loop(users[2]!.token);
     expect(refused.status).toBe(503);
     expect(refused.body.error).toMatch(/busy/i);
