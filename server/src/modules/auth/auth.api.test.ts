@@ -1,10 +1,12 @@
 import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SESSION_IDLE_EXPIRY_MS } from '@moonrelay/contract/constants';
 import { VALIDATION, ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 /** An argon2 hash's algorithm, version and cost parameters: `$argon2id$v=19$m=19456,p=1,t=2`. */
+const HOUR_MS = 3_600_000;
 const hashCost = (hash: string) => hash.split('$').slice(0, 4).join('$');
 
 describeEachEngine('accounts API', (engine) => {
@@ -148,6 +150,39 @@ describeEachEngine('accounts API', (engine) => {
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
+    it('a good sign-in clears the failure count', async () => {
+      const { input, password } = await registerUser(server);
+      const login = (secret: string) =>
+        server.call('POST', '/api/auth/login', { body: { emailOrUsername: input.username, password: secret } });
+      for (let round = 0; round < 3; round++) {
+        // Two failures of the three allowed, then the right password: the count starts again.
+        expect((await login('wrong wrong')).status).toBe(401);
+        expect((await login('wrong wrong')).status).toBe(401);
+        expect((await login(password)).status).toBe(200);
+      }
+    });
+
+    it('lets a locked account in again once the lockout minutes have passed, not before', async () => {
+      const { input, password } = await registerUser(server);
+      const login = (secret: string) =>
+        server.call('POST', '/api/auth/login', { body: { emailOrUsername: input.username, password: secret } });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now());
+        for (let i = 0; i < 3; i++) expect((await login('wrong wrong')).status).toBe(401);
+        const locked = await login(password);
+        expect(locked.status).toBe(429);
+        // 15 minutes by default (LOGIN_LOCKOUT_MINUTES).
+        expect(Number(locked.headers.get('retry-after'))).toBe(15 * 60);
+        vi.setSystemTime(Date.now() + 14 * 60_000);
+        expect((await login(password)).status).toBe(429);
+        vi.setSystemTime(Date.now() + 60_000 + 1_000);
+        expect((await login(password)).status).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it('throttles guesses at unknown accounts the same way', async () => {
       for (let i = 0; i < 3; i++) {
         await server.call('POST', '/api/auth/login', { body: { emailOrUsername: 'ghost', password: 'guess guess' } });
@@ -217,6 +252,25 @@ describeEachEngine('accounts API', (engine) => {
   }
 
   describe('sessions', () => {
+    it('expire after 30 days without use, and each use slides the window forward', async () => {
+      const { token } = await registerUser(server);
+      const user = () => server.call('GET', '/api/user', { token });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const signedInAt = Date.now();
+        vi.setSystemTime(signedInAt + 2 * HOUR_MS);
+        expect((await user()).status).toBe(200); // used: now valid until 30 days from here
+        vi.setSystemTime(signedInAt + SESSION_IDLE_EXPIRY_MS + HOUR_MS);
+        expect((await user()).status).toBe(200); // past the first window, within the slid one
+        vi.setSystemTime(signedInAt + 2 * SESSION_IDLE_EXPIRY_MS + 2 * HOUR_MS);
+        const expired = await user();
+        expect(expired.status).toBe(401);
+        expect(expired.body.error).toBe(ERRORS.authenticationFailed);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it('refuses requests without a token, with a malformed one, or with a forged one', async () => {
       for (const authorization of [
         undefined,
