@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GAME_PING_MAX_COMMANDS } from '@moonrelay/contract/constants';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GAME_CONNECTED_WINDOW_MS, GAME_PING_MAX_COMMANDS } from '@moonrelay/contract/constants';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
@@ -70,6 +70,40 @@ describeEachEngine('game link API', (engine) => {
       expect(Date.now() - Date.parse(s.lastPing)).toBeLessThan(2_000);
       expect(s.gameData).toMatchObject({ playerName: 'SimPlayer', position: { x: 1.5, y: 2, z: -3 }, health: 100 });
       expect(s.servers.map((x: { serverId: string }) => x.serverId)).toContain(g.options.serverId);
+    });
+
+    it('announces a server that stopped pinging as gone, once, and saves when it went', async () => {
+      const user = await registerUser(server);
+      const g = game(user.user.apiKey);
+      await g.ping();
+      const events: BusEvent[] = [];
+      const unsubscribe = server.app.services.bus.subscribe((event) => events.push(event));
+      const gone = () =>
+        events
+          .flatMap((event) => (event.type === 'game:servers' ? event.changes : []))
+          .filter((change) => change.userId === user.user.id)
+          .flatMap((change) => change.gone.map((entry) => entry.serverId));
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + GAME_CONNECTED_WINDOW_MS + 1_000);
+        // Twice: the second sweep (and the app's own, every second) has nothing more to say.
+        await server.app.services.gameLink.sweepDisconnected();
+        await server.app.services.gameLink.sweepDisconnected();
+        await expect.poll(gone).toEqual([g.options.serverId]);
+        const s = (await status(user.token)).body;
+        expect(s.connected).toBe(false);
+        const row = await server.app.database.db
+          .selectFrom('gameServers')
+          .selectAll()
+          .where('userId', '=', user.user.id)
+          .executeTakeFirstOrThrow();
+        expect(row.disconnectedAt).not.toBeNull();
+        expect(Date.parse(row.disconnectedAt!)).toBeGreaterThan(Date.parse(row.lastPing));
+      } finally {
+        vi.useRealTimers();
+        unsubscribe();
+      }
+      expect(gone()).toEqual([g.options.serverId]);
     });
   });
 
