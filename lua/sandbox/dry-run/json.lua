@@ -1,4 +1,5 @@
--- JSON as Roblox's HttpService:JSONEncode and :JSONDecode do it, for the emulated game.
+-- JSON as Roblox's HttpService:JSONEncode and :JSONDecode do it, for the dry run (and the test
+-- game server of server/test/roblox-emulation, which loads this file too).
 --
 -- Encode: a table whose keys are exactly 1..n is an array (an empty table is []); one with string
 -- keys only is an object; anything else (mixed keys, functions, NaN or infinity) raises, as Roblox
