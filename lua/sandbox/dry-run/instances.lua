@@ -41,7 +41,7 @@ end
 
 -- Property kinds: "number", "int", "string", "boolean", "function", "any", a data type name
 -- ("Vector3", "CFrame", "Color3", "BrickColor", "UDim2", "Vector2"), "Instance", or "Enum.<Name>".
-local function checkValue(kind, value, key)
+local function checkValue(kind, value, key, level)
   local actual = dry.typeof(value)
   if kind == "any" then
     return value
@@ -78,7 +78,13 @@ local function checkValue(kind, value, key)
   elseif actual == kind then
     return value
   end
-  error(format("Unable to assign property %s. %s expected, got %s", key, kind, actual), 3)
+  error(format("Unable to assign property %s. %s expected, got %s", key, kind, actual), level + 1)
+end
+
+-- Answers its arguments: `return pass(fn(...))` keeps fn's caller frame, so errors raised at level
+-- 3 inside a method point at the script's line (a tail call would drop the method's frame).
+local function pass(...)
+  return ...
 end
 
 -- define(name, super, { properties = { Name = { kind, default, readOnly, get, set } },
@@ -108,7 +114,7 @@ function instances.define(name, superName, spec)
       if self == nil then
         error("Expected ':' not '.' calling member function " .. methodName, 2)
       end
-      return fn(self, ...)
+      return pass(fn(self, ...))
     end
   end
   for _, eventName in ipairs(spec.events or {}) do
@@ -261,9 +267,10 @@ local function assign(self, key, value, level)
   elseif property.readOnly then
     error(format("Unable to assign property %s. Property is read only", key), level + 1)
   end
-  value = checkValue(property.kind, value, key)
+  value = checkValue(property.kind, value, key, level + 1)
   if property.set then
-    property.set(self, value)
+    -- From inside the setter, the script sits two frames further than from here.
+    property.set(self, value, level + 2)
   else
     store(self, key, value)
   end
@@ -305,21 +312,23 @@ local function isAncestor(candidate, self)
   return false
 end
 
-function instances.setParent(self, parent)
+-- `level`: where the script is, seen from here, for the position in errors (3 by default).
+function instances.setParent(self, parent, level)
+  level = level or 3
   if self.parentLocked then
     error(format("The Parent property of %s is locked, current parent: %s, new parent %s", self.name,
-      self.parent and internals[self.parent].name or "NULL", parent and internals[parent].name or "NULL"), 3)
+      self.parent and internals[self.parent].name or "NULL", parent and internals[parent].name or "NULL"), level)
   end
   if parent ~= nil and internals[parent] == nil then
-    error("Unable to assign property Parent. Instance expected, got " .. dry.typeof(parent), 3)
+    error("Unable to assign property Parent. Instance expected, got " .. dry.typeof(parent), level)
   end
   if parent == self.proxy then
-    error(format("Attempt to set %s as its own parent", fullName(self)), 3)
+    error(format("Attempt to set %s as its own parent", fullName(self)), level)
   end
   local parentSelf = parent and internals[parent]
   if parentSelf and isAncestor(self.proxy, parentSelf) then
     error(format("Attempt to set parent of %s to %s would result in circular reference", fullName(self),
-      fullName(parentSelf)), 3)
+      fullName(parentSelf)), level)
   end
   local old = self.parent
   if old == parent then
@@ -420,32 +429,31 @@ function instances.new(className, byScript)
   return instance, self
 end
 
+-- Instance.new itself: the script calls it directly, so its errors are raised at level 2.
 local function createInstance(className, parent)
   if type(className) ~= "string" then
-    error("invalid argument #1 to 'new' (string expected, got " .. dry.typeof(className) .. ")", 3)
+    error("invalid argument #1 to 'new' (string expected, got " .. dry.typeof(className) .. ")", 2)
   end
   local class = classes[className]
   if class == nil or not class.creatable then
     if class and class.service then
-      error(format("Unable to create an Instance of type \"%s\"", className), 3)
+      error(format("Unable to create an Instance of type \"%s\"", className), 2)
     end
-    dry.notAvailable('Instance.new("' .. className .. '")', 3)
+    dry.notAvailable('Instance.new("' .. className .. '")', 2)
   end
   local instance, self = instances.new(className, true)
   if parent ~= nil then
     if internals[parent] == nil then
-      error("invalid argument #2 to 'new' (Instance expected, got " .. dry.typeof(parent) .. ")", 3)
+      error("invalid argument #2 to 'new' (Instance expected, got " .. dry.typeof(parent) .. ")", 2)
     end
-    instances.setParent(self, parent)
+    instances.setParent(self, parent, 3)
     noteChange(self, "Parent")
   end
   return instance
 end
 
 instances.Instance = setmetatable({
-  new = function(className, parent)
-    return createInstance(className, parent)
-  end,
+  new = createInstance,
 }, {
   __index = function(_, key)
     dry.notAvailable("Instance." .. tostring(key), 2)
@@ -599,8 +607,8 @@ instances.define("Instance", nil, {
       get = function(self)
         return self.parent
       end,
-      set = function(self, value)
-        instances.setParent(self, value)
+      set = function(self, value, level)
+        instances.setParent(self, value, level + 1)
       end,
     },
     Archivable = {

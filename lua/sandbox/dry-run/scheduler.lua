@@ -297,6 +297,7 @@ function scheduler.run(chunk, afterStart, limitSeconds)
     end
     if nextFrame > lastFrame then
       endedBy = "game-time-limit"
+      frame = math.max(frame, lastFrame)
       break
     end
     local previous = frame
