@@ -227,6 +227,12 @@ function scheduler.defer(fn, ...)
   return thread
 end
 
+-- Calls callback() once the threads running now have waited or ended, on this same frame.
+function scheduler.soon(callback)
+  deferredLast = deferredLast + 1
+  deferred[deferredLast] = { callback = callback }
+end
+
 function scheduler.cancel(thread)
   if type(thread) ~= "thread" then
     error("invalid argument #1 to 'cancel' (thread expected, got " .. dry.typeof(thread) .. ")", 2)

@@ -464,7 +464,8 @@ function world.playerJoins()
     instances.setParent(playerSelf, services.Players)
   end
   instances.fire(playersSelf, "PlayerAdded", player)
-  scheduler.after(0, function()
+  -- The character follows once the PlayerAdded handlers have run (or begun to wait).
+  scheduler.soon(function()
     if playerSelf.parent then
       spawnCharacter(playerSelf)
     end

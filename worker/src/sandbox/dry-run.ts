@@ -56,7 +56,13 @@ export function finishDryRun<T extends { success: boolean; error: string | null;
   try {
     report = JSON.parse(result.returns[0] ?? '') as Report;
   } catch {
-    return { ...result, success: false, error: 'The dry run failed: its report could not be read', returns: [], dryRun: null };
+    return {
+      ...result,
+      success: false,
+      error: 'The dry run failed: its report could not be read',
+      returns: [],
+      dryRun: null,
+    };
   }
   const error = report.error ?? null;
   return { ...result, success: error === null, error, returns: [], dryRun: report.summary };
