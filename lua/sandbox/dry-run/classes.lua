@@ -35,8 +35,23 @@ local DEGREES = 180 / math.pi
 ---------------------------------------------------------------------------------------------------
 -- Parts and models
 
-local function setCFrame(self, value)
+-- Moves a part; parts welded to it (a character's parts, to its HumanoidRootPart: self.assembly)
+-- move along, as they do in Roblox.
+local function place(self, value)
+  local assembly = self.assembly
+  if assembly then
+    local delta = datatypes.multiply(value, datatypes.inverse(read(self, "CFrame")))
+    for _, member in ipairs(assembly) do
+      if not member.destroyed then
+        store(member, "CFrame", datatypes.multiply(delta, read(member, "CFrame")))
+      end
+    end
+  end
   store(self, "CFrame", value)
+end
+
+local function setCFrame(self, value)
+  place(self, value)
   announce(self, "Position")
   announce(self, "Orientation")
 end
@@ -59,7 +74,7 @@ define("BasePart", "PVInstance", {
         return read(self, "CFrame").Position
       end,
       set = function(self, value)
-        store(self, "CFrame", datatypes.withPosition(read(self, "CFrame"), value))
+        place(self, datatypes.withPosition(read(self, "CFrame"), value))
         announce(self, "Position")
       end,
     },
@@ -71,7 +86,7 @@ define("BasePart", "PVInstance", {
       end,
       set = function(self, value)
         local rotation = CFrame.fromOrientation(value.X / DEGREES, value.Y / DEGREES, value.Z / DEGREES)
-        store(self, "CFrame", datatypes.withPosition(rotation, read(self, "CFrame").Position))
+        place(self, datatypes.withPosition(rotation, read(self, "CFrame").Position))
         announce(self, "Orientation")
       end,
     },
@@ -159,11 +174,16 @@ local function modelPivotTo(self, target)
     error("Unable to cast " .. dry.typeof(target) .. " to CoordinateFrame", 3)
   end
   local delta = datatypes.multiply(target, datatypes.inverse(modelPivot(self)))
+  -- Every part's place is worked out first: moving one may move those welded to it.
+  local moves = {}
   for _, node in ipairs(instances.descendants(self)) do
     local nodeSelf = internals(node)
     if nodeSelf.class.ancestry.BasePart then
-      assign(nodeSelf, "CFrame", datatypes.multiply(delta, read(nodeSelf, "CFrame")), 3)
+      moves[#moves + 1] = { nodeSelf, datatypes.multiply(delta, read(nodeSelf, "CFrame")) }
     end
+  end
+  for _, move in ipairs(moves) do
+    assign(move[1], "CFrame", move[2], 3)
   end
   if not self.values.PrimaryPart then
     store(self, "WorldPivot", target)

@@ -84,8 +84,13 @@ local function pop()
   return top
 end
 
+-- Whole seconds are integers: a script's "waited " .. seconds reads "3", as in Luau, not "3.0".
+local function whole(seconds)
+  return math.tointeger(seconds) or seconds
+end
+
 function scheduler.now()
-  return frame / FRAMES_PER_SECOND
+  return whole(frame / FRAMES_PER_SECOND)
 end
 
 local function describe(message)
@@ -185,7 +190,7 @@ function scheduler.wait(duration)
   local ticket = {}
   push({ frame = frameAfter(duration), thread = thread, ticket = ticket })
   scheduler.suspend(thread, ticket)
-  return scheduler.now() - startedAt
+  return whole(scheduler.now() - startedAt)
 end
 
 local function threadOf(fn, name)

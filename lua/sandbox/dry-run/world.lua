@@ -435,10 +435,12 @@ function spawnCharacter(playerSelf)
   do
     local model, modelSelf = instances.new("Model", false)
     modelSelf.name = playerSelf.name
-    local root = newPart("HumanoidRootPart", vector3(2, 2, 1), PLAYER.spawn, model)
-    internals(root).values.Transparency = 1
-    newPart("Head", vector3(2, 1, 1), PLAYER.spawn + vector3(0, 1.5, 0), model)
-    newPart("Torso", vector3(2, 2, 1), PLAYER.spawn, model)
+    local root, rootSelf = newPart("HumanoidRootPart", vector3(2, 2, 1), PLAYER.spawn, model)
+    rootSelf.values.Transparency = 1
+    local _, headSelf = newPart("Head", vector3(2, 1, 1), PLAYER.spawn + vector3(0, 1.5, 0), model)
+    local _, torsoSelf = newPart("Torso", vector3(2, 2, 1), PLAYER.spawn, model)
+    -- Welded to the root: moving the HumanoidRootPart moves the whole character.
+    rootSelf.assembly = { headSelf, torsoSelf }
     local _, humanoidSelf = instances.new("Humanoid", false)
     instances.setParent(humanoidSelf, model)
     modelSelf.values.PrimaryPart = root
