@@ -337,11 +337,12 @@ describe('dry run: hostile scripts stop at the sandbox limits', () => {
     expect(result.dryRun).toMatchObject({ gameSeconds: 60, waitingThreads: 1, endedBy: 'game-time-limit' });
   });
 
-  it('stops a thread storm (every frame doubles the waiting threads) at the instruction limit', async () => {
+  it('stops a thread storm (every frame doubles the waiting threads) at a sandbox limit', async () => {
     const result = await dryRun(
       'local function grow()\n  while true do\n    task.spawn(grow)\n    task.wait()\n  end\nend\ngrow()',
-      { instructionLimit: 5_000_000, ...SLOW_MACHINE_SAFE },
+      { instructionLimit: 5_000_000, memoryBytes: 8 * 1024 * 1024, ...SLOW_MACHINE_SAFE },
     );
+    // Whichever comes first: a million waiting threads take both instructions and memory.
     expect(result).toMatchObject({ success: false, limit: expect.stringMatching(/^(instructions|memory)$/) });
     expect(result.dryRun).toBeNull();
   });

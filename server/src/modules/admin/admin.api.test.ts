@@ -113,6 +113,18 @@ describeEachEngine('admin API', (engine) => {
     expect(bad.status).toBe(400);
   });
 
+  it("lists a user's dry run among the recent executions", async () => {
+    const user = await registerUser(server);
+    const ran = await server.call('POST', '/api/scripts/execute', {
+      token: user.token,
+      body: { code: 'print(workspace.Name)', target: 'dry-run' },
+    });
+    expect(ran.body).toMatchObject({ success: true, output: 'Workspace\n', target: 'dry-run' });
+    const recent = await as(admin.token).get('/api/admin/recent-executions');
+    expect(recent.status).toBe(200);
+    expect(recent.body.items[0]).toMatchObject({ id: ran.body.executionId, target: 'dry-run', status: 'succeeded' });
+  });
+
   it("runs a script on the user's game and answers its output; audited with an excerpt", async () => {
     const user = await registerUser(server);
     const game = new SimulatedGame({ url: server.url, key: user.user.apiKey, serverId: 'adm-2', wait: 5 });
