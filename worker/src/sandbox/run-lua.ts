@@ -38,6 +38,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { compileLuau } from '@moonrelay/lua/luau/compile.ts';
 import {
   LUA_MULTRET,
   LUA_REGISTRYINDEX,
@@ -172,6 +173,19 @@ let activeRun: Run | undefined;
 export async function runLua(code: string, limits: Partial<SandboxLimits> = {}): Promise<SandboxResult> {
   const startedAt = performance.now();
   const resolved = resolveLimits(limits);
+  // Scripts are Luau: parsed and lowered to Lua 5.4 with Luau's meaning (lua/luau/compile.ts).
+  const compiled = compileLuau(code);
+  if (!compiled.ok) {
+    return {
+      success: false,
+      output: '',
+      error: compiled.error,
+      returns: [],
+      limit: null,
+      durationMs: elapsedMs(startedAt),
+    };
+  }
+  code = compiled.lua;
   let state: PreparedState;
   try {
     state = await takeState();
