@@ -113,14 +113,14 @@ class Lowering {
 
   finish(): string {
     const body = this.parts.join('');
-    if (this.used.size === 0) {
-      return body;
-    }
-    // One line-1 prefix, no newline: the user's line numbers stay as written.
+    // One line-1 prefix, no newline: the user's line numbers stay as written. The call is made even
+    // when no helper is used, because it removes the global; `;` keeps a script starting with `(`
+    // from being read as more arguments.
     const unused = `${PREFIX}_`;
     const names = HELPER_ORDER.map((helper) => (this.used.has(helper) ? PREFIX + HELPERS[helper] : unused));
     while (names.at(-1) === unused) names.pop();
-    return `local ${names.join(', ')} = ${RUNTIME_GLOBAL}() ${body}`;
+    const take = names.length > 0 ? `local ${names.join(', ')} = ` : '';
+    return `${take}${RUNTIME_GLOBAL}();${body}`;
   }
 
   // -------------------------------------------------------------------------------------------
