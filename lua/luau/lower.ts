@@ -305,13 +305,23 @@ class Lowering {
     const [value] = values;
     if (values.length === 1 && value?.kind === 'IfExpression') {
       this.ifStatementFor(value, (branch) => {
-        this.write('return');
-        this.expression(branch, true);
+        this.write('return (');
+        this.expression(branch);
+        this.write(')');
       });
       return;
     }
     this.write('return');
-    this.expressionList(values);
+    // An operator lowered to a helper call would be a tail call: in parentheses it is not, so an
+    // error the helper raises still finds the user's function, and line, on the stack.
+    const multiple = value === undefined || ['Call', 'MethodCall', 'Vararg'].includes(value.kind);
+    if (values.length === 1 && !multiple) {
+      this.write('(');
+      this.expression(value);
+      this.write(')');
+    } else {
+      this.expressionList(values);
+    }
     this.write(';');
   }
 
@@ -342,7 +352,7 @@ class Lowering {
       this.write(';');
       return;
     }
-    const object = `${PREFIX}o`;
+    const object = temporaryName(target, value);
     const key = `${PREFIX}k`;
     this.write(`do local ${object}`);
     if (target.kind === 'Member') {
@@ -790,6 +800,28 @@ function isStableTarget(target: AssignTarget): boolean {
   if (target.kind === 'Member') return target.object.kind === 'NameExpression';
   if (target.kind === 'Index') return stable(target.object) && stable(target.key);
   return true;
+}
+
+/**
+ * The local holding a compound target's object: named after the field it was read from when
+ * nothing in the statement reads that name, so Lua's "attempt to index a nil value (local 'parent')"
+ * names the user's field rather than a made-up variable.
+ */
+function temporaryName(target: AssignTarget, value: Expression): string {
+  const object = target.kind === 'NameExpression' ? null : target.object;
+  const field =
+    object?.kind === 'Member'
+      ? object.name.name
+      : object?.kind === 'Index' && object.key.kind === 'String'
+        ? object.key.value
+        : null;
+  const usable =
+    field !== null &&
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(field) &&
+    userName(field) === field &&
+    !mentionsName(value, field) &&
+    !(target.kind === 'Index' && mentionsName(target.key, field));
+  return usable ? field : `${PREFIX}o`;
 }
 
 function declaredNames(statement: Statement): string[] {

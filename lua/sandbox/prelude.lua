@@ -604,7 +604,7 @@ local INTEGER_CONVERSIONS = { d = true, i = true, c = true, o = true, u = true, 
 string.format = function(pattern, ...)
   pattern = checkString(pattern, 1, "format")
   local args, count = nil, select("#", ...)
-  local parts, changed = {}, false
+  local parts, copied = {}, 1
   local position, index = 1, 0
   while true do
     local percent = find(pattern, "%", position, true)
@@ -612,35 +612,29 @@ string.format = function(pattern, ...)
       break
     end
     local spec, conversion = match(pattern, "^([-+ #0]*%d*%.?%d*)(.?)", percent + 1)
-    if conversion == "%" and spec == "" then
-      position = percent + 2
-    else
+    position = percent + 1 + #spec + #conversion
+    if conversion ~= "%" or spec ~= "" then
       index = index + 1
-      local value = select(index, ...)
-      local replacement
-      if conversion == "*" and spec == "" then
-        replacement, value = "%s", index <= count and luauTostring(value) or nil
-        changed = true
+      local value, replaced = select(index, ...), false
+      if conversion == "*" and spec == "" and index <= count then
+        -- %* is Luau's: any value, as tostring shows it.
+        parts[#parts + 1] = sub(pattern, copied, percent - 1)
+        parts[#parts + 1] = "%s"
+        copied = position
+        value, replaced = luauTostring(value), true
       elseif conversion == "s" and type(value) == "number" then
-        value, changed = formatNumber(value), true
-      elseif INTEGER_CONVERSIONS[conversion] and type(value) == "number" and value ~= floor(value) and value == value then
-        value, changed = value >= 0 and floor(value) or ceil(value), true
+        value, replaced = formatNumber(value), true
+      elseif INTEGER_CONVERSIONS[conversion] and type(value) == "number" and value == value and value ~= floor(value) then
+        value, replaced = value >= 0 and floor(value) or ceil(value), true
       end
-      if replacement ~= nil then
-        parts[#parts + 1] = sub(pattern, position, percent - 1)
-        parts[#parts + 1] = replacement
-        position = percent + 2
-      else
-        position = percent + 1 + #spec + #conversion
-      end
-      if changed then
+      if replaced then
         args = args or pack(...)
         args[index] = value
       end
     end
   end
-  if #parts > 0 then
-    parts[#parts + 1] = sub(pattern, position)
+  if copied > 1 then
+    parts[#parts + 1] = sub(pattern, copied)
     pattern = concat(parts)
   end
   if args then
