@@ -96,6 +96,12 @@ interface FunctionState {
   loopDepth: number;
 }
 
+/** A local in scope: enough to refuse assigning a `const` and a type function reading an outer local. */
+interface LocalInfo {
+  isConst: boolean;
+  functionDepth: number;
+}
+
 class Parser {
   private readonly tokens: Token[];
   private index = 0;
@@ -108,6 +114,11 @@ class Parser {
   private readonly stopOn = new Map<TokenType, number>([['eof', 1]]);
   /** A block closed by an `end` at another line and column: a likely culprit for a later missing `end`. */
   private endSuspect: { type: TokenType; line: number; column: number } | null = null;
+  /** The locals in scope by name, and the stack that restores shadowed ones when a scope ends. */
+  private readonly locals = new Map<string, LocalInfo>();
+  private readonly localStack: { name: string; shadowed: LocalInfo | undefined }[] = [];
+  /** Inside a `type function`: the function depth below which locals may not be read. */
+  private typeFunctionDepth = 0;
 
   constructor(source: string) {
     this.tokens = tokenize(source);
@@ -294,6 +305,26 @@ class Parser {
   }
 
   private parseBlock(): Block {
+    const scope = this.localStack.length;
+    const block = this.parseBlockNoScope();
+    this.restoreLocals(scope);
+    return block;
+  }
+
+  private pushLocal(name: string, isConst: boolean): void {
+    this.localStack.push({ name, shadowed: this.locals.get(name) });
+    this.locals.set(name, { isConst, functionDepth: this.functions.length - 1 });
+  }
+
+  private restoreLocals(size: number): void {
+    while (this.localStack.length > size) {
+      const { name, shadowed } = this.localStack.pop()!;
+      if (shadowed) this.locals.set(name, shadowed);
+      else this.locals.delete(name);
+    }
+  }
+
+  private parseBlockNoScope(): Block {
     const start = this.previous === this.token ? startOf(this.token) : endOf(this.previous);
     const body: Statement[] = [];
     while (!this.blockFollows()) {
@@ -409,6 +440,15 @@ class Parser {
     return { kind: 'While', condition, body, span: this.spanFrom(start) };
   }
 
+  /** A `for` loop's body, its variables in scope. */
+  private parseLoopBodyWith(variables: Binding[]): Block {
+    const scope = this.localStack.length;
+    for (const variable of variables) this.pushLocal(variable.name, false);
+    const body = this.parseLoopBody();
+    this.restoreLocals(scope);
+    return body;
+  }
+
   private parseLoopBody(): Block {
     this.fn.loopDepth++;
     const body = this.parseBlock();
@@ -419,9 +459,14 @@ class Parser {
   private parseRepeat(): Statement {
     const start = this.token;
     this.next();
-    const body = this.parseLoopBody();
+    // The condition sees the body's locals.
+    const scope = this.localStack.length;
+    this.fn.loopDepth++;
+    const body = this.parseBlockNoScope();
+    this.fn.loopDepth--;
     this.expectMatchEnd('until', start);
     const condition = this.parseExpression();
+    this.restoreLocals(scope);
     return { kind: 'Repeat', body, condition, span: this.spanFrom(start) };
   }
 
@@ -461,7 +506,7 @@ class Parser {
       }
       const matchDo = this.token;
       this.expect('do', 'for loop');
-      const body = this.parseLoopBody();
+      const body = this.parseLoopBodyWith([first]);
       this.expectMatchEnd('end', matchDo);
       return { kind: 'NumericFor', variable: first, start: from, limit, step, body, span: this.spanFrom(start) };
     }
@@ -474,7 +519,7 @@ class Parser {
     const iterators = this.parseExpressionList();
     const matchDo = this.token;
     this.expect('do', 'for loop');
-    const body = this.parseLoopBody();
+    const body = this.parseLoopBodyWith(variables);
     this.expectMatchEnd('end', matchDo);
     return { kind: 'GenericFor', variables, iterators, body, span: this.spanFrom(start) };
   }
@@ -483,6 +528,10 @@ class Parser {
     const matchFunction = this.token;
     this.next();
     const base = this.parseName('function name');
+    const target = this.locals.get(base.name);
+    if (target?.isConst && this.token.type !== '.' && this.token.type !== ':') {
+      this.report(spanLocation(base.span), `Variable '${base.name}' is constant and may not be reassigned`);
+    }
     const path: Name[] = [];
     const depth = this.depth;
     while (this.token.type === '.') {
@@ -496,7 +545,7 @@ class Parser {
       this.next();
       method = this.parseName('method name');
     }
-    const func = this.withStop('end', () => this.parseFunctionBody(matchFunction, attributes));
+    const func = this.withStop('end', () => this.parseFunctionBody(matchFunction, attributes, method !== null));
     return { kind: 'Function', attributes, base, path, method, func, span: this.spanFrom(start) };
   }
 
@@ -587,6 +636,7 @@ class Parser {
       const nameToken = this.token;
       const name = this.parseName('variable name');
       const binding: Binding = { kind: 'Binding', name: name.name, type: null, span: this.spanFrom(nameToken) };
+      this.pushLocal(name.name, isConst);
       const func = this.withStop('end', () => this.parseFunctionBody(matchFunction, attributes));
       return { kind: 'LocalFunction', attributes, name: binding, func, span: this.spanFrom(start) };
     }
@@ -603,6 +653,7 @@ class Parser {
       this.next();
       values = this.parseExpressionList();
     }
+    for (const binding of names) this.pushLocal(binding.name, isConst);
     const span = this.spanFrom(start);
     if (isConst && !hasEnoughValues(values, names.length)) {
       this.report(spanLocation(span), 'Missing initializer in const declaration');
@@ -623,7 +674,11 @@ class Parser {
       const matchFunction = this.token;
       this.next();
       const name = this.parseName('type function name');
+      // A type function runs at type-check time: it cannot see the script's locals.
+      const outerDepth = this.typeFunctionDepth;
+      this.typeFunctionDepth = this.functions.length;
       const func = this.withStop('end', () => this.parseFunctionBody(matchFunction, []));
+      this.typeFunctionDepth = outerDepth;
       return { kind: 'TypeAlias', exported, name, generics: null, type: null, func, span: this.spanFrom(start) };
     }
     const name = this.parseName('type name');
@@ -658,6 +713,10 @@ class Parser {
   }
 
   private checkAssignable(expr: Expression): AssignTarget {
+    if (expr.kind === 'NameExpression' && this.locals.get(expr.name)?.isConst) {
+      this.report(spanLocation(expr.span), `Variable '${expr.name}' is constant and may not be reassigned`);
+      return expr;
+    }
     if (expr.kind === 'NameExpression' || expr.kind === 'Member' || expr.kind === 'Index') return expr;
     this.report(spanLocation(expr.span), 'Assigned expression must be a variable or a field');
     return { kind: 'NameExpression', name: '', span: expr.span };
@@ -667,7 +726,7 @@ class Parser {
   // Functions and bindings
 
   /** `[<generics>] (params) [: ReturnType] block end`, after `function` (`matchFunction`, consumed). */
-  private parseFunctionBody(matchFunction: Token, attributes: Attribute[]): FunctionBody {
+  private parseFunctionBody(matchFunction: Token, attributes: Attribute[], isMethod = false): FunctionBody {
     const start = attributes.length > 0 ? attributes[0]!.span.start : startOf(matchFunction);
     const generics = this.parseGenericList(false);
     const matchParen = this.token;
@@ -680,7 +739,11 @@ class Parser {
     });
     const returnType = this.parseOptionalReturnType();
     this.functions.push({ vararg, loopDepth: 0 });
+    const scope = this.localStack.length;
+    if (isMethod) this.pushLocal('self', false);
+    for (const param of params) this.pushLocal(param.name, false);
     const body = this.parseBlock();
+    this.restoreLocals(scope);
     this.functions.pop();
     this.expectMatchEnd('end', matchFunction);
     return { kind: 'FunctionBody', generics, params, vararg, returnType, body, span: this.spanFrom(start) };
@@ -1038,6 +1101,12 @@ class Parser {
     }
     if (start.type === 'name') {
       this.next();
+      if (this.typeFunctionDepth > 0) {
+        const local = this.locals.get(start.text);
+        if (local && local.functionDepth < this.typeFunctionDepth) {
+          this.reportAt(this.token, `Type function cannot reference outer local '${start.text}'`);
+        }
+      }
       return { kind: 'NameExpression', name: start.text, span: this.spanFrom(start) };
     }
     // Nothing is consumed; the error node covers the offending token, so that a statement error
