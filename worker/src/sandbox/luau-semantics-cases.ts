@@ -185,6 +185,12 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     output: '2 a 0\n',
   },
 
+  {
+    name: 'goto is an ordinary name in Luau',
+    code: 'local goto = 1 local t = { goto = 2 } local o = { base = 10 } function o:goto(n) return self.base + n end print(goto + t.goto, o:goto(3))',
+    output: '3 13\n',
+  },
+
   // Numbers are doubles, printed as Luau prints them.
   {
     name: 'numbers are doubles',
