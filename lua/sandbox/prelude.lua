@@ -37,6 +37,7 @@ local format, sub, find, byte, rep = string.format, string.sub, string.find, str
 local concat, pack, insert, remove, move = table.concat, table.pack, table.insert, table.remove, table.move
 local mathType, toInteger, floor, ceil, huge = math.type, math.tointeger, math.floor, math.ceil, math.huge
 local maxInteger = math.maxinteger
+local match, gsub, random, unpack = string.match, string.gsub, math.random, table.unpack
 
 local LOCKED_METATABLE = "The metatable is locked"
 -- Slots a C loop may walk in one call: no real table that long fits in the memory cap.
@@ -111,26 +112,52 @@ local function passLimits(ok, ...)
   return ok, ...
 end
 
--- Luau prints numbers in their shortest round-trip form: 3.0 prints as 3, 0.1 as 0.1, 1/3 as
--- 0.3333333333333333, 1e15 as 1e+15 (Lua's own "%.14g" would print 3.0 and 0.33333333333333).
-local NUMBER_FORMATS = { "%.14g", "%.15g", "%.16g" }
+-- Luau prints a number as its shortest round-trip digits (Schubfach, VM/src/lnumprint.cpp), in
+-- fixed notation while the decimal point falls from 5 places before the first digit to 21 after it
+-- (0.00001, 1e+21 -> "1e+21", 1e15 -> "1000000000000000", 1e-7 -> "1e-07"), "inf", "-inf", and "nan"
+-- for every NaN. Integers (from # or the libraries) print as the doubles they stand for.
+local MIN_NORMAL = 2.2250738585072014e-308
+local TWO_53 = 2 ^ 53
 local function formatNumber(number)
   if mathType(number) == "integer" then
-    return tostring(number)
-  elseif number ~= number then
+    number = number + 0.0
+  end
+  if number ~= number then
     return "nan"
   elseif number == huge then
     return "inf"
   elseif number == -huge then
     return "-inf"
+  elseif number == 0 then
+    return 1 / number < 0 and "-0" or "0"
+  elseif number == floor(number) and number > -TWO_53 and number < TWO_53 then
+    return format("%d", number)
   end
-  for i = 1, #NUMBER_FORMATS do
-    local text = format(NUMBER_FORMATS[i], number)
+  -- The shortest digits: a normal double needs at most 17; if 15 round-trip, the 15-digit rounding
+  -- with its trailing zeros cut is the shortest. Subnormals may need fewer, so they try every length.
+  local text
+  local first = (number > -MIN_NORMAL and number < MIN_NORMAL) and 0 or 14
+  for precision = first, 16 do
+    text = format("%." .. precision .. "e", number)
     if tonumber(text) == number then
-      return text
+      break
     end
   end
-  return format("%.17g", number)
+  local sign, lead, fraction, exponent = match(text, "^(-?)(%d)%.?(%d*)e([-+]%d+)$")
+  local digits = gsub(lead .. fraction, "0+$", "")
+  local length = #digits
+  local dot = tonumber(exponent) + 1
+  if dot >= -5 and dot <= 21 then
+    if dot <= 0 then
+      return sign .. "0." .. rep("0", -dot) .. digits
+    elseif dot >= length then
+      return sign .. digits .. rep("0", dot - length)
+    end
+    return sign .. sub(digits, 1, dot) .. "." .. sub(digits, dot + 1)
+  end
+  local mantissa = length > 1 and sub(digits, 1, 1) .. "." .. sub(digits, 2) or digits
+  local power = dot - 1
+  return format("%s%se%s%02d", sign, mantissa, power < 0 and "-" or "+", power < 0 and -power or power)
 end
 
 local function luauTostring(value)
@@ -520,6 +547,210 @@ local os = {
   date = os.date,
   difftime = os.difftime,
 }
+
+---------------------------------------------------------------------------------------------------
+-- Luau's numbers are doubles. Scripts are lowered from Luau (lua/luau/lower.ts) with every literal
+-- a Lua float, so arithmetic stays in doubles; the library functions that answer Lua integers of any
+-- size are made to answer doubles too (small integers from #, string.len, select("#") ... print and
+-- compute exactly as the doubles they equal). Lua 5.4's integer-only functions are not in Luau.
+
+math.type, math.tointeger, math.ult, math.maxinteger, math.mininteger = nil, nil, nil, nil, nil
+
+math.floor = function(x)
+  return floor(checkNumber(x, 1, "floor")) + 0.0
+end
+
+math.ceil = function(x)
+  return ceil(checkNumber(x, 1, "ceil")) + 0.0
+end
+
+math.random = function(...)
+  local count = select("#", ...)
+  if count == 0 then
+    return random()
+  end
+  local m, n = ...
+  m = checkInteger(m, 1, "random")
+  if count == 1 then
+    if m < 1 then
+      error(badArgument(1, "random", "interval is empty"), 2)
+    end
+    return random(m) + 0.0
+  end
+  n = checkInteger(n, 2, "random")
+  if m > n then
+    error(badArgument(2, "random", "interval is empty"), 2)
+  end
+  return random(m, n) + 0.0
+end
+
+G.tonumber = function(...)
+  local value, base = ...
+  local number
+  if base == nil then
+    if select("#", ...) == 0 then
+      error(badArgument(1, "tonumber", "value expected"), 2)
+    end
+    number = tonumber(value)
+  else
+    number = rethrow(2, pcall(tonumber, value, base))
+  end
+  return number and number + 0.0
+end
+
+-- string.format as Luau's: %s and %* show numbers as Luau prints them (%* any value, as tostring),
+-- and %d/%i/%c/%o/%u/%x/%X take any number, truncated toward zero.
+local INTEGER_CONVERSIONS = { d = true, i = true, c = true, o = true, u = true, x = true, X = true }
+string.format = function(pattern, ...)
+  pattern = checkString(pattern, 1, "format")
+  local args, count = nil, select("#", ...)
+  local parts, copied = {}, 1
+  local position, index = 1, 0
+  while true do
+    local percent = find(pattern, "%", position, true)
+    if percent == nil then
+      break
+    end
+    local spec, conversion = match(pattern, "^([-+ #0]*%d*%.?%d*)(.?)", percent + 1)
+    position = percent + 1 + #spec + #conversion
+    if conversion ~= "%" or spec ~= "" then
+      index = index + 1
+      local value, replaced = select(index, ...), false
+      if conversion == "*" and spec == "" and index <= count then
+        -- %* is Luau's: any value, as tostring shows it.
+        parts[#parts + 1] = sub(pattern, copied, percent - 1)
+        parts[#parts + 1] = "%s"
+        copied = position
+        value, replaced = luauTostring(value), true
+      elseif conversion == "s" and type(value) == "number" then
+        value, replaced = formatNumber(value), true
+      elseif INTEGER_CONVERSIONS[conversion] and type(value) == "number" and value == value and value ~= floor(value) then
+        value, replaced = value >= 0 and floor(value) or ceil(value), true
+      end
+      if replaced then
+        args = args or pack(...)
+        args[index] = value
+      end
+    end
+  end
+  if copied > 1 then
+    parts[#parts + 1] = sub(pattern, copied)
+    pattern = concat(parts)
+  end
+  if args then
+    return rethrow(2, pcall(format, pattern, unpack(args, 1, count)))
+  end
+  return rethrow(2, pcall(format, pattern, ...))
+end
+
+-- table.concat shows numbers as Luau prints them.
+table.concat = function(list, separator, first, last)
+  checkTable(list, 1, "concat")
+  separator = separator == nil and "" or checkString(separator, 2, "concat")
+  first = first == nil and 1 or checkInteger(first, 3, "concat")
+  last = last == nil and #list or checkInteger(last, 4, "concat")
+  if last - first >= MAX_MOVE then
+    error(badArgument(4, "concat", format("more than %d elements to join in the sandbox", MAX_MOVE)), 2)
+  end
+  local parts = {}
+  for i = first, last do
+    local value = list[i]
+    local kind = type(value)
+    if kind == "number" then
+      value = formatNumber(value)
+    elseif kind ~= "string" then
+      error(format("invalid value (at index %d) in table for 'concat'", i), 2)
+    end
+    parts[i - first + 1] = value
+  end
+  return concat(parts, separator)
+end
+
+-- The helpers lowered scripts call (lua/luau/lower.ts, HELPERS, in that order). The script's first
+-- line takes them through this global, which that call removes.
+
+-- A concatenation operand: a number as Luau prints it; anything else unchanged (for __concat).
+local function concatOperand(value)
+  if type(value) == "number" then
+    return formatNumber(value)
+  end
+  return value
+end
+
+-- An arithmetic operand that is not a number: a numeric string converts (as in Luau); a value with
+-- a metatable goes to its metamethod; anything else is the script's error, at the script's line.
+local function arithmeticOperands(a, b)
+  local x, y = a, b
+  if type(x) == "string" then
+    x = tonumber(x)
+  end
+  if type(y) == "string" then
+    y = tonumber(y)
+  end
+  if type(x) == "number" and type(y) == "number" then
+    return x, y
+  end
+  if (type(a) == "table" and getmetatable(a) ~= nil) or (type(b) == "table" and getmetatable(b) ~= nil) then
+    return nil
+  end
+  local bad = type(x) == "number" and b or a
+  error(format("attempt to perform arithmetic on a %s value", type(bad)), 3)
+end
+
+-- Luau: a % b = a - floor(a / b) * b on doubles.
+local function luauMod(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" then
+    local x, y = arithmeticOperands(a, b)
+    if x == nil then
+      return a % b
+    end
+    a, b = x, y
+  end
+  return a - ((a + 0.0) // b) * b
+end
+
+-- Luau: a // b = floor(a / b) on doubles (two Lua integers would raise on zero).
+local function luauIdiv(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" then
+    local x, y = arithmeticOperands(a, b)
+    if x == nil then
+      return a // b
+    end
+    a, b = x, y
+  end
+  return (a + 0.0) // b
+end
+
+-- if-expressions: `c and box(v) or e` keeps a nil or false v; unbox restores it. The markers are
+-- functions, which no script value equals and which have no __eq.
+local BOXED_NIL = function() end
+local BOXED_FALSE = function() end
+local function box(value)
+  if value == nil then
+    return BOXED_NIL
+  elseif value == false then
+    return BOXED_FALSE
+  end
+  return value
+end
+local function unbox(value)
+  if value == BOXED_NIL then
+    return nil
+  elseif value == BOXED_FALSE then
+    return false
+  end
+  return value
+end
+
+-- obj:goto(...) for method names Lua reserves.
+local function invoke(object, name, ...)
+  return object[name](object, ...)
+end
+
+G.__luau_runtime = function()
+  G.__luau_runtime = nil
+  return concatOperand, luauTostring, luauMod, luauIdiv, box, unbox, invoke
+end
 
 ---------------------------------------------------------------------------------------------------
 -- Lock the libraries. Each global library becomes an empty proxy whose metatable reads from the

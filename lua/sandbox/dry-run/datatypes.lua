@@ -861,7 +861,9 @@ RandomMeta = newType("Random", {}, {
 })
 function Random.new(seed)
   local generator = setmetatable({}, RandomMeta)
-  randomState[generator] = math.tointeger(floor(tonumber(seed) or math.random(0, 1 << 30))) or 0
+  -- The state is a Lua integer (the sandbox's numbers are doubles; `| 0` makes a whole one an integer).
+  local number = tonumber(seed) or math.random(0, 1 << 30)
+  randomState[generator] = number == number and floor(number % 2 ^ 53) | 0 or 0
   return generator
 end
 datatypes.Random = Random

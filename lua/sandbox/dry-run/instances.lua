@@ -49,8 +49,7 @@ local function checkValue(kind, value, key, level)
     local number = tonumber(value)
     if number ~= nil and (actual == "number" or actual == "string") then
       if kind == "int" then
-        number = number >= 0 and math.floor(number) or math.ceil(number)
-        return math.tointeger(number) or number
+        return number >= 0 and math.floor(number) or math.ceil(number)
       end
       return number
     end

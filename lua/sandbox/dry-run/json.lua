@@ -40,9 +40,6 @@ local function encodeNumber(number)
   if number ~= number or number == math.huge or number == -math.huge then
     error("Can't convert to JSON: NaN and infinity have no JSON form", 0)
   end
-  if math.type(number) == "integer" then
-    return tostring(number)
-  end
   if number == math.floor(number) and math.abs(number) < 2 ^ 53 then
     return string.format("%d", number)
   end
@@ -176,7 +173,10 @@ local function decodeNumber(text, at)
   if not number then
     fail(at, "a bad number")
   end
-  return math.tointeger(number) or number, at + #literal
+  -- Where Lua has integers (the test game server), whole numbers become integers; the sandbox, like
+  -- Luau, has only doubles (its prelude removes math.tointeger).
+  local toInteger = math.tointeger
+  return toInteger and toInteger(number) or number, at + #literal
 end
 
 local function decodeArray(text, at)

@@ -84,13 +84,8 @@ local function pop()
   return top
 end
 
--- Whole seconds are integers: a script's "waited " .. seconds reads "3", as in Luau, not "3.0".
-local function whole(seconds)
-  return math.tointeger(seconds) or seconds
-end
-
 function scheduler.now()
-  return whole(frame / FRAMES_PER_SECOND)
+  return frame / FRAMES_PER_SECOND
 end
 
 local function describe(message)
@@ -190,7 +185,7 @@ function scheduler.wait(duration)
   local ticket = {}
   push({ frame = frameAfter(duration), thread = thread, ticket = ticket })
   scheduler.suspend(thread, ticket)
-  return whole(scheduler.now() - startedAt)
+  return scheduler.now() - startedAt
 end
 
 local function threadOf(fn, name)

@@ -42,6 +42,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { compileLuau } from '@moonrelay/lua/luau/compile.ts';
 import { finishDryRun, readDryRunModules, type DryRunModules, type DryRunSummary } from './dry-run.ts';
 import {
   LUA_MULTRET,
@@ -195,6 +196,19 @@ export async function runLua(
   const startedAt = performance.now();
   const resolved = resolveLimits(limits);
   const environment = options.environment ?? 'plain';
+  // Scripts are Luau: parsed and lowered to Lua 5.4 with Luau's meaning (lua/luau/compile.ts).
+  const compiled = compileLuau(code);
+  if (!compiled.ok) {
+    return {
+      success: false,
+      output: '',
+      error: compiled.error,
+      returns: [],
+      limit: null,
+      durationMs: elapsedMs(startedAt),
+    };
+  }
+  code = compiled.lua;
   let state: PreparedState;
   try {
     state = await takeState(environment);
