@@ -6,7 +6,7 @@ import { warmSandboxBeforeAll } from './sandbox-test-support.ts';
 /**
  * Dry runs: scripts written for a Roblox server run against the emulated game of lua/sandbox/dry-run
  * inside the sandbox, on its virtual clock, and answer their output and a summary of what they did.
- * Every script here is valid Luau and Lua 5.4 alike.
+ * Scripts go through the sandbox's Luau lowering like any other; most here are valid Lua 5.4 as well.
  */
 
 warmSandboxBeforeAll();
@@ -288,6 +288,34 @@ part.Size = 5
     expect(result.error).toBe('script:8: Unable to assign property Size. Vector3 expected, got number');
     expect(lines(result.output)).toEqual(['before', 'still running', 'error: script:4: second failure']);
     expect(result.dryRun).toMatchObject({ created: [{ className: 'Part', count: 1 }], gameSeconds: 1 });
+  });
+});
+
+describe('dry run: Luau syntax', () => {
+  it('runs a script with types, compound assignment, continue, interpolation and if-expressions', async () => {
+    const result = await dryRun(`--!strict
+local Players = game:GetService("Players")
+type Stats = { coins: number }
+local stats: { [Player]: Stats } = {}
+Players.PlayerAdded:Connect(function(player: Player)
+  stats[player] = { coins = 0 }
+  for i = 1, 3 do
+    task.wait(1)
+    stats[player].coins += 5
+    if stats[player].coins > 10 then
+      continue
+    end
+    print(\`{player.Name} has {stats[player].coins} coins at {os.clock()}\`)
+  end
+end)
+task.wait(4)
+for player, s in pairs(stats) do
+  print(player.Name, s.coins, if s.coins > 10 then "rich" else "poor")
+end
+`);
+
+    expect(result).toMatchObject({ success: true, error: null });
+    expect(lines(result.output)).toEqual(['Player1 has 5 coins at 1', 'Player1 has 10 coins at 2', 'Player1 15 rich']);
   });
 });
 
