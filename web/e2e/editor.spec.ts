@@ -420,4 +420,30 @@ describe('script editor', () => {
     await expectPath(page, '/editor');
     expect(await scriptsOf(user)).toEqual([]);
   });
+
+  it('Dry run runs the unsaved code against an emulated game and shows what it changed', async () => {
+    const page = await suite.browser.newPage();
+    const runs = recordCalls(page, 'POST', /\/execute$/);
+    const user = await createUser(suite.app);
+    await openNewEditor(page, user);
+    const pane = executionPane(page);
+    // Short enough to stay one line as it is typed.
+    const code = 'local p = Instance.new("Part", workspace) task.wait(2) warn("done at", os.clock())';
+
+    await typeInCodeEditor(page, code);
+    await expect.poll(() => codeEditorLines(page)).toEqual([code]);
+    await editorButton(page, 'Dry run').click();
+    await expectToast(page, 'Script Executed', 'warning: done at 2');
+    await expectVisible(pane.output.getByText('warning: done at 2'));
+    await expectVisible(pane.target.getByText('Dry run', { exact: true }));
+    await expectVisible(pane.status.getByText('Success', { exact: true }));
+    const summary = mainArea(page).getByTestId('dry-run-summary');
+    await expectVisible(summary.getByText('Created: 1 Part', { exact: true }));
+    await expectVisible(summary.getByText('2 s of game time, nothing left to run', { exact: true }));
+    await screenshot(page, 'editor-dry-run-output');
+    expect(runs.map((request) => [new URL(request.url()).pathname, request.postDataJSON()])).toEqual([
+      ['/api/scripts/execute', { code, target: 'dry-run' }],
+    ]);
+    expect(await scriptsOf(user)).toEqual([]);
+  });
 });

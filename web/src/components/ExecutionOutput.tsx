@@ -18,7 +18,8 @@ const BADGES: Record<ExecutionStatus, { label: string; palette: string }> = {
   error: { label: 'Error', palette: 'red' },
 };
 
-const TARGETS: Record<ExecutionTarget, { label: string; palette: string }> = {
+/** How each execution target is shown wherever runs are listed. */
+export const EXECUTION_TARGETS: Record<ExecutionTarget, { label: string; palette: string }> = {
   sandbox: { label: 'Sandbox', palette: 'teal' },
   game: { label: 'Game', palette: 'orange' },
   'dry-run': { label: 'Dry run', palette: 'cyan' },
@@ -66,7 +67,7 @@ interface Props {
  */
 export function ExecutionOutput({ execution, runningText = 'Executing script...' }: Props) {
   const badge = BADGES[execution.status];
-  const target = execution.target ? TARGETS[execution.target] : undefined;
+  const target = execution.target ? EXECUTION_TARGETS[execution.target] : undefined;
   const running = execution.status === 'running';
   const text = running ? runningText : execution.output || execution.error || EXECUTION_TOASTS.noOutput;
   const limitNote = !running && execution.limit ? LIMIT_NOTES[execution.limit] : undefined;
