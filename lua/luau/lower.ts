@@ -627,9 +627,12 @@ class Lowering {
     right: Expression,
   ): void {
     const [, rightPriority] = PRIORITY[operator]!;
-    if (operator === '%' || (operator === '//' && !isNumberLiteral(right))) {
-      // Luau: a % b is a - floor(a / b) * b on doubles (Lua's fmod differs), and a // b on two
-      // integers from the libraries would raise on zero where Luau answers inf.
+    if ((operator === '%' || operator === '//') && !isNumberLiteral(right)) {
+      // Two Lua integers (from # or the libraries) would raise on a zero divisor where Luau answers
+      // inf or nan, and Luau's a % b is a - floor(a / b) * b. A literal divisor is a float, so Lua's
+      // own operator runs on doubles: floor division is Luau's exactly, and Lua's fmod-based modulo
+      // differs only in the last bits of huge quotients (docs/luau-in-the-sandbox.md). It runs at
+      // full speed, where the helper costs a call (bench/luau.ts).
       this.write(`${this.helper(operator === '%' ? 'mod' : 'idiv')}(`);
       left();
       this.write(',');
@@ -732,7 +735,7 @@ class Lowering {
 function expressionPriority(expression: Expression): number {
   if (expression.kind === 'Binary') {
     // `%` and `//` on non-literals become helper calls, `..` stays an operator.
-    if (expression.operator === '%' || (expression.operator === '//' && !isNumberLiteral(expression.right)))
+    if ((expression.operator === '%' || expression.operator === '//') && !isNumberLiteral(expression.right))
       return ATOM;
     return PRIORITY[expression.operator]![0];
   }

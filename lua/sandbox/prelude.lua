@@ -118,24 +118,13 @@ end
 -- for every NaN. Integers (from # or the libraries) print as the doubles they stand for.
 local MIN_NORMAL = 2.2250738585072014e-308
 local TWO_53 = 2 ^ 53
-local function formatNumber(number)
-  if mathType(number) == "integer" then
-    number = number + 0.0
-  end
-  if number ~= number then
-    return "nan"
-  elseif number == huge then
-    return "inf"
-  elseif number == -huge then
-    return "-inf"
-  elseif number == 0 then
-    return 1 / number < 0 and "-0" or "0"
-  elseif number == floor(number) and number > -TWO_53 and number < TWO_53 then
-    return format("%d", number)
-  end
-  -- The shortest digits: a normal double needs at most 17; if 15 round-trip, the 15-digit rounding
-  -- with its trailing zeros cut is the shortest. Subnormals may need fewer, so they try every length.
+local SHORTEST_FORMATS = { "%.15g", "%.16g", "%.17g" }
+
+-- The general case: the shortest digits and where the decimal point goes, laid out as Luau does.
+local function layOutNumber(number)
   local text
+  -- A normal double needs at most 17 digits; if 15 round-trip, the 15-digit rounding with its
+  -- trailing zeros cut is the shortest. Subnormals may need fewer, so they try every length.
   local first = (number > -MIN_NORMAL and number < MIN_NORMAL) and 0 or 14
   for precision = first, 16 do
     text = format("%." .. precision .. "e", number)
@@ -158,6 +147,40 @@ local function formatNumber(number)
   local mantissa = length > 1 and sub(digits, 1, 1) .. "." .. sub(digits, 2) or digits
   local power = dot - 1
   return format("%s%se%s%02d", sign, mantissa, power < 0 and "-" or "+", power < 0 and -power or power)
+end
+
+local function formatNumber(number)
+  -- Whole numbers below 2^53 (the common case) print their digits; -0 does not come this way.
+  local integer = toInteger(number)
+  if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / number > 0) then
+    return integer .. ""
+  end
+  if mathType(number) == "integer" then
+    number = number + 0.0
+  end
+  if number ~= number then
+    return "nan"
+  elseif number == huge then
+    return "inf"
+  elseif number == -huge then
+    return "-inf"
+  elseif number == 0 then
+    return 1 / number < 0 and "-0" or "0"
+  elseif number > -MIN_NORMAL and number < MIN_NORMAL then
+    return layOutNumber(number)
+  end
+  -- %g with the shortest precision that round-trips: when it chose fixed notation, its text is
+  -- Luau's (Luau's fixed range is wider); otherwise lay the digits out as Luau does.
+  for i = 1, 3 do
+    local text = format(SHORTEST_FORMATS[i], number)
+    if tonumber(text) == number then
+      if find(text, "e", 1, true) == nil then
+        return text
+      end
+      break
+    end
+  end
+  return layOutNumber(number)
 end
 
 local function luauTostring(value)
