@@ -308,4 +308,16 @@ export const LUAU_DIFFERENCE_CASES: readonly LuauDifferenceCase[] = [
     output: '3 1.5 1 1 inf   3.0\n',
     luau: '3 1.5 1 1 inf   3.0',
   },
+  {
+    name: 'Luau libraries the sandbox does not have',
+    code: 'print(bit32, buffer, vector, math.noise, string.pack ~= nil, utf8.charpattern ~= nil)',
+    output: 'nil nil nil nil true true\n',
+    luau: 'table: 0x... table: 0x... table: 0x... function: 0x... nil true',
+  },
+  {
+    name: 'string.format %s accepts any value, as Lua 5.4 does',
+    code: 'print(string.format("%s %s", true, nil))',
+    output: 'true nil\n',
+    luau: "bad argument #2 to 'format' (string expected, got boolean)",
+  },
 ];
