@@ -621,6 +621,14 @@ G.tonumber = function(...)
   return number and number + 0.0
 end
 
+-- A library function called through pcall does not know its name ("bad argument #2 to '?'").
+local function named(name, ok, ...)
+  if not ok and type((...)) == "string" then
+    return false, (gsub((...), "^(bad argument #%d+ to )'%?'", "%1'" .. name .. "'"))
+  end
+  return ok, ...
+end
+
 -- string.format as Luau's: %s and %* show numbers as Luau prints them (%* any value, as tostring),
 -- and %d/%i/%c/%o/%u/%x/%X take any number, truncated toward zero.
 local INTEGER_CONVERSIONS = { d = true, i = true, c = true, o = true, u = true, x = true, X = true }
@@ -661,9 +669,9 @@ string.format = function(pattern, ...)
     pattern = concat(parts)
   end
   if args then
-    return rethrow(2, pcall(format, pattern, unpack(args, 1, count)))
+    return rethrow(2, named("format", pcall(format, pattern, unpack(args, 1, count))))
   end
-  return rethrow(2, pcall(format, pattern, ...))
+  return rethrow(2, named("format", pcall(format, pattern, ...)))
 end
 
 -- table.concat shows numbers as Luau prints them.
