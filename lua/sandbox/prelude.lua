@@ -697,7 +697,7 @@ table.concat = function(list, separator, first, last)
   return concat(parts, separator)
 end
 
--- The helpers lowered scripts call (lua/luau/lower.ts, HELPERS, in that order). The script's first
+-- The helpers lowered scripts call (lua/luau/lower.ts, HELPERS, by their one-letter names). The script's first
 -- line takes them through this global, which that call removes.
 
 -- A concatenation operand: a number as Luau prints it; anything else unchanged (for __concat).
@@ -778,9 +778,24 @@ local function invoke(object, name, ...)
   return object[name](object, ...)
 end
 
-G.__luau_runtime = function()
+local HELPERS = {
+  S = concatOperand,
+  T = luauTostring,
+  M = luauMod,
+  D = luauIdiv,
+  N = box,
+  U = unbox,
+  I = invoke,
+}
+
+-- Answers the helpers named, in order; called once, by the lowered script's first line.
+G.__luau_runtime = function(...)
   G.__luau_runtime = nil
-  return concatOperand, luauTostring, luauMod, luauIdiv, box, unbox, invoke
+  local helpers = pack(...)
+  for i = 1, helpers.n do
+    helpers[i] = HELPERS[helpers[i]]
+  end
+  return unpack(helpers, 1, helpers.n)
 end
 
 ---------------------------------------------------------------------------------------------------

@@ -114,6 +114,11 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     output: '2 6\n',
   },
   {
+    name: 'continue in a repeat body that ends with return',
+    code: 'local function f() local i = 0 repeat i += 1 if i < 3 then continue end return i until false end print(f())',
+    output: '3\n',
+  },
+  {
     name: 'continue before a return that ends the loop body',
     code: 'local function f() for i = 1, 3 do if i < 3 then continue end return i end end print(f())',
     output: '3\n',
@@ -319,5 +324,11 @@ export const LUAU_DIFFERENCE_CASES: readonly LuauDifferenceCase[] = [
     code: 'print(string.format("%s %s", true, nil))',
     output: 'true nil\n',
     luau: "bad argument #2 to 'format' (string expected, got boolean)",
+  },
+  {
+    name: 'library integer arguments must be whole numbers, as in Lua 5.4',
+    code: 'print(pcall(string.sub, "abc", 1.5))',
+    output: "false bad argument #2 to 'string.sub' (number has no integer representation)\n",
+    luau: 'true abc (Luau truncates 1.5 to 1)',
   },
 ];
