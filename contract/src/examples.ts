@@ -113,9 +113,10 @@ const playerData = {
   walkSpeed: 16,
 };
 
+// The answer to `print("Hello"`, in Luau's words.
 const syntaxError = {
-  error: `${ERRORS.luaSyntaxPrefix}1:6: unexpected token \`(\`, expected \`)\` to close function call`,
-  issues: [{ path: '1:6', message: 'unexpected token `(`, expected `)` to close function call' }],
+  error: `${ERRORS.luaSyntaxPrefix}1:14: Expected ')' (to close '(' at column 6), got <eof>`,
+  issues: [{ path: '1:14', message: "Expected ')' (to close '(' at column 6), got <eof>" }],
 };
 
 const unauthorized = (message: string = ERRORS.authenticationFailed) => ({

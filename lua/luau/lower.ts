@@ -29,13 +29,13 @@ import type {
   Statement,
 } from './ast.ts';
 
-/** The global the prelude sets to the function answering the helpers, in HELPERS order. */
+/** The global the prelude sets to the function answering the helpers named (HELPERS' values), in order. */
 export const RUNTIME_GLOBAL = '__luau_runtime';
 
 /** Prefix of every name the lowering introduces; user names with it are renamed (see userName). */
 const PREFIX = '__luau_';
 
-/** The prelude's helpers, in the order its runtime function answers them. */
+/** The prelude's helpers: the lowering's name for each, and the prelude's one-letter name. */
 const HELPERS = {
   /** concat operand: a number as Luau prints it, anything else unchanged */
   str: 'S',
@@ -113,14 +113,14 @@ class Lowering {
 
   finish(): string {
     const body = this.parts.join('');
-    // One line-1 prefix, no newline: the user's line numbers stay as written. The call is made even
-    // when no helper is used, because it removes the global; `;` keeps a script starting with `(`
-    // from being read as more arguments.
-    const unused = `${PREFIX}_`;
-    const names = HELPER_ORDER.map((helper) => (this.used.has(helper) ? PREFIX + HELPERS[helper] : unused));
-    while (names.at(-1) === unused) names.pop();
-    const take = names.length > 0 ? `local ${names.join(', ')} = ` : '';
-    return `${take}${RUNTIME_GLOBAL}();${body}`;
+    // One line-1 prefix, no newline: the user's line numbers stay as written. Only the helpers used
+    // become locals (a chunk has 200). The call is made even when none is used, because it removes
+    // the global; `;` keeps a script starting with `(` from being read as more arguments.
+    const used = HELPER_ORDER.filter((helper) => this.used.has(helper)).map((helper) => HELPERS[helper]);
+    if (used.length === 0) return `${RUNTIME_GLOBAL}();${body}`;
+    const locals = used.map((name) => PREFIX + name).join(', ');
+    const keys = used.map((name) => `"${name}"`).join(', ');
+    return `local ${locals} = ${RUNTIME_GLOBAL}(${keys});${body}`;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -409,7 +409,7 @@ class Lowering {
           this.at(item.span.start);
           this.write('do');
         }
-        this.statement(item);
+        this.statementBeforeLabel(item, index === body.length - 1 && wrapFrom === -1);
       });
       if (wrapFrom !== -1) this.write('end');
       this.write(`::${label}::`);
@@ -427,21 +427,22 @@ class Lowering {
     if (label === null) {
       this.block(block);
     } else {
-      const last = block.body.at(-1);
-      block.body.forEach((item) => {
-        // `return` must end its block in Lua: before the label it goes into a `do` block.
-        if (item === last && item.kind === 'Return') {
-          this.at(item.span.start);
-          this.write('do');
-          this.statement(item);
-          this.write('end');
-        } else {
-          this.statement(item);
-        }
-      });
+      block.body.forEach((item, index) => this.statementBeforeLabel(item, index === block.body.length - 1));
       this.write(`::${label}::`);
     }
     this.loops.pop();
+  }
+
+  /** A loop body's statement; `return` must end its block in Lua, so before the label it goes in a `do` block. */
+  private statementBeforeLabel(item: Statement, last: boolean): void {
+    if (last && item.kind === 'Return') {
+      this.at(item.span.start);
+      this.write('do');
+      this.statement(item);
+      this.write('end');
+    } else {
+      this.statement(item);
+    }
   }
 
   private newLabel(): string {
@@ -627,9 +628,12 @@ class Lowering {
     right: Expression,
   ): void {
     const [, rightPriority] = PRIORITY[operator]!;
-    if (operator === '%' || (operator === '//' && !isNumberLiteral(right))) {
-      // Luau: a % b is a - floor(a / b) * b on doubles (Lua's fmod differs), and a // b on two
-      // integers from the libraries would raise on zero where Luau answers inf.
+    if ((operator === '%' || operator === '//') && !isNumberLiteral(right)) {
+      // Two Lua integers (from # or the libraries) would raise on a zero divisor where Luau answers
+      // inf or nan, and Luau's a % b is a - floor(a / b) * b. A literal divisor is a float, so Lua's
+      // own operator runs on doubles: floor division is Luau's exactly, and Lua's fmod-based modulo
+      // differs only in the last bits of huge quotients (docs/luau-in-the-sandbox.md). It runs at
+      // full speed, where the helper costs a call (bench/luau.ts).
       this.write(`${this.helper(operator === '%' ? 'mod' : 'idiv')}(`);
       left();
       this.write(',');
@@ -732,7 +736,7 @@ class Lowering {
 function expressionPriority(expression: Expression): number {
   if (expression.kind === 'Binary') {
     // `%` and `//` on non-literals become helper calls, `..` stays an operator.
-    if (expression.operator === '%' || (expression.operator === '//' && !isNumberLiteral(expression.right)))
+    if ((expression.operator === '%' || expression.operator === '//') && !isNumberLiteral(expression.right))
       return ATOM;
     return PRIORITY[expression.operator]![0];
   }

@@ -118,24 +118,13 @@ end
 -- for every NaN. Integers (from # or the libraries) print as the doubles they stand for.
 local MIN_NORMAL = 2.2250738585072014e-308
 local TWO_53 = 2 ^ 53
-local function formatNumber(number)
-  if mathType(number) == "integer" then
-    number = number + 0.0
-  end
-  if number ~= number then
-    return "nan"
-  elseif number == huge then
-    return "inf"
-  elseif number == -huge then
-    return "-inf"
-  elseif number == 0 then
-    return 1 / number < 0 and "-0" or "0"
-  elseif number == floor(number) and number > -TWO_53 and number < TWO_53 then
-    return format("%d", number)
-  end
-  -- The shortest digits: a normal double needs at most 17; if 15 round-trip, the 15-digit rounding
-  -- with its trailing zeros cut is the shortest. Subnormals may need fewer, so they try every length.
+local SHORTEST_FORMATS = { "%.15g", "%.16g", "%.17g" }
+
+-- The general case: the shortest digits and where the decimal point goes, laid out as Luau does.
+local function layOutNumber(number)
   local text
+  -- A normal double needs at most 17 digits; if 15 round-trip, the 15-digit rounding with its
+  -- trailing zeros cut is the shortest. Subnormals may need fewer, so they try every length.
   local first = (number > -MIN_NORMAL and number < MIN_NORMAL) and 0 or 14
   for precision = first, 16 do
     text = format("%." .. precision .. "e", number)
@@ -158,6 +147,40 @@ local function formatNumber(number)
   local mantissa = length > 1 and sub(digits, 1, 1) .. "." .. sub(digits, 2) or digits
   local power = dot - 1
   return format("%s%se%s%02d", sign, mantissa, power < 0 and "-" or "+", power < 0 and -power or power)
+end
+
+local function formatNumber(number)
+  -- Whole numbers below 2^53 (the common case) print their digits; -0 does not come this way.
+  local integer = toInteger(number)
+  if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / number > 0) then
+    return integer .. ""
+  end
+  if mathType(number) == "integer" then
+    number = number + 0.0
+  end
+  if number ~= number then
+    return "nan"
+  elseif number == huge then
+    return "inf"
+  elseif number == -huge then
+    return "-inf"
+  elseif number == 0 then
+    return 1 / number < 0 and "-0" or "0"
+  elseif number > -MIN_NORMAL and number < MIN_NORMAL then
+    return layOutNumber(number)
+  end
+  -- %g with the shortest precision that round-trips: when it chose fixed notation, its text is
+  -- Luau's (Luau's fixed range is wider); otherwise lay the digits out as Luau does.
+  for i = 1, 3 do
+    local text = format(SHORTEST_FORMATS[i], number)
+    if tonumber(text) == number then
+      if find(text, "e", 1, true) == nil then
+        return text
+      end
+      break
+    end
+  end
+  return layOutNumber(number)
 end
 
 local function luauTostring(value)
@@ -598,6 +621,14 @@ G.tonumber = function(...)
   return number and number + 0.0
 end
 
+-- A library function called through pcall does not know its name ("bad argument #2 to '?'").
+local function named(name, ok, ...)
+  if not ok and type((...)) == "string" then
+    return false, (gsub((...), "^(bad argument #%d+ to )'%?'", "%1'" .. name .. "'"))
+  end
+  return ok, ...
+end
+
 -- string.format as Luau's: %s and %* show numbers as Luau prints them (%* any value, as tostring),
 -- and %d/%i/%c/%o/%u/%x/%X take any number, truncated toward zero.
 local INTEGER_CONVERSIONS = { d = true, i = true, c = true, o = true, u = true, x = true, X = true }
@@ -638,9 +669,9 @@ string.format = function(pattern, ...)
     pattern = concat(parts)
   end
   if args then
-    return rethrow(2, pcall(format, pattern, unpack(args, 1, count)))
+    return rethrow(2, named("format", pcall(format, pattern, unpack(args, 1, count))))
   end
-  return rethrow(2, pcall(format, pattern, ...))
+  return rethrow(2, named("format", pcall(format, pattern, ...)))
 end
 
 -- table.concat shows numbers as Luau prints them.
@@ -666,7 +697,7 @@ table.concat = function(list, separator, first, last)
   return concat(parts, separator)
 end
 
--- The helpers lowered scripts call (lua/luau/lower.ts, HELPERS, in that order). The script's first
+-- The helpers lowered scripts call (lua/luau/lower.ts, HELPERS, by their one-letter names). The script's first
 -- line takes them through this global, which that call removes.
 
 -- A concatenation operand: a number as Luau prints it; anything else unchanged (for __concat).
@@ -747,9 +778,24 @@ local function invoke(object, name, ...)
   return object[name](object, ...)
 end
 
-G.__luau_runtime = function()
+local HELPERS = {
+  S = concatOperand,
+  T = luauTostring,
+  M = luauMod,
+  D = luauIdiv,
+  N = box,
+  U = unbox,
+  I = invoke,
+}
+
+-- Answers the helpers named, in order; called once, by the lowered script's first line.
+G.__luau_runtime = function(...)
   G.__luau_runtime = nil
-  return concatOperand, luauTostring, luauMod, luauIdiv, box, unbox, invoke
+  local helpers = pack(...)
+  for i = 1, helpers.n do
+    helpers[i] = HELPERS[helpers[i]]
+  end
+  return unpack(helpers, 1, helpers.n)
 end
 
 ---------------------------------------------------------------------------------------------------

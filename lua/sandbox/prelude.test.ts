@@ -115,4 +115,77 @@ describe('the Luau prelude', () => {
       /bad argument #1 to 'spawn' \(function or thread expected, got number\)/,
     );
   });
+
+  it('prints numbers as Luau does, for doubles of every magnitude', async () => {
+    const samples = numberSamples();
+    const result = await runLua(samples.map((value) => `print(${luauLiteral(value)})`).join('\n'));
+
+    expect(result.error).toBeNull();
+    expect(result.output.split('\n').slice(0, -1)).toEqual(samples.map(luauNumberText));
+  });
+
+  it('formats numbers as Luau in string.format and table.concat, and answers doubles from the libraries', async () => {
+    expect(
+      await returnsOf(
+        'return string.format("%s|%*|%d|%x|%5.1f|%%|%q", 1e16, 0.1, -3.9, 255.5, 2, "a"), table.concat({ 1, 1e100, "x" }, " "), tonumber("9007199254740993"), math.floor(-0.5), math.ceil(2^62) * 4, math.random(3, 3)',
+      ),
+    ).toEqual([
+      '10000000000000000|0.1|-3|ff|  2.0|%|"a"',
+      '1 1e+100 x',
+      '9007199254740992',
+      '-1',
+      '18446744073709552000',
+      '3',
+    ]);
+    expect(await errorOf('string.format("%d", "x")')).toMatch(/^script:1: bad argument #2 to 'format'/);
+    expect(await errorOf('table.concat({ {} })')).toMatch(
+      /^script:1: invalid value \(at index 1\) in table for 'concat'$/,
+    );
+  });
 });
+
+/** Doubles from 5e-324 to 1.8e308, whole and fractional, with a fixed seed. */
+function numberSamples(): number[] {
+  let seed = 12345;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const samples = [
+    5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    0.1,
+    1 / 3,
+    1e21,
+    1e-7,
+    123456789012345680000,
+  ];
+  for (let i = 0; i < 300; i++) {
+    const exponent = Math.floor(next() * 600) - 300;
+    const value = (next() * 10) ** (next() < 0.5 ? 1 : 3) * 10 ** exponent;
+    samples.push(next() < 0.3 ? -value : value, Math.round(next() * 10 ** Math.floor(next() * 22)));
+  }
+  return samples.filter((value) => Number.isFinite(value) && value !== 0);
+}
+
+/** A positive literal and unary minus: Luau has no negative literals. */
+function luauLiteral(value: number): string {
+  return value < 0 ? `-${String(-value)}` : String(value);
+}
+
+/** Luau's rule (VM/src/lnumprint.cpp), on JavaScript's shortest round-trip digits. */
+function luauNumberText(value: number): string {
+  const [mantissa = '', exponentText = ''] = Math.abs(value).toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const dot = Number(exponentText) + 1;
+  const sign = value < 0 ? '-' : '';
+  if (dot >= -5 && dot <= 21) {
+    if (dot <= 0) return `${sign}0.${'0'.repeat(-dot)}${digits}`;
+    if (dot >= digits.length) return `${sign}${digits}${'0'.repeat(dot - digits.length)}`;
+    return `${sign}${digits.slice(0, dot)}.${digits.slice(dot)}`;
+  }
+  const power = dot - 1;
+  const fraction = digits.length > 1 ? `.${digits.slice(1)}` : '';
+  return `${sign}${digits[0]}${fraction}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+}

@@ -286,9 +286,9 @@ describe('script editor', () => {
     const user = await createUser(suite.app);
     await openNewEditor(page, user);
 
-    await typeInCodeEditor(page, 'local x = = 1');
+    await typeInCodeEditor(page, 'local x = = 1 y');
     await expectVisible(
-      syntaxSummary(page).getByText('2 syntax errors — line 1: unexpected token `=`, expected an expression', {
+      syntaxSummary(page).getByText("2 syntax errors — line 1: Expected identifier when parsing expression, got '='", {
         exact: true,
       }),
     );
@@ -297,7 +297,7 @@ describe('script editor', () => {
     await expect.poll(() => codeEditorErrorUnderlines(page).count()).toBe(2);
     // Typing fast is checked once the typing pauses, not per keystroke.
     expect(checks.length).toBeLessThanOrEqual(2);
-    expect(checks.at(-1)?.postDataJSON()).toEqual({ code: 'local x = = 1' });
+    expect(checks.at(-1)?.postDataJSON()).toEqual({ code: 'local x = = 1 y' });
 
     // The first underline sits under the second `=` of the line.
     const [underline, text] = await Promise.all([
@@ -313,7 +313,7 @@ describe('script editor', () => {
 
     // Hovering the annotation shows the message.
     await codeEditorErrorCells(page).first().hover();
-    await expectVisible(page.locator('.ace_tooltip').getByText('unexpected token `=`, expected an expression'));
+    await expectVisible(page.locator('.ace_tooltip').getByText("Expected identifier when parsing expression, got '='"));
     await screenshot(page, 'editor-syntax-error');
     await page.mouse.move(0, 0);
 
@@ -327,7 +327,7 @@ describe('script editor', () => {
       'The script has 2 syntax errors; it will not run until they are fixed.',
     );
     await editorIdInUrl(page);
-    expect((await scriptsOf(user))[0]).toMatchObject({ name: 'Broken', code: 'local x = = 1' });
+    expect((await scriptsOf(user))[0]).toMatchObject({ name: 'Broken', code: 'local x = = 1 y' });
 
     // Fixed: the marks go away.
     await typeInCodeEditor(page, 'local x = 1');
@@ -373,7 +373,11 @@ describe('script editor', () => {
 
     await typeInCodeEditor(page, 'local x = = 1');
     await editorButton(page, 'Format').click();
-    await expectToast(page, 'Format Failed', 'Lua syntax error: 1:9: unexpected token `=`, expected an expression');
+    await expectToast(
+      page,
+      'Format Failed',
+      "Lua syntax error: 1:11: Expected identifier when parsing expression, got '='",
+    );
     expect(await toast(page).getAttribute('data-type')).toBe('error');
     expect(await codeEditorLines(page)).toEqual(['local x = = 1']);
   });

@@ -114,6 +114,11 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     output: '2 6\n',
   },
   {
+    name: 'continue in a repeat body that ends with return',
+    code: 'local function f() local i = 0 repeat i += 1 if i < 3 then continue end return i until false end print(f())',
+    output: '3\n',
+  },
+  {
     name: 'continue before a return that ends the loop body',
     code: 'local function f() for i = 1, 3 do if i < 3 then continue end return i end end print(f())',
     output: '3\n',
@@ -199,8 +204,11 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
   },
   {
     name: '// and % on negatives and edges, with Luau formulas',
-    code: 'print(7 // 2, -7 // 2, 7 // -2, -7 % 3, 7 % -3, 5.5 % 2, -5.5 % 2, 1 // 0, -1 // 0, 5 % math.huge, 2^60 % 3)',
-    output: `3 -4 -4 2 -2 1.5 0.5 inf -inf nan ${2 ** 60 - Math.floor(2 ** 60 / 3) * 3}\n`,
+    code: lines(
+      'local three, huge = 3, math.huge',
+      'print(7 // 2, -7 // 2, 7 // -2, -7 % 3, 7 % -3, 5.5 % 2, -5.5 % 2, 1 // 0, -1 // 0, 5 % huge, 2^60 % three, 5 % 0)',
+    ),
+    output: `3 -4 -4 2 -2 1.5 0.5 inf -inf nan ${2 ** 60 - Math.floor(2 ** 60 / 3) * 3} nan\n`,
   },
   {
     name: 'integers from the libraries compute as doubles',
@@ -269,5 +277,58 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     name: 'arithmetic error in % names the user line',
     code: lines('local x', 'local y = x % 2'),
     error: /^script:2: attempt to perform arithmetic on a nil value/,
+  },
+];
+
+/**
+ * Where the sandbox knowingly answers otherwise than Luau (docs/luau-in-the-sandbox.md has the
+ * table): `output`/`error` is what the sandbox answers, `luau` what Luau answers.
+ */
+export interface LuauDifferenceCase extends LuauSemanticsCase {
+  luau: string;
+}
+
+export const LUAU_DIFFERENCE_CASES: readonly LuauDifferenceCase[] = [
+  {
+    name: 'a % literal uses Lua 5.4 fmod, exact where Luau rounds a huge quotient',
+    code: 'print(2^60 % 3)',
+    output: '1\n',
+    luau: '0',
+  },
+  {
+    name: 'runtime error messages are worded by Lua 5.4',
+    code: 'local t = nil\nprint(t.x)',
+    error: /^script:2: attempt to index a nil value \(local 't'\)$/,
+    luau: "script:2: attempt to index nil with 'x'",
+  },
+  {
+    name: 'load and loadstring take Lua 5.4 text, not Luau',
+    code: 'print(load("local x = 1 x += 1 return x"))',
+    output: 'nil [string "local x = 1 x += 1 return x"]:1: syntax error near \'+\'\n',
+    luau: 'function: 0x... (loadstring compiles Luau; Roblox disables it by default)',
+  },
+  {
+    name: 'small integers from # and the libraries stay Lua integers, printing and computing as Luau',
+    code: 'local n = #"abc" print(n, n / 2, n // 2, n % 2, n // 0, string.format("%5.1f", n))',
+    output: '3 1.5 1 1 inf   3.0\n',
+    luau: '3 1.5 1 1 inf   3.0',
+  },
+  {
+    name: 'Luau libraries the sandbox does not have',
+    code: 'print(bit32, buffer, vector, math.noise, string.pack ~= nil, utf8.charpattern ~= nil)',
+    output: 'nil nil nil nil true true\n',
+    luau: 'table: 0x... table: 0x... table: 0x... function: 0x... nil true',
+  },
+  {
+    name: 'string.format %s accepts any value, as Lua 5.4 does',
+    code: 'print(string.format("%s %s", true, nil))',
+    output: 'true nil\n',
+    luau: "bad argument #2 to 'format' (string expected, got boolean)",
+  },
+  {
+    name: 'library integer arguments must be whole numbers, as in Lua 5.4',
+    code: 'print(pcall(string.sub, "abc", 1.5))',
+    output: "false bad argument #2 to 'string.sub' (number has no integer representation)\n",
+    luau: 'true abc (Luau truncates 1.5 to 1)',
   },
 ];

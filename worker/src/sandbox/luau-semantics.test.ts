@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LUAU_SEMANTICS_CASES } from './luau-semantics-cases.ts';
+import { LUAU_DIFFERENCE_CASES, LUAU_SEMANTICS_CASES } from './luau-semantics-cases.ts';
 import { runLua } from './run-lua.ts';
 import { warmSandboxBeforeAll } from './sandbox-test-support.ts';
 
@@ -7,8 +7,11 @@ import { warmSandboxBeforeAll } from './sandbox-test-support.ts';
 
 warmSandboxBeforeAll();
 
-describe('Luau semantics in the sandbox', () => {
-  it.each(LUAU_SEMANTICS_CASES.map((c) => [c.name, c] as const))('%s', async (_name, semantics) => {
+describe.each([
+  ['Luau semantics in the sandbox', LUAU_SEMANTICS_CASES],
+  ["the sandbox's documented differences from Luau", LUAU_DIFFERENCE_CASES],
+] as const)('%s', (_title, cases) => {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, semantics) => {
     const result = await runLua(semantics.code);
     if (semantics.output !== undefined) expect(result.output).toBe(semantics.output);
     if (semantics.error === undefined) {
