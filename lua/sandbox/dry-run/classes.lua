@@ -5,6 +5,10 @@
 -- dry run fires them (no physics, no clients).
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local instances, datatypes, Enum, scheduler = dry.instances, dry.datatypes, dry.Enum, dry.scheduler
 local define, read, store, assign = instances.define, instances.read, instances.store, instances.assign
 local Vector3, CFrame, Color3, UDim2 = datatypes.Vector3, datatypes.CFrame, datatypes.Color3, datatypes.UDim2

@@ -4,6 +4,10 @@
 -- typeof answers their Roblox names through dry.typeNames, keyed by metatable.
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local luauTostring, typeNames = dry.tostring, dry.typeNames
 local sqrt, abs, floor, ceil, sin, cos, atan, asin, min, max = math.sqrt, math.abs, math.floor, math.ceil, math.sin,
   math.cos, math.atan, math.asin, math.min, math.max

@@ -3,6 +3,10 @@
 -- available in a dry run" rather than answering nil.
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local typeNames = dry.typeNames
 
 local ENUMS = {

@@ -9,6 +9,10 @@
 -- parent check) are loops, not recursion, so a deep tree costs instructions, not stack.
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local scheduler, signals, datatypes, enums = dry.scheduler, dry.signals, dry.datatypes, dry.enums
 local format = string.format
 

@@ -7,6 +7,10 @@
 -- Decode: null becomes nil, whole numbers become integers, so values read back the way Luau shows them.
 
 local json = {}
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 
 local ESCAPES = {
   ['"'] = '\\"',

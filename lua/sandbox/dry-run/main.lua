@@ -15,10 +15,13 @@
 -- docs/decisions/019-dry-runs.md.
 
 local emit, limitError, luauTostring, modules = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 
 local G = _G
-local type, setmetatable, getmetatable, select = type, setmetatable, getmetatable, select
-local load = load
+local load, rawset = load, rawset
 
 -- Game seconds a dry run covers at most: a game loop that never ends stops here, not at a limit.
 local GAME_SECONDS = 60
@@ -124,10 +127,10 @@ G.time = scheduler.now
 G.elapsedTime = scheduler.now
 
 -- os.clock, os.time and os.date read the game's clock, so timings agree with task.wait.
-local realDate = os.date
+local realDate, realTime = os.date, os.time
 local function osTime(fields)
   if fields ~= nil then
-    return os.time(fields)
+    return realTime(fields)
   end
   return START_TIME + math.floor(scheduler.now())
 end

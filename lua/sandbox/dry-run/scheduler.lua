@@ -16,6 +16,10 @@
 -- The prelude's coroutine.resume passes sandbox limits on, so a limit in any thread ends the run.
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local emit, luauTostring = dry.emit, dry.tostring
 local create, resume, status, running, yield, close = coroutine.create, coroutine.resume, coroutine.status,
   coroutine.running, coroutine.yield, coroutine.close

@@ -3,6 +3,10 @@
 -- a handler that waits or fails holds up neither the code that fired nor the other handlers.
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local scheduler, typeNames = dry.scheduler, dry.typeNames
 
 local SignalMeta, ConnectionMeta = {}, {}

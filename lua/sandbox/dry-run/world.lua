@@ -8,6 +8,10 @@
 -- MessagingService, TweenService, ...) raise "... is not available in a dry run".
 
 local dry = ...
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 local instances, datatypes, Enum, scheduler, json = dry.instances, dry.datatypes, dry.Enum, dry.scheduler, dry.json
 local define, read, store = instances.define, instances.read, instances.store
 local internals = instances.state

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { finishDryRun } from './dry-run.ts';
 import { runLua, type SandboxLimits } from './run-lua.ts';
 import { warmSandboxBeforeAll } from './sandbox-test-support.ts';
 
@@ -439,6 +440,33 @@ print("the script goes on")
       ...SLOW_MACHINE_SAFE,
     });
     expect(result).toMatchObject({ success: false, limit: 'instructions' });
+  });
+});
+
+describe('dry run: a script that sabotages the globals', () => {
+  it('cannot break the emulation or its summary by replacing the globals it shares', async () => {
+    const result = await dryRun(`
+local Players = game:GetService("Players")
+pairs, ipairs, next, type, tostring, tonumber, select = nil, nil, nil, nil, nil, nil, nil
+error, pcall, setmetatable, getmetatable, rawget = nil, nil, nil, nil, nil
+table, string, math, coroutine, os = {}, {}, {}, {}, {}
+local part = Instance.new("Part", workspace)
+part.Position = Vector3.new(1, 2, 3)
+task.wait(1)
+print(part.Position, #Players:GetPlayers())
+`);
+    expect(result).toMatchObject({ success: true, output: '1, 2, 3 1\n' });
+    expect(result.dryRun).toMatchObject({ created: [{ className: 'Part', count: 1 }], gameSeconds: 1 });
+  });
+
+  it('answers a report it cannot read as a failed run without a summary', () => {
+    const result = { success: true, error: null, returns: ['{"error":null,"summary":{"created":"lots"}}'] };
+    expect(finishDryRun(result)).toEqual({
+      success: false,
+      error: 'The dry run failed: its report could not be read',
+      returns: [],
+      dryRun: null,
+    });
   });
 });
 

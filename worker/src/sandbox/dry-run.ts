@@ -41,8 +41,48 @@ export function readDryRunModules(): DryRunModules {
 }
 
 interface Report {
-  error?: string | null;
+  error: string | null;
   summary: DryRunSummary;
+}
+
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isClassCounts = (value: unknown) =>
+  Array.isArray(value) &&
+  value.every((item) => isRecord(item) && typeof item.className === 'string' && isCount(item.count));
+const isChange = (item: unknown) =>
+  isRecord(item) &&
+  typeof item.instance === 'string' &&
+  typeof item.property === 'string' &&
+  typeof item.value === 'string';
+
+/**
+ * The report's shape, checked: the emulation shares its state with the script, so a script that
+ * broke it must give a failed run, never an answer the API cannot send.
+ */
+function readReport(text: string | undefined): Report | null {
+  let report: unknown;
+  try {
+    report = JSON.parse(text ?? '');
+  } catch {
+    return null;
+  }
+  if (!isRecord(report) || !isRecord(report.summary)) return null;
+  const error = report.error ?? null;
+  const summary = report.summary;
+  const valid =
+    (error === null || typeof error === 'string') &&
+    isClassCounts(summary.created) &&
+    isClassCounts(summary.destroyed) &&
+    Array.isArray(summary.changed) &&
+    summary.changed.every(isChange) &&
+    isCount(summary.changedOmitted) &&
+    isCount(summary.propertiesSet) &&
+    typeof summary.gameSeconds === 'number' &&
+    Number.isFinite(summary.gameSeconds) &&
+    isCount(summary.waitingThreads) &&
+    (summary.endedBy === 'idle' || summary.endedBy === 'game-time-limit');
+  return valid ? { error, summary: summary as unknown as DryRunSummary } : null;
 }
 
 /** The sandbox result of a dry run: the driver's report (its only return value) read into it. */
@@ -52,10 +92,8 @@ export function finishDryRun<T extends { success: boolean; error: string | null;
   if (!result.success || result.returns.length !== 1) {
     return { ...result, returns: [], dryRun: null };
   }
-  let report: Report;
-  try {
-    report = JSON.parse(result.returns[0] ?? '') as Report;
-  } catch {
+  const report = readReport(result.returns[0]);
+  if (report === null) {
     return {
       ...result,
       success: false,
@@ -64,6 +102,5 @@ export function finishDryRun<T extends { success: boolean; error: string | null;
       dryRun: null,
     };
   }
-  const error = report.error ?? null;
-  return { ...result, success: error === null, error, returns: [], dryRun: report.summary };
+  return { ...result, success: report.error === null, error: report.error, returns: [], dryRun: report.summary };
 }
