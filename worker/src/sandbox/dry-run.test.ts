@@ -366,6 +366,12 @@ describe('dry run: hostile scripts stop at the sandbox limits', () => {
     expect(result.dryRun).toMatchObject({ gameSeconds: 60, waitingThreads: 1, endedBy: 'game-time-limit' });
   });
 
+  it('stops a printing game loop at the output limit', async () => {
+    const result = await dryRun('while true do\n  print(string.rep("x", 1000))\n  task.wait()\nend');
+    expect(result).toMatchObject({ success: false, limit: 'output', error: 'Output limit exceeded (64 KiB)' });
+    expect(result.output.endsWith('... output truncated (64 KiB limit)\n')).toBe(true);
+  });
+
   it('stops a thread storm (every frame doubles the waiting threads) at a sandbox limit', async () => {
     const result = await dryRun(
       'local function grow()\n  while true do\n    task.spawn(grow)\n    task.wait()\n  end\nend\ngrow()',
