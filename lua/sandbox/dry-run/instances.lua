@@ -143,8 +143,13 @@ local function fullName(self)
   local parts = {}
   local node = self
   while node and node.class.name ~= "DataModel" do
-    table.insert(parts, 1, node.name)
+    parts[#parts + 1] = node.name
     node = node.parent and internals[node.parent]
+  end
+  -- Collected leaf first; reversed in place (inserting at the front would be quadratic in depth).
+  local count = #parts
+  for index = 1, count // 2 do
+    parts[index], parts[count - index + 1] = parts[count - index + 1], parts[index]
   end
   return table.concat(parts, ".")
 end

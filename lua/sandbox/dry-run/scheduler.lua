@@ -159,6 +159,9 @@ end
 
 -- The frame a wait of `seconds` ends on: never this frame, as Roblox resumes on a later one.
 local function frameAfter(seconds)
+  if seconds ~= seconds or seconds < 0 then
+    seconds = 0 -- NaN or a negative wait: the next frame
+  end
   local frames = math.ceil(seconds * FRAMES_PER_SECOND - 1e-9)
   return frame + math.max(frames, 1)
 end

@@ -366,6 +366,17 @@ describe('dry run: hostile scripts stop at the sandbox limits', () => {
     expect(result.dryRun).toMatchObject({ gameSeconds: 60, waitingThreads: 1, endedBy: 'game-time-limit' });
   });
 
+  it('takes waits of NaN, negative or endless length without stalling the clock', async () => {
+    const result = await dryRun(`
+local holder = Instance.new("Folder")
+print(task.wait(0 / 0), task.wait(-5), holder:WaitForChild("x", 0 / 0), os.clock())
+task.delay(math.huge, print, "never")
+game:GetService("Debris"):AddItem(holder, 0 / 0)
+`);
+    expect(result).toMatchObject({ success: true, output: '0.016666666666666666 0.016666666666666666 nil 0.05\n' });
+    expect(result.dryRun).toMatchObject({ destroyed: [{ className: 'Folder', count: 1 }], endedBy: 'game-time-limit' });
+  });
+
   it('stops a printing game loop at the output limit', async () => {
     const result = await dryRun('while true do\n  print(string.rep("x", 1000))\n  task.wait()\nend');
     expect(result).toMatchObject({ success: false, limit: 'output', error: 'Output limit exceeded (64 KiB)' });
