@@ -391,7 +391,7 @@ define("Humanoid", "Instance", {
           list[#list + 1] = child
         end
       end
-      return list
+      return instances.list(list)
     end,
   },
   unavailable = { "MoveTo", "Move", "LoadAnimation", "GetPlayingAnimationTracks", "ApplyDescription",
@@ -694,7 +694,7 @@ define("Team", "Instance", {
           list[#list + 1] = player
         end
       end
-      return list
+      return instances.list(list)
     end,
   },
 })

@@ -40,6 +40,32 @@ function instances.is(value)
   return internals[value] ~= nil
 end
 
+-- Lists and dictionaries the API answers can be iterated the Luau way, `for _, child in
+-- folder:GetChildren() do`, which the sandbox's Luau lowering does not do for tables yet: a
+-- generic for calls its table, and __call answers the next entry as ipairs (or next) would.
+local ListMeta = {
+  __call = function(list, _, index)
+    index = (index or 0) + 1
+    local value = list[index]
+    if value ~= nil then
+      return index, value
+    end
+  end,
+}
+local DictionaryMeta = {
+  __call = function(dictionary, _, key)
+    return next(dictionary, key)
+  end,
+}
+
+function instances.list(list)
+  return setmetatable(list, ListMeta)
+end
+
+function instances.dictionary(dictionary)
+  return setmetatable(dictionary, DictionaryMeta)
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Classes
 
@@ -693,9 +719,11 @@ instances.define("Instance", nil, {
       return nil
     end,
     GetChildren = function(self)
-      return table.move(self.children, 1, #self.children, 1, {})
+      return instances.list(table.move(self.children, 1, #self.children, 1, {}))
     end,
-    GetDescendants = descendants,
+    GetDescendants = function(self)
+      return instances.list(descendants(self))
+    end,
     IsA = function(self, className)
       return isA(self, className)
     end,
@@ -755,7 +783,7 @@ instances.define("Instance", nil, {
       for key, value in pairs(self.attributes or {}) do
         copy[key] = value
       end
-      return copy
+      return instances.dictionary(copy)
     end,
     GetAttributeChangedSignal = function(self, name)
       checkString(name, 1, "GetAttributeChangedSignal")
@@ -774,7 +802,7 @@ instances.define("Instance", nil, {
       return dry.tags.has(self.proxy, checkString(tag, 1, "HasTag"))
     end,
     GetTags = function(self)
-      return dry.tags.of(self.proxy)
+      return instances.list(dry.tags.of(self.proxy))
     end,
   },
 })

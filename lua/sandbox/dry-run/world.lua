@@ -124,8 +124,8 @@ defineService("Players", nil, {
   },
   events = { "PlayerAdded", "PlayerRemoving" },
   methods = {
-    GetPlayers = function(self)
-      return world.players()
+    GetPlayers = function()
+      return instances.list(world.players())
     end,
     GetPlayerByUserId = function(_, userId)
       for _, player in ipairs(world.players()) do
@@ -257,7 +257,7 @@ defineService("CollectionService", nil, {
           list[#list + 1] = instance
         end
       end
-      return list
+      return instances.list(list)
     end,
     AddTag = function(_, instance, tag)
       dry.tags.add(instance, tag)
@@ -269,7 +269,7 @@ defineService("CollectionService", nil, {
       return dry.tags.has(instance, tag)
     end,
     GetTags = function(_, instance)
-      return dry.tags.of(instance)
+      return instances.list(dry.tags.of(instance))
     end,
     GetInstanceAddedSignal = function(_, tag)
       return tagSignal("added", tag)

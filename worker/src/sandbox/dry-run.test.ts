@@ -318,6 +318,31 @@ end
     expect(result).toMatchObject({ success: true, error: null });
     expect(lines(result.output)).toEqual(['Player1 has 5 coins at 1', 'Player1 has 10 coins at 2', 'Player1 15 rich']);
   });
+
+  it('iterates the lists the API answers the Luau way (for _, child in folder:GetChildren() do)', async () => {
+    const result = await dryRun(`
+local folder = Instance.new("Folder")
+for i = 1, 3 do
+  local part = Instance.new("Part")
+  part.Name = "P" .. i
+  part.Parent = folder
+end
+folder.P2:SetAttribute("speed", 5)
+local names = {}
+for _, child in folder:GetChildren() do
+  table.insert(names, child.Name)
+end
+for name, value in folder.P2:GetAttributes() do
+  table.insert(names, name .. "=" .. value)
+end
+task.wait() -- the player joins once the script first waits
+for index, player in game:GetService("Players"):GetPlayers() do
+  table.insert(names, index .. ":" .. player.Name)
+end
+print(table.concat(names, " "), #folder:GetDescendants())
+`);
+    expect(result).toMatchObject({ success: true, output: 'P1 P2 P3 speed=5 1:Player1 3\n' });
+  });
 });
 
 describe('dry run: what is not emulated says so', () => {
