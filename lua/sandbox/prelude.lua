@@ -913,11 +913,18 @@ end
 -- line takes them through this global, which that call removes.
 
 -- A concatenation operand: a number as Luau prints it; anything else unchanged (for __concat).
+-- A whole number below 2^53 is handed back as a Lua integer, which concatenation prints itself
+-- (the same digits, without building a string here).
 local function concatOperand(value)
-  if type(value) == "number" then
-    return formatNumber(value)
+  local kind = mathType(value)
+  if kind == nil then
+    return value
   end
-  return value
+  local integer = kind == "integer" and value or toInteger(value)
+  if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / value > 0) then
+    return integer
+  end
+  return formatNumber(value)
 end
 
 -- An arithmetic operand that is not a number: a numeric string converts (as in Luau); a value with
