@@ -12,7 +12,8 @@
 --   * bounds the C loops that no hook can interrupt: string.rep of an empty string, table.move over
 --     more than 2^24 slots, positional table.insert/remove on tables whose length comes from __len;
 --   * adds the Luau functions Roblox scripts expect: table.find/clear/create, string.split,
---     math.clamp/sign/round, typeof, task.wait/spawn, and Luau-style print, warn and tostring;
+--     math.clamp/sign/round and Luau's other math functions, bit32, typeof, task.wait/spawn, and
+--     Luau-style print, warn and tostring;
 --   * then locks the library tables (read-only proxies with locked metatables) and the string metatable.
 --
 -- The host hands over its two functions as chunk arguments, so they are never globals:
@@ -57,10 +58,11 @@ local function checkTable(value, position, name)
   return value
 end
 
-local function checkNumber(value, position, name)
+-- `level` is for a check called through another check (default 3, see above).
+local function checkNumber(value, position, name, level)
   local number = (type(value) == "number" or type(value) == "string") and tonumber(value) or nil
   if number == nil then
-    error(badArgument(position, name, "number expected, got " .. type(value)), 3)
+    error(badArgument(position, name, "number expected, got " .. type(value)), level or 3)
   end
   return number
 end
@@ -511,6 +513,136 @@ math.round = function(x)
   return x -- nan
 end
 
+-- Luau's bit32 (VM/src/lbitlib.cpp): numbers are truncated toward zero and taken modulo 2^32, shift
+-- counts truncated; results are doubles from 0 to 2^32 - 1.
+local MASK32 = 0xFFFFFFFF
+
+local function truncate(number)
+  return toInteger(number >= 0 and floor(number) or ceil(number)) or 0
+end
+
+local function checkUnsigned(value, position, name)
+  return truncate(checkNumber(value, position, name, 4)) & MASK32
+end
+
+-- `level`: 4 from a library function, 5 through fieldArguments.
+local function checkWhole(value, position, name, level)
+  return truncate(checkNumber(value, position, name, level or 4))
+end
+
+local function shift(r, i)
+  if i < 0 then
+    return i <= -32 and 0.0 or (r >> -i) + 0.0
+  end
+  return i >= 32 and 0.0 or ((r << i) & MASK32) + 0.0
+end
+
+local function rotate(r, i)
+  i = i & 31
+  if i ~= 0 then
+    r = ((r << i) | (r >> (32 - i))) & MASK32
+  end
+  return r + 0.0
+end
+
+local function fieldArguments(name, position, field, width)
+  field = checkWhole(field, position, name, 5)
+  width = width == nil and 1 or checkWhole(width, position + 1, name, 5)
+  if field < 0 then
+    error(badArgument(position, name, "field cannot be negative"), 3)
+  elseif width <= 0 then
+    error(badArgument(position + 1, name, "width must be positive"), 3)
+  elseif field + width > 32 then
+    error("trying to access non-existent bits", 3)
+  end
+  return field, (1 << width) - 1
+end
+
+local bit32 = {}
+
+-- Folds the arguments with `combine`; called directly as the library function (error levels).
+local function fold(name, initial, combine)
+  return function(...)
+    local result = initial
+    for i = 1, select("#", ...) do
+      result = combine(result, checkUnsigned((select(i, ...)), i, name))
+    end
+    return result + 0.0
+  end
+end
+bit32.band = fold("band", MASK32, function(a, b)
+  return a & b
+end)
+bit32.bor = fold("bor", 0, function(a, b)
+  return a | b
+end)
+bit32.bxor = fold("bxor", 0, function(a, b)
+  return a ~ b
+end)
+bit32.btest = function(...)
+  local result = MASK32
+  for i = 1, select("#", ...) do
+    result = result & checkUnsigned((select(i, ...)), i, "btest")
+  end
+  return result ~= 0
+end
+bit32.bnot = function(x)
+  return (~checkUnsigned(x, 1, "bnot") & MASK32) + 0.0
+end
+bit32.lshift = function(x, disp)
+  return shift(checkUnsigned(x, 1, "lshift"), checkWhole(disp, 2, "lshift"))
+end
+bit32.rshift = function(x, disp)
+  return shift(checkUnsigned(x, 1, "rshift"), -checkWhole(disp, 2, "rshift"))
+end
+bit32.arshift = function(x, disp)
+  local r, i = checkUnsigned(x, 1, "arshift"), checkWhole(disp, 2, "arshift")
+  if i < 0 or r & 0x80000000 == 0 then
+    return shift(r, -i)
+  elseif i >= 32 then
+    return MASK32 + 0.0
+  end
+  return (((r >> i) | ~(MASK32 >> i)) & MASK32) + 0.0
+end
+bit32.lrotate = function(x, disp)
+  return rotate(checkUnsigned(x, 1, "lrotate"), checkWhole(disp, 2, "lrotate"))
+end
+bit32.rrotate = function(x, disp)
+  return rotate(checkUnsigned(x, 1, "rrotate"), -checkWhole(disp, 2, "rrotate"))
+end
+bit32.extract = function(n, field, width)
+  local r = checkUnsigned(n, 1, "extract")
+  local f, mask = fieldArguments("extract", 2, field, width)
+  return ((r >> f) & mask) + 0.0
+end
+bit32.replace = function(n, v, field, width)
+  local r, value = checkUnsigned(n, 1, "replace"), checkUnsigned(v, 2, "replace")
+  local f, mask = fieldArguments("replace", 3, field, width)
+  return (((r & ~(mask << f)) | ((value & mask) << f)) & MASK32) + 0.0
+end
+bit32.countlz = function(n)
+  local v = checkUnsigned(n, 1, "countlz")
+  for i = 0, 31 do
+    if v & (1 << (31 - i)) ~= 0 then
+      return i + 0.0
+    end
+  end
+  return 32.0
+end
+bit32.countrz = function(n)
+  local v = checkUnsigned(n, 1, "countrz")
+  for i = 0, 31 do
+    if v & (1 << i) ~= 0 then
+      return i + 0.0
+    end
+  end
+  return 32.0
+end
+bit32.byteswap = function(n)
+  local v = checkUnsigned(n, 1, "byteswap")
+  return (((v << 24) | ((v << 8) & 0xFF0000) | ((v >> 8) & 0xFF00) | (v >> 24)) & MASK32) + 0.0
+end
+
 -- Roblox's scheduler does not exist here. task.wait does not sleep: it returns the requested
 -- seconds clamped to 0..1 at once, so scripts written for a game keep running (a loop that waits
 -- forever is ended by the instruction limit). task.spawn runs f at once in a new coroutine; an
@@ -585,6 +717,86 @@ end
 
 math.ceil = function(x)
   return ceil(checkNumber(x, 1, "ceil")) + 0.0
+end
+
+-- Lua 5.4's fmod raises on two integers with a zero divisor; Luau's answers nan.
+local fmod = math.fmod
+math.fmod = function(x, y)
+  return fmod(checkNumber(x, 1, "fmod") + 0.0, checkNumber(y, 2, "fmod") + 0.0)
+end
+
+-- Luau's math functions that Lua 5.4 does not have (VM/src/lmathlib.cpp); math.noise is not here.
+local exp, log, atan = math.exp, math.log, math.atan
+math.atan2 = function(y, x)
+  return atan(checkNumber(y, 1, "atan2"), checkNumber(x, 2, "atan2"))
+end
+math.pow = function(x, y)
+  return checkNumber(x, 1, "pow") ^ checkNumber(y, 2, "pow")
+end
+math.log10 = function(x)
+  return log(checkNumber(x, 1, "log10"), 10)
+end
+math.sinh = function(x)
+  x = checkNumber(x, 1, "sinh")
+  return (exp(x) - exp(-x)) / 2
+end
+math.cosh = function(x)
+  x = checkNumber(x, 1, "cosh")
+  return (exp(x) + exp(-x)) / 2
+end
+math.tanh = function(x)
+  x = checkNumber(x, 1, "tanh")
+  if x > 20 then
+    return 1.0
+  elseif x < -20 then
+    return -1.0
+  end
+  local a, b = exp(x), exp(-x)
+  return (a - b) / (a + b)
+end
+-- m * 2^e in two steps: 2^e alone overflows (2^1024) or underflows before m can scale it.
+local function scaleByPowerOfTwo(m, e)
+  local half = e // 2
+  return m * 2.0 ^ half * 2.0 ^ (e - half)
+end
+math.ldexp = function(m, e)
+  return scaleByPowerOfTwo(checkNumber(m, 1, "ldexp") + 0.0, checkInteger(e, 2, "ldexp"))
+end
+math.frexp = function(x)
+  x = checkNumber(x, 1, "frexp") + 0.0
+  if x == 0 or x ~= x or x == huge or x == -huge then
+    return x, 0.0
+  end
+  local e = floor(log(x < 0 and -x or x, 2)) + 1
+  local m = scaleByPowerOfTwo(x, -e)
+  -- log can be off by one near a power of two: bring |m| into [0.5, 1).
+  if m >= 1 or m <= -1 then
+    m, e = m / 2, e + 1
+  elseif m < 0.5 and m > -0.5 then
+    m, e = m * 2, e - 1
+  end
+  return m, e + 0.0
+end
+math.lerp = function(a, b, t)
+  a, b, t = checkNumber(a, 1, "lerp"), checkNumber(b, 2, "lerp"), checkNumber(t, 3, "lerp")
+  return t == 1 and b + 0.0 or a + (b - a) * t
+end
+math.map = function(x, inMin, inMax, outMin, outMax)
+  x, inMin, inMax = checkNumber(x, 1, "map"), checkNumber(inMin, 2, "map"), checkNumber(inMax, 3, "map")
+  outMin, outMax = checkNumber(outMin, 4, "map"), checkNumber(outMax, 5, "map")
+  return outMin + (x - inMin) * (outMax - outMin) / (inMax - inMin)
+end
+math.isnan = function(x)
+  x = checkNumber(x, 1, "isnan")
+  return x ~= x
+end
+math.isinf = function(x)
+  x = checkNumber(x, 1, "isinf")
+  return x == huge or x == -huge
+end
+math.isfinite = function(x)
+  x = checkNumber(x, 1, "isfinite")
+  return x == x and x ~= huge and x ~= -huge
 end
 
 math.random = function(...)
@@ -701,11 +913,18 @@ end
 -- line takes them through this global, which that call removes.
 
 -- A concatenation operand: a number as Luau prints it; anything else unchanged (for __concat).
+-- A whole number below 2^53 is handed back as a Lua integer, which concatenation prints itself
+-- (the same digits, without building a string here).
 local function concatOperand(value)
-  if type(value) == "number" then
-    return formatNumber(value)
+  local kind = mathType(value)
+  if kind == nil then
+    return value
   end
-  return value
+  local integer = kind == "integer" and value or toInteger(value)
+  if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / value > 0) then
+    return integer
+  end
+  return formatNumber(value)
 end
 
 -- An arithmetic operand that is not a number: a numeric string converts (as in Luau); a value with
@@ -831,6 +1050,7 @@ G.utf8 = lockLibrary("utf8", utf8)
 G.coroutine = lockLibrary("coroutine", coroutine)
 G.os = lockLibrary("os", os)
 G.task = lockLibrary("task", task)
+G.bit32 = lockLibrary("bit32", bit32)
 
 -- Methods on strings ("x"):rep(3) read the real string table, which nothing else hands out.
 -- getmetatable("") now answers a string, so nothing writable is exposed.

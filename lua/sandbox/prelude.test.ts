@@ -116,6 +116,79 @@ describe('the Luau prelude', () => {
     );
   });
 
+  it("adds Luau's math functions that Lua 5.4 lacks, and fmod answers nan for a zero divisor", async () => {
+    expect(
+      await returnsOf(
+        'return math.atan2(1, 1), math.pow(2, 10), math.log10(1000), math.sinh(1), math.cosh(0), math.ldexp(0.5, 1024), math.ldexp(1, -1074), math.lerp(0, 10, 0.25), math.lerp(3, 10, 1), math.map(5, 0, 10, 0, 100), math.isnan(0/0), math.isinf(-math.huge), math.isfinite(1/0), math.fmod(#"abc", #""), math.fmod(-7, 3)',
+      ),
+    ).toEqual([
+      String(Math.atan2(1, 1)),
+      '1024',
+      '3',
+      String(Math.sinh(1)),
+      '1',
+      '8.98846567431158e+307',
+      '5e-324',
+      '2.5',
+      '10',
+      '50',
+      'true',
+      'true',
+      'false',
+      'nan',
+      '-1',
+    ]);
+    expect(
+      await returnsOf(
+        'local m1, e1 = math.frexp(8) local m2, e2 = math.frexp(-0.1) local m3, e3 = math.frexp(5e-324) local m4, e4 = math.frexp(0) return m1, e1, m2, e2, m3, e3, m4, e4',
+      ),
+    ).toEqual(['0.5', '4', '-0.8', '-3', '0.5', '-1073', '0', '0']);
+    expect(await errorOf('math.lerp(1, 2)')).toMatch(
+      /^script:1: bad argument #3 to 'lerp' \(number expected, got nil\)$/,
+    );
+  });
+
+  it("bit32 as Luau's: 32-bit unsigned results, arguments truncated and taken modulo 2^32", async () => {
+    expect(
+      await returnsOf(
+        'return bit32.band(0xFF, 0x0F, 0x3), bit32.bor(1, 2, 4), bit32.bxor(5, 3), bit32.bnot(0), bit32.lshift(1, 31), bit32.lshift(1, 32), bit32.rshift(0x80000000, 31), bit32.rshift(-1, 0), bit32.arshift(0x80000000, 4), bit32.arshift(-1, 40), bit32.lrotate(0x80000001, 1), bit32.rrotate(1, 1), bit32.extract(0xF0, 4, 4), bit32.replace(0, 0xF, 8, 4), bit32.countlz(1), bit32.countrz(0x80), bit32.countlz(0), bit32.byteswap(0x12345678), bit32.btest(1, 2), bit32.band(-1.5), bit32.band(2^32 + 3), bit32.band()',
+      ),
+    ).toEqual([
+      '3',
+      '7',
+      '6',
+      '4294967295',
+      '2147483648',
+      '0',
+      '1',
+      '4294967295',
+      '4160749568',
+      '4294967295',
+      '3',
+      '2147483648',
+      '15',
+      '3840',
+      '31',
+      '7',
+      '32',
+      '2018915346',
+      'false',
+      '4294967295',
+      '3',
+      '4294967295',
+    ]);
+    expect(await errorOf('bit32.btest(1, {})')).toMatch(
+      /^script:1: bad argument #2 to 'btest' \(number expected, got table\)$/,
+    );
+    expect(await errorOf('bit32.extract(1, 30, 4)')).toMatch(/^script:1: trying to access non-existent bits$/);
+    expect(await errorOf('bit32.extract(1, -1)')).toMatch(
+      /^script:1: bad argument #2 to 'extract' \(field cannot be negative\)$/,
+    );
+    expect(await errorOf('bit32.band(1, "x")')).toMatch(
+      /^script:1: bad argument #2 to 'band' \(number expected, got string\)$/,
+    );
+  });
+
   it('prints numbers as Luau does, for doubles of every magnitude', async () => {
     const samples = numberSamples();
     const result = await runLua(samples.map((value) => `print(${luauLiteral(value)})`).join('\n'));

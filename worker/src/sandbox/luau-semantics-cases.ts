@@ -315,9 +315,9 @@ export const LUAU_DIFFERENCE_CASES: readonly LuauDifferenceCase[] = [
   },
   {
     name: 'Luau libraries the sandbox does not have',
-    code: 'print(bit32, buffer, vector, math.noise, string.pack ~= nil, utf8.charpattern ~= nil)',
-    output: 'nil nil nil nil true true\n',
-    luau: 'table: 0x... table: 0x... table: 0x... function: 0x... nil true',
+    code: 'print(buffer, vector, math.noise)',
+    output: 'nil nil nil\n',
+    luau: 'table: 0x... table: 0x... function: 0x...',
   },
   {
     name: 'string.format %s accepts any value, as Lua 5.4 does',
@@ -330,5 +330,11 @@ export const LUAU_DIFFERENCE_CASES: readonly LuauDifferenceCase[] = [
     code: 'print(pcall(string.sub, "abc", 1.5))',
     output: "false bad argument #2 to 'string.sub' (number has no integer representation)\n",
     luau: 'true abc (Luau truncates 1.5 to 1)',
+  },
+  {
+    name: 'math.sinh, cosh and tanh come from exp, and may differ in the last digit',
+    code: 'print(math.tanh(0.5))',
+    output: '0.4621171572600098\n',
+    luau: '0.46211715726000974',
   },
 ];

@@ -155,6 +155,7 @@ describe('the allowlisted environment', () => {
       '_G',
       '_VERSION',
       'assert',
+      'bit32',
       'collectgarbage',
       'coroutine',
       'error',
