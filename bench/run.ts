@@ -3,7 +3,7 @@
  * Each benchmark is `bench/<name>.ts` exporting `run(args)`; add its name to BENCHMARKS.
  */
 
-export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet'];
+export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet', 'luau'];
 
 interface Benchmark {
   run(args: string[]): Promise<void>;

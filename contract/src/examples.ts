@@ -87,6 +87,23 @@ const sandboxRun = {
   limit: null,
 };
 
+const dryRun = {
+  ...sandboxRun,
+  target: 'dry-run',
+  executionId: '85db067f-fb6c-44b4-83db-8892016c7a62',
+  durationMs: 12,
+  dryRun: {
+    created: [],
+    destroyed: [],
+    changed: [],
+    changedOmitted: 0,
+    propertiesSet: 0,
+    gameSeconds: 0,
+    waitingThreads: 0,
+    endedBy: 'idle',
+  },
+};
+
 const playerData = {
   playerName: 'builderman',
   userId: 156,
@@ -96,9 +113,10 @@ const playerData = {
   walkSpeed: 16,
 };
 
+// The answer to `print("Hello"`, in Luau's words.
 const syntaxError = {
-  error: `${ERRORS.luaSyntaxPrefix}1:6: unexpected token \`(\`, expected \`)\` to close function call`,
-  issues: [{ path: '1:6', message: 'unexpected token `(`, expected `)` to close function call' }],
+  error: `${ERRORS.luaSyntaxPrefix}1:14: Expected ')' (to close '(' at column 6), got <eof>`,
+  issues: [{ path: '1:14', message: "Expected ')' (to close '(' at column 6), got <eof>" }],
 };
 
 const unauthorized = (message: string = ERRORS.authenticationFailed) => ({
@@ -189,9 +207,10 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   },
   executeScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },
-    body: { target: 'sandbox' },
-    response: { ...sandboxRun, executionId: '85db067f-fb6c-44b4-83db-8892016c7a62', durationMs: 3 },
+    body: { target: 'dry-run' },
+    response: dryRun,
     error: scriptNotFound,
+    note: 'A dry run runs it against an emulated game server (game, Instance, task.wait on a virtual clock) in the sandbox and answers what it changed; "sandbox" runs plain Lua, and "game" (the default) your connected game.',
   },
   checkLua: {
     body: { code: 'local greeting: string = "Hello"\nprint(`{greeting} from Moonrelay`)' },

@@ -12,7 +12,8 @@
 --   * bounds the C loops that no hook can interrupt: string.rep of an empty string, table.move over
 --     more than 2^24 slots, positional table.insert/remove on tables whose length comes from __len;
 --   * adds the Luau functions Roblox scripts expect: table.find/clear/create, string.split,
---     math.clamp/sign/round, typeof, task.wait/spawn, and Luau-style print, warn and tostring;
+--     math.clamp/sign/round and Luau's other math functions, bit32, typeof, task.wait/spawn, and
+--     Luau-style print, warn and tostring;
 --   * then locks the library tables (read-only proxies with locked metatables) and the string metatable.
 --
 -- The host hands over its two functions as chunk arguments, so they are never globals:
@@ -37,6 +38,7 @@ local format, sub, find, byte, rep = string.format, string.sub, string.find, str
 local concat, pack, insert, remove, move = table.concat, table.pack, table.insert, table.remove, table.move
 local mathType, toInteger, floor, ceil, huge = math.type, math.tointeger, math.floor, math.ceil, math.huge
 local maxInteger = math.maxinteger
+local match, gsub, random, unpack = string.match, string.gsub, math.random, table.unpack
 
 local LOCKED_METATABLE = "The metatable is locked"
 -- Slots a C loop may walk in one call: no real table that long fits in the memory cap.
@@ -56,10 +58,11 @@ local function checkTable(value, position, name)
   return value
 end
 
-local function checkNumber(value, position, name)
+-- `level` is for a check called through another check (default 3, see above).
+local function checkNumber(value, position, name, level)
   local number = (type(value) == "number" or type(value) == "string") and tonumber(value) or nil
   if number == nil then
-    error(badArgument(position, name, "number expected, got " .. type(value)), 3)
+    error(badArgument(position, name, "number expected, got " .. type(value)), level or 3)
   end
   return number
 end
@@ -111,26 +114,75 @@ local function passLimits(ok, ...)
   return ok, ...
 end
 
--- Luau prints numbers in their shortest round-trip form: 3.0 prints as 3, 0.1 as 0.1, 1/3 as
--- 0.3333333333333333, 1e15 as 1e+15 (Lua's own "%.14g" would print 3.0 and 0.33333333333333).
-local NUMBER_FORMATS = { "%.14g", "%.15g", "%.16g" }
+-- Luau prints a number as its shortest round-trip digits (Schubfach, VM/src/lnumprint.cpp), in
+-- fixed notation while the decimal point falls from 5 places before the first digit to 21 after it
+-- (0.00001, 1e+21 -> "1e+21", 1e15 -> "1000000000000000", 1e-7 -> "1e-07"), "inf", "-inf", and "nan"
+-- for every NaN. Integers (from # or the libraries) print as the doubles they stand for.
+local MIN_NORMAL = 2.2250738585072014e-308
+local TWO_53 = 2 ^ 53
+local SHORTEST_FORMATS = { "%.15g", "%.16g", "%.17g" }
+
+-- The general case: the shortest digits and where the decimal point goes, laid out as Luau does.
+local function layOutNumber(number)
+  local text
+  -- A normal double needs at most 17 digits; if 15 round-trip, the 15-digit rounding with its
+  -- trailing zeros cut is the shortest. Subnormals may need fewer, so they try every length.
+  local first = (number > -MIN_NORMAL and number < MIN_NORMAL) and 0 or 14
+  for precision = first, 16 do
+    text = format("%." .. precision .. "e", number)
+    if tonumber(text) == number then
+      break
+    end
+  end
+  local sign, lead, fraction, exponent = match(text, "^(-?)(%d)%.?(%d*)e([-+]%d+)$")
+  local digits = gsub(lead .. fraction, "0+$", "")
+  local length = #digits
+  local dot = tonumber(exponent) + 1
+  if dot >= -5 and dot <= 21 then
+    if dot <= 0 then
+      return sign .. "0." .. rep("0", -dot) .. digits
+    elseif dot >= length then
+      return sign .. digits .. rep("0", dot - length)
+    end
+    return sign .. sub(digits, 1, dot) .. "." .. sub(digits, dot + 1)
+  end
+  local mantissa = length > 1 and sub(digits, 1, 1) .. "." .. sub(digits, 2) or digits
+  local power = dot - 1
+  return format("%s%se%s%02d", sign, mantissa, power < 0 and "-" or "+", power < 0 and -power or power)
+end
+
 local function formatNumber(number)
+  -- Whole numbers below 2^53 (the common case) print their digits; -0 does not come this way.
+  local integer = toInteger(number)
+  if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / number > 0) then
+    return integer .. ""
+  end
   if mathType(number) == "integer" then
-    return tostring(number)
-  elseif number ~= number then
+    number = number + 0.0
+  end
+  if number ~= number then
     return "nan"
   elseif number == huge then
     return "inf"
   elseif number == -huge then
     return "-inf"
+  elseif number == 0 then
+    return 1 / number < 0 and "-0" or "0"
+  elseif number > -MIN_NORMAL and number < MIN_NORMAL then
+    return layOutNumber(number)
   end
-  for i = 1, #NUMBER_FORMATS do
-    local text = format(NUMBER_FORMATS[i], number)
+  -- %g with the shortest precision that round-trips: when it chose fixed notation, its text is
+  -- Luau's (Luau's fixed range is wider); otherwise lay the digits out as Luau does.
+  for i = 1, 3 do
+    local text = format(SHORTEST_FORMATS[i], number)
     if tonumber(text) == number then
-      return text
+      if find(text, "e", 1, true) == nil then
+        return text
+      end
+      break
     end
   end
-  return format("%.17g", number)
+  return layOutNumber(number)
 end
 
 local function luauTostring(value)
@@ -461,6 +513,136 @@ math.round = function(x)
   return x -- nan
 end
 
+-- Luau's bit32 (VM/src/lbitlib.cpp): numbers are truncated toward zero and taken modulo 2^32, shift
+-- counts truncated; results are doubles from 0 to 2^32 - 1.
+local MASK32 = 0xFFFFFFFF
+
+local function truncate(number)
+  return toInteger(number >= 0 and floor(number) or ceil(number)) or 0
+end
+
+local function checkUnsigned(value, position, name)
+  return truncate(checkNumber(value, position, name, 4)) & MASK32
+end
+
+-- `level`: 4 from a library function, 5 through fieldArguments.
+local function checkWhole(value, position, name, level)
+  return truncate(checkNumber(value, position, name, level or 4))
+end
+
+local function shift(r, i)
+  if i < 0 then
+    return i <= -32 and 0.0 or (r >> -i) + 0.0
+  end
+  return i >= 32 and 0.0 or ((r << i) & MASK32) + 0.0
+end
+
+local function rotate(r, i)
+  i = i & 31
+  if i ~= 0 then
+    r = ((r << i) | (r >> (32 - i))) & MASK32
+  end
+  return r + 0.0
+end
+
+local function fieldArguments(name, position, field, width)
+  field = checkWhole(field, position, name, 5)
+  width = width == nil and 1 or checkWhole(width, position + 1, name, 5)
+  if field < 0 then
+    error(badArgument(position, name, "field cannot be negative"), 3)
+  elseif width <= 0 then
+    error(badArgument(position + 1, name, "width must be positive"), 3)
+  elseif field + width > 32 then
+    error("trying to access non-existent bits", 3)
+  end
+  return field, (1 << width) - 1
+end
+
+local bit32 = {}
+
+-- Folds the arguments with `combine`; called directly as the library function (error levels).
+local function fold(name, initial, combine)
+  return function(...)
+    local result = initial
+    for i = 1, select("#", ...) do
+      result = combine(result, checkUnsigned((select(i, ...)), i, name))
+    end
+    return result + 0.0
+  end
+end
+bit32.band = fold("band", MASK32, function(a, b)
+  return a & b
+end)
+bit32.bor = fold("bor", 0, function(a, b)
+  return a | b
+end)
+bit32.bxor = fold("bxor", 0, function(a, b)
+  return a ~ b
+end)
+bit32.btest = function(...)
+  local result = MASK32
+  for i = 1, select("#", ...) do
+    result = result & checkUnsigned((select(i, ...)), i, "btest")
+  end
+  return result ~= 0
+end
+bit32.bnot = function(x)
+  return (~checkUnsigned(x, 1, "bnot") & MASK32) + 0.0
+end
+bit32.lshift = function(x, disp)
+  return shift(checkUnsigned(x, 1, "lshift"), checkWhole(disp, 2, "lshift"))
+end
+bit32.rshift = function(x, disp)
+  return shift(checkUnsigned(x, 1, "rshift"), -checkWhole(disp, 2, "rshift"))
+end
+bit32.arshift = function(x, disp)
+  local r, i = checkUnsigned(x, 1, "arshift"), checkWhole(disp, 2, "arshift")
+  if i < 0 or r & 0x80000000 == 0 then
+    return shift(r, -i)
+  elseif i >= 32 then
+    return MASK32 + 0.0
+  end
+  return (((r >> i) | ~(MASK32 >> i)) & MASK32) + 0.0
+end
+bit32.lrotate = function(x, disp)
+  return rotate(checkUnsigned(x, 1, "lrotate"), checkWhole(disp, 2, "lrotate"))
+end
+bit32.rrotate = function(x, disp)
+  return rotate(checkUnsigned(x, 1, "rrotate"), -checkWhole(disp, 2, "rrotate"))
+end
+bit32.extract = function(n, field, width)
+  local r = checkUnsigned(n, 1, "extract")
+  local f, mask = fieldArguments("extract", 2, field, width)
+  return ((r >> f) & mask) + 0.0
+end
+bit32.replace = function(n, v, field, width)
+  local r, value = checkUnsigned(n, 1, "replace"), checkUnsigned(v, 2, "replace")
+  local f, mask = fieldArguments("replace", 3, field, width)
+  return (((r & ~(mask << f)) | ((value & mask) << f)) & MASK32) + 0.0
+end
+bit32.countlz = function(n)
+  local v = checkUnsigned(n, 1, "countlz")
+  for i = 0, 31 do
+    if v & (1 << (31 - i)) ~= 0 then
+      return i + 0.0
+    end
+  end
+  return 32.0
+end
+bit32.countrz = function(n)
+  local v = checkUnsigned(n, 1, "countrz")
+  for i = 0, 31 do
+    if v & (1 << i) ~= 0 then
+      return i + 0.0
+    end
+  end
+  return 32.0
+end
+bit32.byteswap = function(n)
+  local v = checkUnsigned(n, 1, "byteswap")
+  return (((v << 24) | ((v << 8) & 0xFF0000) | ((v >> 8) & 0xFF00) | (v >> 24)) & MASK32) + 0.0
+end
+
 -- Roblox's scheduler does not exist here. task.wait does not sleep: it returns the requested
 -- seconds clamped to 0..1 at once, so scripts written for a game keep running (a loop that waits
 -- forever is ended by the instruction limit). task.spawn runs f at once in a new coroutine; an
@@ -522,6 +704,320 @@ local os = {
 }
 
 ---------------------------------------------------------------------------------------------------
+-- Luau's numbers are doubles. Scripts are lowered from Luau (lua/luau/lower.ts) with every literal
+-- a Lua float, so arithmetic stays in doubles; the library functions that answer Lua integers of any
+-- size are made to answer doubles too (small integers from #, string.len, select("#") ... print and
+-- compute exactly as the doubles they equal). Lua 5.4's integer-only functions are not in Luau.
+
+math.type, math.tointeger, math.ult, math.maxinteger, math.mininteger = nil, nil, nil, nil, nil
+
+math.floor = function(x)
+  return floor(checkNumber(x, 1, "floor")) + 0.0
+end
+
+math.ceil = function(x)
+  return ceil(checkNumber(x, 1, "ceil")) + 0.0
+end
+
+-- Lua 5.4's fmod raises on two integers with a zero divisor; Luau's answers nan.
+local fmod = math.fmod
+math.fmod = function(x, y)
+  return fmod(checkNumber(x, 1, "fmod") + 0.0, checkNumber(y, 2, "fmod") + 0.0)
+end
+
+-- Luau's math functions that Lua 5.4 does not have (VM/src/lmathlib.cpp); math.noise is not here.
+local exp, log, atan = math.exp, math.log, math.atan
+math.atan2 = function(y, x)
+  return atan(checkNumber(y, 1, "atan2"), checkNumber(x, 2, "atan2"))
+end
+math.pow = function(x, y)
+  return checkNumber(x, 1, "pow") ^ checkNumber(y, 2, "pow")
+end
+math.log10 = function(x)
+  return log(checkNumber(x, 1, "log10"), 10)
+end
+math.sinh = function(x)
+  x = checkNumber(x, 1, "sinh")
+  return (exp(x) - exp(-x)) / 2
+end
+math.cosh = function(x)
+  x = checkNumber(x, 1, "cosh")
+  return (exp(x) + exp(-x)) / 2
+end
+math.tanh = function(x)
+  x = checkNumber(x, 1, "tanh")
+  if x > 20 then
+    return 1.0
+  elseif x < -20 then
+    return -1.0
+  end
+  local a, b = exp(x), exp(-x)
+  return (a - b) / (a + b)
+end
+-- m * 2^e in two steps: 2^e alone overflows (2^1024) or underflows before m can scale it.
+local function scaleByPowerOfTwo(m, e)
+  local half = e // 2
+  return m * 2.0 ^ half * 2.0 ^ (e - half)
+end
+math.ldexp = function(m, e)
+  return scaleByPowerOfTwo(checkNumber(m, 1, "ldexp") + 0.0, checkInteger(e, 2, "ldexp"))
+end
+math.frexp = function(x)
+  x = checkNumber(x, 1, "frexp") + 0.0
+  if x == 0 or x ~= x or x == huge or x == -huge then
+    return x, 0.0
+  end
+  local e = floor(log(x < 0 and -x or x, 2)) + 1
+  local m = scaleByPowerOfTwo(x, -e)
+  -- log can be off by one near a power of two: bring |m| into [0.5, 1).
+  if m >= 1 or m <= -1 then
+    m, e = m / 2, e + 1
+  elseif m < 0.5 and m > -0.5 then
+    m, e = m * 2, e - 1
+  end
+  return m, e + 0.0
+end
+math.lerp = function(a, b, t)
+  a, b, t = checkNumber(a, 1, "lerp"), checkNumber(b, 2, "lerp"), checkNumber(t, 3, "lerp")
+  return t == 1 and b + 0.0 or a + (b - a) * t
+end
+math.map = function(x, inMin, inMax, outMin, outMax)
+  x, inMin, inMax = checkNumber(x, 1, "map"), checkNumber(inMin, 2, "map"), checkNumber(inMax, 3, "map")
+  outMin, outMax = checkNumber(outMin, 4, "map"), checkNumber(outMax, 5, "map")
+  return outMin + (x - inMin) * (outMax - outMin) / (inMax - inMin)
+end
+math.isnan = function(x)
+  x = checkNumber(x, 1, "isnan")
+  return x ~= x
+end
+math.isinf = function(x)
+  x = checkNumber(x, 1, "isinf")
+  return x == huge or x == -huge
+end
+math.isfinite = function(x)
+  x = checkNumber(x, 1, "isfinite")
+  return x == x and x ~= huge and x ~= -huge
+end
+
+math.random = function(...)
+  local count = select("#", ...)
+  if count == 0 then
+    return random()
+  end
+  local m, n = ...
+  m = checkInteger(m, 1, "random")
+  if count == 1 then
+    if m < 1 then
+      error(badArgument(1, "random", "interval is empty"), 2)
+    end
+    return random(m) + 0.0
+  end
+  n = checkInteger(n, 2, "random")
+  if m > n then
+    error(badArgument(2, "random", "interval is empty"), 2)
+  end
+  return random(m, n) + 0.0
+end
+
+G.tonumber = function(...)
+  local value, base = ...
+  local number
+  if base == nil then
+    if select("#", ...) == 0 then
+      error(badArgument(1, "tonumber", "value expected"), 2)
+    end
+    number = tonumber(value)
+  else
+    number = rethrow(2, pcall(tonumber, value, base))
+  end
+  return number and number + 0.0
+end
+
+-- A library function called through pcall does not know its name ("bad argument #2 to '?'").
+local function named(name, ok, ...)
+  if not ok and type((...)) == "string" then
+    return false, (gsub((...), "^(bad argument #%d+ to )'%?'", "%1'" .. name .. "'"))
+  end
+  return ok, ...
+end
+
+-- string.format as Luau's: %s and %* show numbers as Luau prints them (%* any value, as tostring),
+-- and %d/%i/%c/%o/%u/%x/%X take any number, truncated toward zero.
+local INTEGER_CONVERSIONS = { d = true, i = true, c = true, o = true, u = true, x = true, X = true }
+string.format = function(pattern, ...)
+  pattern = checkString(pattern, 1, "format")
+  local args, count = nil, select("#", ...)
+  local parts, copied = {}, 1
+  local position, index = 1, 0
+  while true do
+    local percent = find(pattern, "%", position, true)
+    if percent == nil then
+      break
+    end
+    local spec, conversion = match(pattern, "^([-+ #0]*%d*%.?%d*)(.?)", percent + 1)
+    position = percent + 1 + #spec + #conversion
+    if conversion ~= "%" or spec ~= "" then
+      index = index + 1
+      local value, replaced = select(index, ...), false
+      if conversion == "*" and spec == "" and index <= count then
+        -- %* is Luau's: any value, as tostring shows it.
+        parts[#parts + 1] = sub(pattern, copied, percent - 1)
+        parts[#parts + 1] = "%s"
+        copied = position
+        value, replaced = luauTostring(value), true
+      elseif conversion == "s" and type(value) == "number" then
+        value, replaced = formatNumber(value), true
+      elseif INTEGER_CONVERSIONS[conversion] and type(value) == "number" and value == value and value ~= floor(value) then
+        value, replaced = value >= 0 and floor(value) or ceil(value), true
+      end
+      if replaced then
+        args = args or pack(...)
+        args[index] = value
+      end
+    end
+  end
+  if copied > 1 then
+    parts[#parts + 1] = sub(pattern, copied)
+    pattern = concat(parts)
+  end
+  if args then
+    return rethrow(2, named("format", pcall(format, pattern, unpack(args, 1, count))))
+  end
+  return rethrow(2, named("format", pcall(format, pattern, ...)))
+end
+
+-- table.concat shows numbers as Luau prints them.
+table.concat = function(list, separator, first, last)
+  checkTable(list, 1, "concat")
+  separator = separator == nil and "" or checkString(separator, 2, "concat")
+  first = first == nil and 1 or checkInteger(first, 3, "concat")
+  last = last == nil and #list or checkInteger(last, 4, "concat")
+  if last - first >= MAX_MOVE then
+    error(badArgument(4, "concat", format("more than %d elements to join in the sandbox", MAX_MOVE)), 2)
+  end
+  local parts = {}
+  for i = first, last do
+    local value = list[i]
+    local kind = type(value)
+    if kind == "number" then
+      value = formatNumber(value)
+    elseif kind ~= "string" then
+      error(format("invalid value (at index %d) in table for 'concat'", i), 2)
+    end
+    parts[i - first + 1] = value
+  end
+  return concat(parts, separator)
+end
+
+-- The helpers lowered scripts call (lua/luau/lower.ts, HELPERS, by their one-letter names). The script's first
+-- line takes them through this global, which that call removes.
+
+-- A concatenation operand: a number as Luau prints it; anything else unchanged (for __concat).
+-- A whole number below 2^53 is handed back as a Lua integer, which concatenation prints itself
+-- (the same digits, without building a string here).
+local function concatOperand(value)
+  local kind = mathType(value)
+  if kind == nil then
+    return value
+  end
+  local integer = kind == "integer" and value or toInteger(value)
+  if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / value > 0) then
+    return integer
+  end
+  return formatNumber(value)
+end
+
+-- An arithmetic operand that is not a number: a numeric string converts (as in Luau); a value with
+-- a metatable goes to its metamethod; anything else is the script's error, at the script's line.
+local function arithmeticOperands(a, b)
+  local x, y = a, b
+  if type(x) == "string" then
+    x = tonumber(x)
+  end
+  if type(y) == "string" then
+    y = tonumber(y)
+  end
+  if type(x) == "number" and type(y) == "number" then
+    return x, y
+  end
+  if (type(a) == "table" and getmetatable(a) ~= nil) or (type(b) == "table" and getmetatable(b) ~= nil) then
+    return nil
+  end
+  local bad = type(x) == "number" and b or a
+  error(format("attempt to perform arithmetic on a %s value", type(bad)), 3)
+end
+
+-- Luau: a % b = a - floor(a / b) * b on doubles.
+local function luauMod(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" then
+    local x, y = arithmeticOperands(a, b)
+    if x == nil then
+      return a % b
+    end
+    a, b = x, y
+  end
+  return a - ((a + 0.0) // b) * b
+end
+
+-- Luau: a // b = floor(a / b) on doubles (two Lua integers would raise on zero).
+local function luauIdiv(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" then
+    local x, y = arithmeticOperands(a, b)
+    if x == nil then
+      return a // b
+    end
+    a, b = x, y
+  end
+  return (a + 0.0) // b
+end
+
+-- if-expressions: `c and box(v) or e` keeps a nil or false v; unbox restores it. The markers are
+-- functions, which no script value equals and which have no __eq.
+local BOXED_NIL = function() end
+local BOXED_FALSE = function() end
+local function box(value)
+  if value == nil then
+    return BOXED_NIL
+  elseif value == false then
+    return BOXED_FALSE
+  end
+  return value
+end
+local function unbox(value)
+  if value == BOXED_NIL then
+    return nil
+  elseif value == BOXED_FALSE then
+    return false
+  end
+  return value
+end
+
+-- obj:goto(...) for method names Lua reserves.
+local function invoke(object, name, ...)
+  return object[name](object, ...)
+end
+
+local HELPERS = {
+  S = concatOperand,
+  T = luauTostring,
+  M = luauMod,
+  D = luauIdiv,
+  N = box,
+  U = unbox,
+  I = invoke,
+}
+
+-- Answers the helpers named, in order; called once, by the lowered script's first line.
+G.__luau_runtime = function(...)
+  G.__luau_runtime = nil
+  local helpers = pack(...)
+  for i = 1, helpers.n do
+    helpers[i] = HELPERS[helpers[i]]
+  end
+  return unpack(helpers, 1, helpers.n)
+end
+
+---------------------------------------------------------------------------------------------------
 -- Lock the libraries. Each global library becomes an empty proxy whose metatable reads from the
 -- real table, refuses writes and cannot be fetched or replaced; rawset refuses the proxies.
 
@@ -554,6 +1050,7 @@ G.utf8 = lockLibrary("utf8", utf8)
 G.coroutine = lockLibrary("coroutine", coroutine)
 G.os = lockLibrary("os", os)
 G.task = lockLibrary("task", task)
+G.bit32 = lockLibrary("bit32", bit32)
 
 -- Methods on strings ("x"):rep(3) read the real string table, which nothing else hands out.
 -- getmetatable("") now answers a string, so nothing writable is exposed.

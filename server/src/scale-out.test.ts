@@ -220,6 +220,21 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     }
   });
 
+  it('runs a dry run posted on A in the worker process, with its summary', async () => {
+    const user = await register(a);
+    const res = await call(a, 'POST', '/api/scripts/execute', user.token, {
+      code: 'Instance.new("Part", workspace)\ntask.wait(1)\nprint("dry run in a worker", os.clock())',
+      target: 'dry-run',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      output: 'dry run in a worker 1\n',
+      target: 'dry-run',
+      dryRun: { created: [{ className: 'Part', count: 1 }], gameSeconds: 1, endedBy: 'idle' },
+    });
+  });
+
   it('shares the rate limit across instances', async () => {
     const user = await register(a);
     const statuses: number[] = [];

@@ -286,9 +286,9 @@ describe('script editor', () => {
     const user = await createUser(suite.app);
     await openNewEditor(page, user);
 
-    await typeInCodeEditor(page, 'local x = = 1');
+    await typeInCodeEditor(page, 'local x = = 1 y');
     await expectVisible(
-      syntaxSummary(page).getByText('2 syntax errors — line 1: unexpected token `=`, expected an expression', {
+      syntaxSummary(page).getByText("2 syntax errors — line 1: Expected identifier when parsing expression, got '='", {
         exact: true,
       }),
     );
@@ -297,7 +297,7 @@ describe('script editor', () => {
     await expect.poll(() => codeEditorErrorUnderlines(page).count()).toBe(2);
     // Typing fast is checked once the typing pauses, not per keystroke.
     expect(checks.length).toBeLessThanOrEqual(2);
-    expect(checks.at(-1)?.postDataJSON()).toEqual({ code: 'local x = = 1' });
+    expect(checks.at(-1)?.postDataJSON()).toEqual({ code: 'local x = = 1 y' });
 
     // The first underline sits under the second `=` of the line.
     const [underline, text] = await Promise.all([
@@ -313,7 +313,7 @@ describe('script editor', () => {
 
     // Hovering the annotation shows the message.
     await codeEditorErrorCells(page).first().hover();
-    await expectVisible(page.locator('.ace_tooltip').getByText('unexpected token `=`, expected an expression'));
+    await expectVisible(page.locator('.ace_tooltip').getByText("Expected identifier when parsing expression, got '='"));
     await screenshot(page, 'editor-syntax-error');
     await page.mouse.move(0, 0);
 
@@ -327,7 +327,7 @@ describe('script editor', () => {
       'The script has 2 syntax errors; it will not run until they are fixed.',
     );
     await editorIdInUrl(page);
-    expect((await scriptsOf(user))[0]).toMatchObject({ name: 'Broken', code: 'local x = = 1' });
+    expect((await scriptsOf(user))[0]).toMatchObject({ name: 'Broken', code: 'local x = = 1 y' });
 
     // Fixed: the marks go away.
     await typeInCodeEditor(page, 'local x = 1');
@@ -373,7 +373,11 @@ describe('script editor', () => {
 
     await typeInCodeEditor(page, 'local x = = 1');
     await editorButton(page, 'Format').click();
-    await expectToast(page, 'Format Failed', 'Lua syntax error: 1:9: unexpected token `=`, expected an expression');
+    await expectToast(
+      page,
+      'Format Failed',
+      "Lua syntax error: 1:11: Expected identifier when parsing expression, got '='",
+    );
     expect(await toast(page).getAttribute('data-type')).toBe('error');
     expect(await codeEditorLines(page)).toEqual(['local x = = 1']);
   });
@@ -418,6 +422,32 @@ describe('script editor', () => {
     // Nothing was saved: the script is still new.
     expect(creations).toHaveLength(0);
     await expectPath(page, '/editor');
+    expect(await scriptsOf(user)).toEqual([]);
+  });
+
+  it('Dry run runs the unsaved code against an emulated game and shows what it changed', async () => {
+    const page = await suite.browser.newPage();
+    const runs = recordCalls(page, 'POST', /\/execute$/);
+    const user = await createUser(suite.app);
+    await openNewEditor(page, user);
+    const pane = executionPane(page);
+    // Short enough to stay one line as it is typed.
+    const code = 'local p = Instance.new("Part", workspace) task.wait(2) warn("done at", os.clock())';
+
+    await typeInCodeEditor(page, code);
+    await expect.poll(() => codeEditorLines(page)).toEqual([code]);
+    await editorButton(page, 'Dry run').click();
+    await expectToast(page, 'Script Executed', 'warning: done at 2');
+    await expectVisible(pane.output.getByText('warning: done at 2'));
+    await expectVisible(pane.target.getByText('Dry run', { exact: true }));
+    await expectVisible(pane.status.getByText('Success', { exact: true }));
+    const summary = mainArea(page).getByTestId('dry-run-summary');
+    await expectVisible(summary.getByText('Created: 1 Part', { exact: true }));
+    await expectVisible(summary.getByText('2 s of game time, nothing left to run', { exact: true }));
+    await screenshot(page, 'editor-dry-run-output');
+    expect(runs.map((request) => [new URL(request.url()).pathname, request.postDataJSON()])).toEqual([
+      ['/api/scripts/execute', { code, target: 'dry-run' }],
+    ]);
     expect(await scriptsOf(user)).toEqual([]);
   });
 });

@@ -117,7 +117,12 @@ const DEFAULT_PLAYER: EmulatedPlayer = { name: 'Builderman', userId: 156, positi
 const LUA_MODULES = ['json', 'scheduler'] as const;
 const POLL_MS = 10;
 
-const readModule = (name: string) => readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8');
+// JSON is the dry run's own module (lua/sandbox/dry-run), so both encode and decode alike.
+const MODULE_URLS: Record<string, URL> = {
+  json: new URL('../../../lua/sandbox/dry-run/json.lua', import.meta.url),
+};
+const readModule = (name: string) =>
+  readFileSync(MODULE_URLS[name] ?? new URL(`./${name}.lua`, import.meta.url), 'utf8');
 
 let factory: LuaFactory | undefined;
 

@@ -1,5 +1,9 @@
 -- A small Roblox game server for tests, on plain Lua 5.4 (wasmoon).
 --
+-- Not the dry run users get (lua/sandbox/dry-run, docs/decisions/019-dry-runs.md): that one runs in
+-- the locked-down sandbox with no network and a virtual clock. This one does real HTTP to a real
+-- Moonrelay server, in real (scaled) time, in an unrestricted state; both use the dry run's json.lua.
+--
 -- Enough of Roblox's server-side API for Moonrelay's integration scripts: game (JobId, PlaceId,
 -- GameId, GetService), HttpService (HttpEnabled, JSON, RequestAsync/GetAsync/PostAsync doing real
 -- HTTP through the host), Players with one player whose Character has a HumanoidRootPart and a

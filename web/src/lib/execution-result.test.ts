@@ -110,14 +110,22 @@ describe('executionOutcome', () => {
 
 describe('executionFailure', () => {
   it("uses the server's error text, such as a Lua syntax error", () => {
-    const error = new ApiError(400, JSON.stringify({ error: 'Lua syntax error: 2:11: unexpected token' }));
+    const error = new ApiError(
+      400,
+      JSON.stringify({ error: 'Lua syntax error: 2:11: Incomplete statement: expected assignment or a function call' }),
+    );
     expect(executionFailure(error, 'sandbox')).toEqual({
       notice: {
         type: 'error',
         title: 'Execution Failed',
-        description: 'Failed to execute script. Please try again. (Lua syntax error: 2:11: unexpected token)',
+        description:
+          'Failed to execute script. Please try again. (Lua syntax error: 2:11: Incomplete statement: expected assignment or a function call)',
       },
-      execution: { status: 'error', target: 'sandbox', error: 'Lua syntax error: 2:11: unexpected token' },
+      execution: {
+        status: 'error',
+        target: 'sandbox',
+        error: 'Lua syntax error: 2:11: Incomplete statement: expected assignment or a function call',
+      },
     });
   });
 

@@ -16,12 +16,12 @@ describe('runLua basics', () => {
 
   it('prints like Luau: arguments joined by a space, integral floats without .0', async () => {
     const result = await runLua(
-      'print("a", 1, 3.0, 0.1, 1/3, 1e15, 2^53, -0.0, 1/0, -1/0, 0/0, nil, true, false, math.maxinteger)',
+      'print("a", 1, 3.0, 0.1, 1/3, 1e15, 2^53, -0.0, 1/0, -1/0, 0/0, nil, true, false, math.maxinteger, 1e21)',
     );
 
     expect(result).toMatchObject({ success: true, error: null, limit: null, returns: [] });
     expect(result.output).toBe(
-      'a 1 3 0.1 0.3333333333333333 1e+15 9007199254740992 -0 inf -inf nan nil true false 9223372036854775807\n',
+      'a 1 3 0.1 0.3333333333333333 1000000000000000 9007199254740992 -0 inf -inf nan nil true false nil 1e+21\n',
     );
   });
 
@@ -73,7 +73,8 @@ describe('runLua basics', () => {
     expect(await errorOf('\n\nfoo()')).toBe("script:3: attempt to call a nil value (global 'foo')");
     expect(await errorOf('error("boom")')).toBe('script:1: boom');
     expect(await errorOf('error("boom", 0)')).toBe('boom');
-    expect(await errorOf('local x = = 1')).toBe("script:1: unexpected symbol near '='");
+    // Syntax errors are the Luau parser's, worded as Luau words them.
+    expect(await errorOf('local x = = 1')).toBe("script:1: Expected identifier when parsing expression, got '='");
     expect(await errorOf('local f = load("x = ", "script") f()')).toMatch(/^script:1: attempt to call a nil value/);
   });
 
@@ -154,6 +155,7 @@ describe('the allowlisted environment', () => {
       '_G',
       '_VERSION',
       'assert',
+      'bit32',
       'collectgarbage',
       'coroutine',
       'error',
@@ -192,9 +194,12 @@ describe('the allowlisted environment', () => {
     );
 
     expect(names).toBe('clock date difftime time');
-    expect(
-      await returnsOf('return type(os.clock()), math.type(os.time()), os.date("!%Y", 0), os.difftime(5, 2)'),
-    ).toEqual(['number', 'integer', '1970', '3']);
+    expect(await returnsOf('return type(os.clock()), os.time() % 1, os.date("!%Y", 0), os.difftime(5, 2)')).toEqual([
+      'number',
+      '0',
+      '1970',
+      '3',
+    ]);
   });
 
   it('opens string, table, math, utf8 and coroutine', async () => {
@@ -221,8 +226,8 @@ describe('the allowlisted environment', () => {
   });
 
   it('allows collectgarbage("count") only', async () => {
-    expect(await returnsOf('return math.type(collectgarbage("count")), collectgarbage("count") > 0')).toEqual([
-      'float',
+    expect(await returnsOf('return type(collectgarbage("count")), collectgarbage("count") > 0')).toEqual([
+      'number',
       'true',
     ]);
     expect(await errorOf('collectgarbage()')).toMatch(/option 'collect' is not allowed in the sandbox/);

@@ -14,6 +14,10 @@
  *   locked metatables, rawset refuses them, and getmetatable("") answers a string. The prelude
  *   (lua/sandbox/prelude.lua, loaded as text before the script) does this and adds the Luau
  *   functions scripts expect.
+ * - Environment: 'plain' (the prelude only) or 'dry-run', where the modules of lua/sandbox/dry-run
+ *   add an emulated Roblox server after the prelude and run the script on its virtual clock
+ *   (worker/src/sandbox/dry-run.ts). Every limit above holds for the emulation too: it is Lua in
+ *   the same state, under the same hook and memory cap.
  * - No JS object is reachable from Lua: injectObjects and enableProxy are off, and the only host
  *   functions (emit, limitError) are C functions handed to the prelude as arguments, taking and
  *   returning strings only.
@@ -38,6 +42,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { compileLuau } from '@moonrelay/lua/luau/compile.ts';
+import { finishDryRun, readDryRunModules, type DryRunModules, type DryRunSummary } from './dry-run.ts';
 import {
   LUA_MULTRET,
   LUA_REGISTRYINDEX,
@@ -62,6 +68,13 @@ export interface SandboxLimits {
 
 export type SandboxLimitName = 'memory' | 'instructions' | 'output' | 'deadline';
 
+/** What the script finds in its state besides the locked-down libraries (see the header). */
+export type SandboxEnvironment = 'plain' | 'dry-run';
+
+export interface SandboxRunOptions {
+  environment?: SandboxEnvironment;
+}
+
 export interface SandboxResult {
   success: boolean;
   output: string;
@@ -70,6 +83,8 @@ export interface SandboxResult {
   returns: string[];
   limit: SandboxLimitName | null;
   durationMs: number;
+  /** Dry runs only: what the script did to the emulated game; null when a limit ended the run. */
+  dryRun?: DryRunSummary | null;
 }
 
 const KIB = 1024;
@@ -132,6 +147,8 @@ interface Runtime {
   wasm: WasmModule;
   prelude: string;
   openers: ReadonlyArray<readonly [string, number]>;
+  /** The dry-run emulation's sources, read at the first dry run. */
+  dryRunModules?: DryRunModules;
   hookPointer: number;
   emitPointer: number;
   limitErrorPointer: number;
@@ -150,6 +167,8 @@ interface Run {
   closing: boolean;
   output: string[];
   outputBytes: number;
+  /** Dry runs: the registry reference of the emulation's driver, which runs the script's chunk. */
+  driverRef: number | null;
 }
 
 interface LuaText {
@@ -169,12 +188,30 @@ let activeRun: Run | undefined;
  * of the sandbox itself is answered as an unsuccessful result (and the thread's WASM module is
  * dropped, so the next run starts from a clean one).
  */
-export async function runLua(code: string, limits: Partial<SandboxLimits> = {}): Promise<SandboxResult> {
+export async function runLua(
+  code: string,
+  limits: Partial<SandboxLimits> = {},
+  options: SandboxRunOptions = {},
+): Promise<SandboxResult> {
   const startedAt = performance.now();
   const resolved = resolveLimits(limits);
+  const environment = options.environment ?? 'plain';
+  // Scripts are Luau: parsed and lowered to Lua 5.4 with Luau's meaning (lua/luau/compile.ts).
+  const compiled = compileLuau(code);
+  if (!compiled.ok) {
+    return {
+      success: false,
+      output: '',
+      error: compiled.error,
+      returns: [],
+      limit: null,
+      durationMs: elapsedMs(startedAt),
+    };
+  }
+  code = compiled.lua;
   let state: PreparedState;
   try {
-    state = await takeState();
+    state = await takeState(environment);
   } catch (cause) {
     runtimePromise = undefined;
     return internalFailure(cause, startedAt);
@@ -189,6 +226,7 @@ export async function runLua(code: string, limits: Partial<SandboxLimits> = {}):
     closing: false,
     output: [],
     outputBytes: 0,
+    driverRef: state.driverRef,
   };
   activeRun = run;
   let outcome: Omit<SandboxResult, 'output' | 'durationMs'>;
@@ -209,7 +247,8 @@ export async function runLua(code: string, limits: Partial<SandboxLimits> = {}):
   } finally {
     activeRun = undefined;
   }
-  return { ...outcome, output: run.output.join(''), durationMs: elapsedMs(startedAt) };
+  const result = { ...outcome, output: run.output.join(''), durationMs: elapsedMs(startedAt) };
+  return environment === 'dry-run' ? finishDryRun(result) : result;
 }
 
 /**
@@ -280,7 +319,7 @@ function execute(
 
   let status = loadChunk(runtime, L, code, SCRIPT_CHUNK_NAME);
   if (status === LuaReturn.Ok) {
-    status = lua.lua_pcallk(L, 0, LUA_MULTRET, 0, 0, null);
+    status = callScript(runtime, L, run.driverRef);
   }
   let returns: string[] = [];
   let error: string | null = null;
@@ -305,11 +344,13 @@ interface PreparedState {
   runtime: Runtime;
   engine: LuaEngine;
   formatterRef: number;
+  environment: SandboxEnvironment;
+  driverRef: number | null;
 }
 
 let prepared: Promise<PreparedState | undefined> | undefined;
 
-async function prepareState(): Promise<PreparedState> {
+async function prepareState(environment: SandboxEnvironment = 'plain'): Promise<PreparedState> {
   const runtime = await getRuntime();
   const engine = await runtime.factory.createEngine(ENGINE_OPTIONS);
   const { lua } = runtime;
@@ -318,7 +359,9 @@ async function prepareState(): Promise<PreparedState> {
     lua.luaL_requiref(L, name, opener, 1);
   }
   lua.lua_settop(L, 0);
-  return { runtime, engine, formatterRef: runPrelude(runtime, L) };
+  const formatterRef = runPrelude(runtime, L);
+  const driverRef = environment === 'dry-run' ? runDryRunModules(runtime, L, formatterRef) : null;
+  return { runtime, engine, formatterRef, environment, driverRef };
 }
 
 /** Starts preparing the next run's state, if none is being prepared. */
@@ -326,12 +369,15 @@ export function prepareNextState(): void {
   prepared ??= prepareState().catch(() => undefined);
 }
 
-async function takeState(): Promise<PreparedState> {
+async function takeState(environment: SandboxEnvironment): Promise<PreparedState> {
   const ready = prepared ? await prepared : undefined;
   prepared = undefined;
   // A state prepared on a module that has since been dropped is not used.
-  if (ready && runtimePromise && ready.runtime === (await runtimePromise)) return ready;
-  return prepareState();
+  if (ready && runtimePromise && ready.runtime === (await runtimePromise)) {
+    if (ready.environment === environment) return ready;
+    ready.engine.global.close();
+  }
+  return prepareState(environment);
 }
 
 function runPrelude(runtime: Runtime, L: number): number {
@@ -346,6 +392,48 @@ function runPrelude(runtime: Runtime, L: number): number {
     throw new SandboxInternalError(`The sandbox prelude failed: ${readString(runtime, L, -1, 4 * KIB).text}`);
   }
   return lua.luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/**
+ * Dry runs: runs lua/sandbox/dry-run/main.lua with the host functions, the Luau tostring and a table
+ * of the other modules' chunks; it answers the driver, kept in the registry.
+ */
+function runDryRunModules(runtime: Runtime, L: number, formatterRef: number): number {
+  const { lua } = runtime;
+  runtime.dryRunModules ??= readDryRunModules();
+  const modules = runtime.dryRunModules;
+  let status = loadChunk(runtime, L, modules.main, '=dry-run/main');
+  if (status === LuaReturn.Ok) {
+    lua.lua_pushcclosure(L, runtime.emitPointer, 0);
+    lua.lua_pushcclosure(L, runtime.limitErrorPointer, 0);
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(formatterRef));
+    lua.lua_createtable(L, 0, modules.others.length);
+    for (const [name, source] of modules.others) {
+      status = loadChunk(runtime, L, source, `=dry-run/${name}`);
+      if (status !== LuaReturn.Ok) break;
+      lua.lua_setfield(L, -2, name);
+    }
+  }
+  if (status === LuaReturn.Ok) {
+    status = lua.lua_pcallk(L, 4, 1, 0, 0, null);
+  }
+  if (status !== LuaReturn.Ok || lua.lua_type(L, -1) !== LuaType.Function) {
+    throw new SandboxInternalError(`The dry-run emulation failed: ${readString(runtime, L, -1, 4 * KIB).text}`);
+  }
+  const driverRef = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  lua.lua_settop(L, 0);
+  return driverRef;
+}
+
+/** Calls the loaded chunk on top of the stack: itself, or handed to the dry run's driver. */
+function callScript(runtime: Runtime, L: number, driverRef: number | null): LuaReturn {
+  const { lua } = runtime;
+  if (driverRef === null) {
+    return lua.lua_pcallk(L, 0, LUA_MULTRET, 0, 0, null);
+  }
+  lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(driverRef));
+  lua.lua_rotate(L, -2, 1);
+  return lua.lua_pcallk(L, 1, LUA_MULTRET, 0, 0, null);
 }
 
 /** Loads text from a malloc'd buffer (wasmoon's string arguments live on the small C stack). */

@@ -1,7 +1,7 @@
 import type { LuaDiagnostic } from '@moonrelay/contract/executions';
 
 /**
- * Errors of the lua-tools module. They live apart from `luau-syntax.ts` so that the main thread can
+ * Errors of the lua-tools module. They live apart from `luau-format.ts` so that the main thread can
  * use them without loading StyLua's WASM (which only the lua-tools threads load).
  */
 
@@ -17,7 +17,10 @@ export class LuauSyntaxError extends Error {
   }
 }
 
-/** The code parses, but StyLua refused its own output (its check of the formatted code failed). */
+/**
+ * The code parses, but StyLua could not format it: it cannot parse that syntax, or it refused its
+ * own output (its check of the formatted code failed).
+ */
 export class LuauFormatError extends Error {
   constructor(message: string) {
     super(message);

@@ -53,11 +53,16 @@ describe('lua tools service', () => {
   it('checks and formats in its threads', async () => {
     const tools = service();
     expect(await tools.check('local x: number = 1')).toEqual({ ok: true, diagnostics: [] });
-    expect(await tools.check('local x = = 1')).toMatchObject({
+    expect(await tools.check('local x = = 1')).toEqual({
       ok: false,
       diagnostics: [
-        { line: 1, column: 9, endLine: 1, endColumn: 10 },
-        { line: 1, column: 11 },
+        {
+          line: 1,
+          column: 11,
+          endLine: 1,
+          endColumn: 12,
+          message: "Expected identifier when parsing expression, got '='",
+        },
       ],
     });
     expect(await tools.format('local   t={1,2}\nif t then print( t ) end')).toEqual({
@@ -69,7 +74,7 @@ describe('lua tools service', () => {
     const tools = service();
     const error = await tools.format('local x = = 1').catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(LuauSyntaxError);
-    expect((error as LuauSyntaxError).diagnostics[0]).toMatchObject({ line: 1, column: 9 });
+    expect((error as LuauSyntaxError).diagnostics[0]).toMatchObject({ line: 1, column: 11 });
   });
 
   it('terminates and replaces a thread that passes its deadline; the next call works', async () => {
@@ -107,12 +112,25 @@ describe('lua tools service', () => {
     expect(await tools.check('local d = 4')).toEqual({ ok: true, diagnostics: [] });
   });
 
-  it('replaces a thread whose parser crashed on deep nesting', async () => {
+  it('refuses code nested too deeply with a syntax error, on its thread', async () => {
     const tools = service();
+    const deep = `local t = ${'{'.repeat(100_000)}${'}'.repeat(100_000)}`;
+    expect(await tools.check(deep)).toMatchObject({
+      ok: false,
+      diagnostics: [{ message: 'Exceeded allowed recursion depth; simplify your expression to make the code compile' }],
+    });
+    expect(tools.stats().replaced).toBe(0);
+  });
+
+  it('replaces a thread whose formatter crashed on deep nesting; checks go on', async () => {
+    const tools = service();
+    // Valid for the checker (far below its limit), too deep for StyLua's 1 MB WASM stack.
     const deep = `local t = ${'{'.repeat(200)}${'}'.repeat(200)}`;
-    await expect(tools.check(deep)).rejects.toBeInstanceOf(LuauParserCrashError);
+    expect(await tools.check(deep)).toEqual({ ok: true, diagnostics: [] });
+    await expect(tools.format(deep)).rejects.toBeInstanceOf(LuauParserCrashError);
     expect(tools.stats().replaced).toBe(1);
     expect(await tools.check('local x = 1')).toEqual({ ok: true, diagnostics: [] });
+    expect(await tools.format('local   x=1')).toEqual({ code: 'local x = 1\n' });
   });
 
   it('keeps the main event loop ticking while it checks a 1 MB script', async () => {

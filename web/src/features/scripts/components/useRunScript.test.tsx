@@ -62,7 +62,7 @@ describe('useRunScript', () => {
   });
 
   it("reports a syntax error (400) as 'Execution Failed' with the server's text", async () => {
-    const error = 'Lua syntax error: 2:11: unexpected token `=`';
+    const error = "Lua syntax error: 2:11: Expected identifier when parsing expression, got '='";
     const { shown } = await runWith(() => ({ status: 400, body: { error } }));
     expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
     expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();

@@ -166,17 +166,17 @@ describe('LuaCodeEditor diagnostics (real Ace)', () => {
   it('shows each diagnostic as an error annotation in the gutter and an underline marker', async () => {
     const steps = [
       [
-        diagnostic(1, 9, 1, 10, 'unexpected token `=`, expected an expression'),
-        diagnostic(2, 10, 2, 10, 'unexpected end of script, expected `end` to conclude `if`'),
+        diagnostic(1, 9, 1, 10, "Expected identifier when parsing expression, got '='"),
+        diagnostic(2, 10, 2, 10, "Expected 'end' (to close 'then' at column 6), got <eof>"),
       ],
-      [diagnostic(1, 11, 1, 12, 'unexpected token `=`')],
+      [diagnostic(1, 11, 1, 12, "Expected identifier when parsing expression, got '='")],
       [],
     ];
     renderWithProviders(<Checked steps={steps} />);
     const editor = aceIn(screen.getByTestId('code-editor'));
     expect(editor.getSession().getAnnotations()).toEqual([
-      { row: 0, column: 8, type: 'error', text: 'unexpected token `=`, expected an expression' },
-      { row: 1, column: 9, type: 'error', text: 'unexpected end of script, expected `end` to conclude `if`' },
+      { row: 0, column: 8, type: 'error', text: "Expected identifier when parsing expression, got '='" },
+      { row: 1, column: 9, type: 'error', text: "Expected 'end' (to close 'then' at column 6), got <eof>" },
     ]);
     expect(diagnosticMarkers(editor)).toEqual([
       [0, 8, 0, 9],

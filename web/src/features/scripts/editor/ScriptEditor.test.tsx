@@ -91,8 +91,8 @@ const checker: Handler = (body) => {
   const { code } = body as { code: string };
   const diagnostics = code.includes('= =')
     ? [
-        diagnostic(1, 9, 'unexpected token `=`, expected an expression'),
-        diagnostic(1, 11, 'unexpected token `=`, unexpected token, this needs to be a statement'),
+        diagnostic(1, 9, "Expected identifier when parsing expression, got '='"),
+        diagnostic(1, 11, 'Incomplete statement: expected assignment or a function call'),
       ]
     : [];
   return { body: { ok: diagnostics.length === 0, diagnostics } };
@@ -343,7 +343,9 @@ describe('ScriptEditor syntax diagnostics', () => {
     renderEditor(storedScript({ code: '' }));
     await userEvent.type(screen.getByLabelText('Code'), 'local x = = 1');
     await waitFor(() =>
-      expect(summary()).toHaveTextContent('2 syntax errors — line 1: unexpected token `=`, expected an expression'),
+      expect(summary()).toHaveTextContent(
+        "2 syntax errors — line 1: Expected identifier when parsing expression, got '='",
+      ),
     );
     // One check, of the code as it stood when typing paused; none per keystroke.
     expect(checks).toEqual(['local x = = 1']);
@@ -352,8 +354,8 @@ describe('ScriptEditor syntax diagnostics', () => {
     timers.mockRestore();
     const shown = within(screen.getByTestId('editor-diagnostics')).getAllByRole('listitem');
     expect(shown.map((item) => item.textContent)).toEqual([
-      '1:9 unexpected token `=`, expected an expression',
-      '1:11 unexpected token `=`, unexpected token, this needs to be a statement',
+      "1:9 Expected identifier when parsing expression, got '='",
+      '1:11 Incomplete statement: expected assignment or a function call',
     ]);
 
     setCode('local x = 1');
@@ -380,7 +382,7 @@ describe('ScriptEditor syntax diagnostics', () => {
     // The newer code's answer comes first, then the older one's: the older one is dropped.
     await answer('local x = 1', []);
     await waitFor(() => expect(summary()).toHaveTextContent('No syntax errors'));
-    await answer('local x = = 1', [diagnostic(1, 9, 'unexpected token `=`, expected an expression')]);
+    await answer('local x = = 1', [diagnostic(1, 9, "Expected identifier when parsing expression, got '='")]);
     await pause(50);
     expect(summary()).toHaveTextContent('No syntax errors');
     expect(screen.getByTestId('editor-diagnostics')).toBeEmptyDOMElement();
@@ -389,7 +391,7 @@ describe('ScriptEditor syntax diagnostics', () => {
     setCode('local y = = 2');
     await waitFor(() => expect(answers.has('local y = = 2')).toBe(true));
     setCode('local y = 2');
-    await answer('local y = = 2', [diagnostic(1, 9, 'unexpected token `=`, expected an expression')]);
+    await answer('local y = = 2', [diagnostic(1, 9, "Expected identifier when parsing expression, got '='")]);
     await pause(50);
     expect(summary()).toHaveTextContent('No syntax errors');
   });
@@ -444,7 +446,7 @@ describe('ScriptEditor formatting', () => {
     const formatted = FORMATTED[code];
     return formatted
       ? { body: { code: formatted } }
-      : { status: 400, body: { error: 'Lua syntax error: 1:9: unexpected token `=`, expected an expression' } };
+      : { status: 400, body: { error: "Lua syntax error: 1:9: Expected identifier when parsing expression, got '='" } };
   };
 
   it("replaces the code with the formatted code from the Format button and Shift+Alt+F, toasting 'Code Formatted'", async () => {
@@ -478,7 +480,7 @@ describe('ScriptEditor formatting', () => {
     expect(shown).toHaveAttribute('data-type', 'error');
     expect(within(shown).getByText('Format Failed')).toBeInTheDocument();
     expect(
-      within(shown).getByText('Lua syntax error: 1:9: unexpected token `=`, expected an expression'),
+      within(shown).getByText("Lua syntax error: 1:9: Expected identifier when parsing expression, got '='"),
     ).toBeInTheDocument();
     expect(screen.getByLabelText('Code')).toHaveValue('local x = = 1');
   });
@@ -582,7 +584,7 @@ describe('ScriptEditor Run in Sandbox', () => {
   });
 
   it("reports a syntax error (400) as 'Execution Failed' with the server's text", async () => {
-    const error = 'Lua syntax error: 1:9: unexpected token `=`, expected an expression';
+    const error = "Lua syntax error: 1:9: Expected identifier when parsing expression, got '='";
     stubApi({ 'POST /api/scripts/execute': () => ({ status: 400, body: { error } }) });
     renderEditor();
     setCode('local x = = 1');
@@ -592,6 +594,99 @@ describe('ScriptEditor Run in Sandbox', () => {
     expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();
     expect(screen.getByTestId('execution-output')).toHaveTextContent(error);
     expect(screen.getByTestId('execution-target')).toHaveTextContent('Sandbox');
+  });
+});
+
+describe('ScriptEditor Dry run', () => {
+  const summary = {
+    created: [
+      { className: 'Part', count: 3 },
+      { className: 'Folder', count: 1 },
+    ],
+    destroyed: [],
+    changed: [
+      {
+        instance: 'Workspace.Player1.HumanoidRootPart',
+        property: 'CFrame',
+        value: '0, 50, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1',
+      },
+    ],
+    changedOmitted: 2,
+    propertiesSet: 14,
+    gameSeconds: 60,
+    waitingThreads: 1,
+    endedBy: 'game-time-limit',
+  };
+  const dryRunAnswer = (overrides: object) => ({
+    success: true,
+    output: '',
+    error: null,
+    target: 'dry-run',
+    executionId: 'e2',
+    durationMs: 12,
+    limit: null,
+    dryRun: summary,
+    ...overrides,
+  });
+
+  it('dry-runs the code on screen and shows its output, warnings and the summary', async () => {
+    const { held, release } = gate();
+    const calls = stubApi(
+      {
+        'POST /api/scripts/execute': () => ({
+          body: dryRunAnswer({ output: 'spawned 3\nwarning: careful\nerror: script:9: boom\n' }),
+        }),
+      },
+      { hold: held },
+    );
+    renderEditor();
+    setCode('print("spawned", 3)');
+    await userEvent.click(screen.getByRole('button', { name: 'Dry run' }));
+
+    expect(await screen.findByText('Executing script...')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Dry run');
+    expect(screen.getByRole('button', { name: 'Running...' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Run in Sandbox' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Execute' })).toBeDisabled();
+    release();
+
+    expect(within(await toast()).getByText('Script Executed')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Success');
+    expect(screen.getByTestId('execution-output')).toHaveTextContent(
+      'spawned 3 warning: careful error: script:9: boom',
+    );
+    expect(screen.getByText('warning: careful')).toHaveStyle({ color: 'var(--chakra-colors-fg-warning)' });
+    expect(screen.getByText('error: script:9: boom')).toHaveStyle({ color: 'var(--chakra-colors-fg-error)' });
+    expect(screen.getByTestId('dry-run-created')).toHaveTextContent('Created: 3 Part, 1 Folder');
+    expect(screen.getByTestId('dry-run-destroyed')).toHaveTextContent('Destroyed: none');
+    expect(screen.getByTestId('dry-run-changed')).toHaveTextContent(
+      'Workspace.Player1.HumanoidRootPart.CFrame = 0, 50, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1… and 2 more',
+    );
+    expect(screen.getByTestId('dry-run-ending')).toHaveTextContent(
+      '60 s of game time, stopped at the dry run’s game-time limit, 1 thread still waiting',
+    );
+    expect(calls).toEqual([
+      { key: 'POST /api/scripts/execute', body: { code: 'print("spawned", 3)', target: 'dry-run' } },
+    ]);
+  });
+
+  it('shows what is not available in a dry run as the failure, and no summary after a limit', async () => {
+    stubApi({
+      'POST /api/scripts/execute': () => ({
+        body: dryRunAnswer({
+          success: false,
+          error: 'script:1: DataStoreService is not available in a dry run',
+          dryRun: null,
+        }),
+      }),
+    });
+    renderEditor(storedScript({ code: 'game:GetService("DataStoreService")' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Dry run' }));
+    const shown = await toast();
+    expect(shown).toHaveAttribute('data-type', 'error');
+    expect(within(shown).getByText('script:1: DataStoreService is not available in a dry run')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-output')).toHaveTextContent('DataStoreService is not available in a dry run');
+    expect(screen.queryByTestId('dry-run-summary')).not.toBeInTheDocument();
   });
 });
 
@@ -641,7 +736,7 @@ describe('ScriptEditor Execute in the game', () => {
   });
 
   it("reports a syntax error (400) as 'Execution Failed' with the server's text", async () => {
-    const error = 'Lua syntax error: 2:11: unexpected token `=`';
+    const error = "Lua syntax error: 2:11: Expected identifier when parsing expression, got '='";
     stubApi({ 'POST /api/scripts/s1/execute': () => ({ status: 400, body: { error } }) });
     renderEditor(storedScript());
     await userEvent.click(screen.getByRole('button', { name: 'Execute' }));
@@ -706,7 +801,7 @@ describe('ScriptEditor saving code with syntax errors', () => {
       [CHECK]: () => ({
         body: {
           ok: false,
-          diagnostics: [diagnostic(1, 6, 'unexpected token `(`, expected `)` to close function call')],
+          diagnostics: [diagnostic(1, 6, "Expected ')' (to close '(' at column 6), got <eof>")],
         },
       }),
       'POST /api/scripts': () => ({ status: 201, body: created }),

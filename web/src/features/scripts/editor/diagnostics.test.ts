@@ -26,12 +26,12 @@ describe('diagnosticAnnotations', () => {
   it("turns 1-based lines and columns into Ace's 0-based rows and columns, type error, text = message", () => {
     expect(
       diagnosticAnnotations([
-        at(1, 9, 1, 10, 'unexpected token `=`, expected an expression'),
-        at(3, 1, 3, 2, 'unexpected token'),
+        at(1, 9, 1, 10, "Expected identifier when parsing expression, got '='"),
+        at(3, 1, 3, 2, 'Incomplete statement: expected assignment or a function call'),
       ]),
     ).toEqual([
-      { row: 0, column: 8, type: 'error', text: 'unexpected token `=`, expected an expression' },
-      { row: 2, column: 0, type: 'error', text: 'unexpected token' },
+      { row: 0, column: 8, type: 'error', text: "Expected identifier when parsing expression, got '='" },
+      { row: 2, column: 0, type: 'error', text: 'Incomplete statement: expected assignment or a function call' },
     ]);
   });
 
@@ -60,7 +60,7 @@ describe('diagnosticMarkers', () => {
     ]);
   });
 
-  it('widens a point at the end of a line (unexpected end of script) to the character before it', () => {
+  it('widens a point at the end of a line (got <eof>) to the character before it', () => {
     // `if x then` is 9 characters; the error is at 2:10, just after them.
     expect(diagnosticMarkers([at(2, 10, 2, 10)], linesOf('local x = 1\nif x then'))).toEqual([
       { startRow: 1, startCol: 8, endRow: 1, endCol: 9, className: 'luau-diagnostic' },
@@ -87,12 +87,15 @@ describe('diagnosticsSummary', () => {
   });
 
   it('counts the errors and names the first one with its line', () => {
-    expect(diagnosticsSummary([at(3, 5, 3, 6, 'unexpected token `)`')])).toBe(
-      '1 syntax error — line 3: unexpected token `)`',
+    expect(diagnosticsSummary([at(3, 5, 3, 6, "Expected identifier when parsing expression, got ')'")])).toBe(
+      "1 syntax error — line 3: Expected identifier when parsing expression, got ')'",
     );
-    expect(diagnosticsSummary([at(3, 5, 3, 6, 'unexpected token `)`'), at(7, 1, 7, 2, 'later')])).toBe(
-      '2 syntax errors — line 3: unexpected token `)`',
-    );
+    expect(
+      diagnosticsSummary([
+        at(3, 5, 3, 6, "Expected identifier when parsing expression, got ')'"),
+        at(7, 1, 7, 2, 'later'),
+      ]),
+    ).toBe("2 syntax errors — line 3: Expected identifier when parsing expression, got ')'");
   });
 });
 

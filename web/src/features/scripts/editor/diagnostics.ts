@@ -35,7 +35,7 @@ export function diagnosticAnnotations(diagnostics: readonly LuaDiagnostic[]): Ac
 
 /**
  * One marker per diagnostic. Ace draws nothing for an empty range, and some errors are a point
- * ("unexpected end of script" after the last character): a point covers the character after it,
+ * (`got <eof>` after the last character): a point covers the character after it,
  * or at the end of its line the character before it. `lineLength` gives the length of a row of the
  * document the markers go on; a row past its end has length 0.
  */
@@ -61,7 +61,7 @@ export function diagnosticMarkers(
   });
 }
 
-/** "No syntax errors", or "2 syntax errors — line 3: unexpected token …" (the first one). */
+/** "No syntax errors", or "2 syntax errors — line 3: Expected identifier …" (the first one). */
 export function diagnosticsSummary(diagnostics: readonly LuaDiagnostic[]): string {
   const [first] = diagnostics;
   if (!first) return 'No syntax errors';

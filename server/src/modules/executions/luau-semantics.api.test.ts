@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LUAU_SEMANTICS_CASES } from '@moonrelay/worker/sandbox/luau-semantics-cases';
+import { engines } from '../../../test/engines.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+
+/**
+ * Luau's meaning through the real API: each case runs in the sandbox (which lowers Luau to Lua 5.4)
+ * and must print what Luau prints, or fail on the user's own line.
+ */
+describe('Luau semantics through the execution API', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!);
+    ({ token } = await registerUser(server));
+  });
+  afterAll(() => server.close());
+
+  it.each(LUAU_SEMANTICS_CASES.map((c) => [c.name, c] as const))('%s', async (_name, semantics) => {
+    const res = await server.call('POST', '/api/scripts/execute', {
+      token,
+      body: { code: semantics.code, target: 'sandbox' },
+    });
+    expect(res.status).toBe(200);
+    if (semantics.output !== undefined) expect(res.body.output).toBe(semantics.output);
+    if (semantics.error === undefined) {
+      expect(res.body).toMatchObject({ success: true, error: null });
+    } else {
+      expect(res.body.success).toBe(false);
+      expect(res.body.error).toMatch(semantics.error);
+    }
+  });
+});
