@@ -38,16 +38,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import {
-  LUA_MULTRET,
-  LUA_REGISTRYINDEX,
-  LuaEventMasks,
-  LuaFactory,
-  LuaReturn,
-  LuaType,
-  type LuaEngine,
-  type LuaWasm,
-} from 'wasmoon';
+import { LUA_MULTRET, LUA_REGISTRYINDEX, LuaEventMasks, LuaReturn, LuaType, type LuaWasm } from 'wasmoon';
+import { loadLuaModule } from './lua-module.ts';
+import { createMemoryMeter, type MemoryMeter } from './memory-meter.ts';
 
 export interface SandboxLimits {
   /** Bytes the Lua state may allocate in total. */
@@ -87,13 +80,6 @@ const HOOK_INTERVAL = 1000;
 const WARM_UP_MS = 400;
 const WARM_UP_INSTRUCTIONS = 2_000_000;
 
-const ENGINE_OPTIONS = {
-  openStandardLibs: false,
-  injectObjects: false,
-  enableProxy: false,
-  traceAllocations: true,
-} as const;
-
 /** The only libraries opened, as luaL_requiref names them. */
 const LIBRARIES = [
   ['_G', 'luaopen_base'],
@@ -125,13 +111,15 @@ interface WasmModule {
   stringToUTF8(text: string, pointer: number, maxBytes: number): void;
 }
 
-/** What a thread builds once: the factory, its module, and the host functions Lua may call. */
+/** What a thread builds once: the module, its memory meter, and the host functions Lua may call. */
 interface Runtime {
-  factory: LuaFactory;
   lua: LuaWasm;
   wasm: WasmModule;
   prelude: string;
   openers: ReadonlyArray<readonly [string, number]>;
+  meter: MemoryMeter;
+  /** The meter's allocator in the module's function table (a lua_Alloc). */
+  allocatorPointer: number;
   hookPointer: number;
   emitPointer: number;
   limitErrorPointer: number;
@@ -249,11 +237,13 @@ function getRuntime(): Promise<Runtime> {
 
 async function createRuntime(): Promise<Runtime> {
   const prelude = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
-  const factory = new LuaFactory();
-  const lua = await factory.getLuaModule();
+  const { lua, exports } = await loadLuaModule();
   const wasm = lua.module as unknown as WasmModule;
   const openers = LIBRARIES.map(([name, open]) => [name, wasm.addFunction((L: number) => lua[open](L), 'ii')] as const);
-  const partial = { factory, lua, wasm, prelude, openers, lengthSlot: wasm._malloc(4) };
+  const meter = createMemoryMeter(exports);
+  // A WASM function goes into the table as it is (addFunction wraps only JS functions).
+  const allocatorPointer = wasm.addFunction(meter.allocate as unknown as () => number, 'iiiii');
+  const partial = { lua, wasm, prelude, openers, meter, allocatorPointer, lengthSlot: wasm._malloc(4) };
   const runtime: Runtime = {
     ...partial,
     hookPointer: wasm.addFunction((L: number) => onHook(runtime, L), 'vii'),
@@ -266,16 +256,16 @@ async function createRuntime(): Promise<Runtime> {
 /** Sets the state up, runs the script and reads its outcome. Synchronous: runs never interleave. */
 function execute(
   runtime: Runtime,
-  engine: LuaEngine,
+  engine: LuaState,
   formatterRef: number,
   code: string,
   run: Run,
 ): Omit<SandboxResult, 'output' | 'durationMs'> {
   const { lua } = runtime;
-  const L = engine.global.address;
+  const L = engine.address;
   // The cap covers the libraries and the prelude too (about 100 KiB); set only now, because
   // the set-up above runs unprotected and must not fail.
-  engine.global.setMemoryMax(run.limits.memoryBytes);
+  runtime.meter.setCap(engine.meterSlot, run.limits.memoryBytes);
   lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, HOOK_INTERVAL);
 
   let status = loadChunk(runtime, L, code, SCRIPT_CHUNK_NAME);
@@ -303,22 +293,39 @@ function execute(
  */
 interface PreparedState {
   runtime: Runtime;
-  engine: LuaEngine;
+  engine: LuaState;
   formatterRef: number;
+}
+
+/** A lua_State of the sandbox: its address, and its slot in the memory meter (the allocator's user data). */
+interface LuaState {
+  address: number;
+  meterSlot: number;
 }
 
 let prepared: Promise<PreparedState | undefined> | undefined;
 
 async function prepareState(): Promise<PreparedState> {
   const runtime = await getRuntime();
-  const engine = await runtime.factory.createEngine(ENGINE_OPTIONS);
+  const engine = newState(runtime);
   const { lua } = runtime;
-  const L = engine.global.address;
+  const L = engine.address;
   for (const [name, opener] of runtime.openers) {
     lua.luaL_requiref(L, name, opener, 1);
   }
   lua.lua_settop(L, 0);
   return { runtime, engine, formatterRef: runPrelude(runtime, L) };
+}
+
+/** A bare state on the memory meter's allocator, with no library open yet. */
+function newState(runtime: Runtime): LuaState {
+  const meterSlot = runtime.meter.openSlot();
+  const address = runtime.lua.lua_newstate(runtime.allocatorPointer, meterSlot);
+  if (address === 0) {
+    runtime.meter.closeSlot(meterSlot);
+    throw new SandboxInternalError('Could not create a Lua state');
+  }
+  return { address, meterSlot };
 }
 
 /** Starts preparing the next run's state, if none is being prepared. */
@@ -520,11 +527,12 @@ function onLimitError(runtime: Runtime, L: number): number {
   return 1;
 }
 
-function closeState(runtime: Runtime, engine: LuaEngine, run: Run): void {
+function closeState(runtime: Runtime, engine: LuaState, run: Run): void {
   // lua_close may still run Lua (a pending __close); the hook stops it at its first instruction.
   run.closing = true;
-  runtime.lua.lua_sethook(engine.global.address, runtime.hookPointer, LuaEventMasks.Count, 1);
-  engine.global.close();
+  runtime.lua.lua_sethook(engine.address, runtime.hookPointer, LuaEventMasks.Count, 1);
+  runtime.lua.lua_close(engine.address);
+  runtime.meter.closeSlot(engine.meterSlot);
 }
 
 function limitMessage(limit: SandboxLimitName, limits: SandboxLimits): string {
