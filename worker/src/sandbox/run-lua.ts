@@ -39,13 +39,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { LUA_MULTRET, LUA_REGISTRYINDEX, LuaEventMasks, LuaReturn, LuaType, type LuaWasm } from 'wasmoon';
+import type { InstructionCounter } from './instruction-counter.ts';
 import { loadLuaModule } from './lua-module.ts';
 import { createMemoryMeter, type MemoryMeter } from './memory-meter.ts';
 
 export interface SandboxLimits {
   /** Bytes the Lua state may allocate in total. */
   memoryBytes: number;
-  /** Lua VM instructions a run may execute (counted in steps of HOOK_INTERVAL). */
+  /** Lua VM instructions a run may execute (checked every HOOK_INTERVAL instructions). */
   instructionLimit: number;
   /** Soft wall-clock limit, checked by the instruction hook. */
   deadlineMs: number;
@@ -75,8 +76,16 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   outputBytes: 64 * KIB,
 });
 
-/** VM instructions between two calls of the count hook. */
-const HOOK_INTERVAL = 1000;
+/**
+ * VM instructions between two checks of the limits (calls of the hook): about 0.3 ms of a busy
+ * loop. The count itself is exact whatever the interval; arming the hook walks the call frames,
+ * so a smaller interval makes deep recursion slow (docs/decisions/020-sandbox-speed.md).
+ */
+const HOOK_INTERVAL = 100_000;
+/** Once a limit tripped: any other coroutine that runs is armed, and so stopped, this soon. */
+const TRIPPED_INTERVAL = 1000;
+/** The counter's budget outside runs (the prelude): never spent, so the hook is never armed. */
+const IDLE_BUDGET = 0x7fffffff;
 const WARM_UP_MS = 400;
 const WARM_UP_INSTRUCTIONS = 2_000_000;
 
@@ -120,6 +129,8 @@ interface Runtime {
   meter: MemoryMeter;
   /** The meter's allocator in the module's function table (a lua_Alloc). */
   allocatorPointer: number;
+  /** The VM's own instruction counter; null when the module could not be patched (the count hook counts). */
+  counter: InstructionCounter | null;
   hookPointer: number;
   emitPointer: number;
   limitErrorPointer: number;
@@ -130,8 +141,8 @@ interface Runtime {
 /** The state of the run in progress; host functions are shared per thread and act on it. */
 interface Run {
   limits: SandboxLimits;
-  hookBudget: number;
-  hookCalls: number;
+  /** VM instructions executed so far, as of the last hook call. */
+  instructions: number;
   deadlineAt: number;
   tripped: SandboxLimitName | null;
   /** Set while the state closes: any Lua code that still runs is stopped at once. */
@@ -170,8 +181,7 @@ export async function runLua(code: string, limits: Partial<SandboxLimits> = {}):
   const { runtime, engine } = state;
   const run: Run = {
     limits: resolved,
-    hookBudget: Math.max(1, Math.ceil(resolved.instructionLimit / HOOK_INTERVAL)),
-    hookCalls: 0,
+    instructions: 0,
     deadlineAt: startedAt + resolved.deadlineMs,
     tripped: null,
     closing: false,
@@ -237,19 +247,23 @@ function getRuntime(): Promise<Runtime> {
 
 async function createRuntime(): Promise<Runtime> {
   const prelude = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
-  const { lua, exports } = await loadLuaModule();
+  const { lua, exports, counter } = await loadLuaModule();
   const wasm = lua.module as unknown as WasmModule;
   const openers = LIBRARIES.map(([name, open]) => [name, wasm.addFunction((L: number) => lua[open](L), 'ii')] as const);
   const meter = createMemoryMeter(exports);
   // A WASM function goes into the table as it is (addFunction wraps only JS functions).
   const allocatorPointer = wasm.addFunction(meter.allocate as unknown as () => number, 'iiiii');
-  const partial = { lua, wasm, prelude, openers, meter, allocatorPointer, lengthSlot: wasm._malloc(4) };
+  const partial = { lua, wasm, prelude, openers, meter, allocatorPointer, counter, lengthSlot: wasm._malloc(4) };
   const runtime: Runtime = {
     ...partial,
     hookPointer: wasm.addFunction((L: number) => onHook(runtime, L), 'vii'),
     emitPointer: wasm.addFunction((L: number) => onEmit(runtime, L), 'ii'),
     limitErrorPointer: wasm.addFunction((L: number) => onLimitError(runtime, L), 'ii'),
   };
+  if (counter) {
+    counter.hook.value = runtime.hookPointer;
+    resetCounter(counter, IDLE_BUDGET);
+  }
   return runtime;
 }
 
@@ -266,7 +280,7 @@ function execute(
   // The cap covers the libraries and the prelude too (about 100 KiB); set only now, because
   // the set-up above runs unprotected and must not fail.
   runtime.meter.setCap(engine.meterSlot, run.limits.memoryBytes);
-  lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, HOOK_INTERVAL);
+  startCounting(runtime, L);
 
   let status = loadChunk(runtime, L, code, SCRIPT_CHUNK_NAME);
   if (status === LuaReturn.Ok) {
@@ -459,15 +473,49 @@ function isOutOfMemory(runtime: Runtime, L: number, index: number): boolean {
   return value.bytes === OUT_OF_MEMORY.length && value.text === OUT_OF_MEMORY;
 }
 
-/** The count hook: counts instructions, watches the soft deadline, and keeps raising once tripped. */
+/**
+ * Starts counting the run's instructions: the VM's counter gets one interval of budget (it arms
+ * the hook of the running thread once that is spent), or, on an unpatched module, the count hook
+ * runs every interval.
+ */
+function startCounting(runtime: Runtime, L: number): void {
+  if (runtime.counter) {
+    resetCounter(runtime.counter, HOOK_INTERVAL);
+  } else {
+    runtime.lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, HOOK_INTERVAL);
+  }
+}
+
+function resetCounter(counter: InstructionCounter, interval: number): void {
+  counter.interval.value = interval;
+  counter.budget.value = interval;
+  counter.arms.value = 0;
+}
+
+/** Instructions executed since the last hook call; the VM's counter, if any, starts a new interval. */
+function takeInstructions(runtime: Runtime, L: number, nextInterval: number): number {
+  const { counter } = runtime;
+  if (counter === null) {
+    return HOOK_INTERVAL;
+  }
+  // Each arming gave the budget one more interval; it is below zero by the instructions run since.
+  const executed =
+    (counter.interval.value as number) * (1 + (counter.arms.value as number)) - (counter.budget.value as number);
+  resetCounter(counter, nextInterval);
+  runtime.lua.lua_sethook(L, 0, 0, 0);
+  return executed;
+}
+
+/** The hook: counts instructions, watches the soft deadline, and keeps raising once tripped. */
 function onHook(runtime: Runtime, L: number): void {
   const run = activeRun;
   if (run === undefined) {
+    takeInstructions(runtime, L, IDLE_BUDGET);
     return;
   }
   if (run.tripped === null && !run.closing) {
-    run.hookCalls += 1;
-    if (run.hookCalls > run.hookBudget) {
+    run.instructions += takeInstructions(runtime, L, HOOK_INTERVAL);
+    if (run.instructions > run.limits.instructionLimit) {
       run.tripped = 'instructions';
     } else if (performance.now() > run.deadlineAt) {
       run.tripped = 'deadline';
@@ -478,9 +526,15 @@ function onHook(runtime: Runtime, L: number): void {
   raiseLimit(runtime, L, run);
 }
 
-/** Raises the run's limit error in Lua; from now on this coroutine is stopped at every instruction. */
+/**
+ * Raises the run's limit error in Lua; from now on this coroutine is stopped at every instruction,
+ * and any other one at its first instruction (the VM's counter, spent, arms every thread it runs).
+ */
 function raiseLimit(runtime: Runtime, L: number, run: Run): void {
   const { lua } = runtime;
+  if (runtime.counter) {
+    resetCounter(runtime.counter, TRIPPED_INTERVAL);
+  }
   lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, 1);
   lua.lua_pushstring(L, run.tripped === null ? 'The sandbox run is over' : limitMessage(run.tripped, run.limits));
   lua.lua_error(L);
@@ -533,6 +587,9 @@ function closeState(runtime: Runtime, engine: LuaState, run: Run): void {
   runtime.lua.lua_sethook(engine.address, runtime.hookPointer, LuaEventMasks.Count, 1);
   runtime.lua.lua_close(engine.address);
   runtime.meter.closeSlot(engine.meterSlot);
+  if (runtime.counter) {
+    resetCounter(runtime.counter, IDLE_BUDGET);
+  }
 }
 
 function limitMessage(limit: SandboxLimitName, limits: SandboxLimits): string {
