@@ -116,6 +116,7 @@ interface WasmModule {
   /** The raw export: answers a pointer and writes the byte length, so strings keep NULs and bytes. */
   _lua_tolstring(L: number, index: number, lengthOut: number): number;
   addFunction(fn: (...args: number[]) => number | void, signature: string): number;
+  removeFunction(pointer: number): void;
   lengthBytesUTF8(text: string): number;
   stringToUTF8(text: string, pointer: number, maxBytes: number): void;
 }
@@ -124,7 +125,8 @@ interface WasmModule {
 interface Runtime {
   lua: LuaWasm;
   wasm: WasmModule;
-  prelude: string;
+  /** The prelude compiled once per thread; each state loads this bytecode instead of parsing the text. */
+  prelude: CompiledChunk;
   openers: ReadonlyArray<readonly [string, number]>;
   meter: MemoryMeter;
   /** The meter's allocator in the module's function table (a lua_Alloc). */
@@ -149,6 +151,12 @@ interface Run {
   closing: boolean;
   output: string[];
   outputBytes: number;
+}
+
+interface CompiledChunk {
+  /** A malloc'd buffer holding the bytecode, kept for the module's lifetime. */
+  pointer: number;
+  size: number;
 }
 
 interface LuaText {
@@ -246,9 +254,9 @@ function getRuntime(): Promise<Runtime> {
 }
 
 async function createRuntime(): Promise<Runtime> {
-  const prelude = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
   const { lua, exports, counter } = await loadLuaModule();
   const wasm = lua.module as unknown as WasmModule;
+  const prelude = compilePrelude(lua, wasm);
   const openers = LIBRARIES.map(([name, open]) => [name, wasm.addFunction((L: number) => lua[open](L), 'ii')] as const);
   const meter = createMemoryMeter(exports);
   // A WASM function goes into the table as it is (addFunction wraps only JS functions).
@@ -355,9 +363,45 @@ async function takeState(): Promise<PreparedState> {
   return prepareState();
 }
 
+/**
+ * Parses the prelude once and keeps its bytecode: parsing 560 lines took 0.6 ms of the 0.75 ms a
+ * state took to prepare. The bytecode comes from this module's own compiler out of Moonrelay's
+ * own text, so loading it is as safe as loading the text; scripts still load text only.
+ */
+function compilePrelude(lua: LuaWasm, wasm: WasmModule): CompiledChunk {
+  const source = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
+  const L = lua.luaL_newstate();
+  const parts: Uint8Array[] = [];
+  const writer = wasm.addFunction((_L: number, pointer: number, size: number) => {
+    parts.push(wasm.HEAPU8.slice(pointer, pointer + size));
+    return 0;
+  }, 'iiiii');
+  try {
+    const size = wasm.lengthBytesUTF8(source);
+    const text = wasm._malloc(size + 1);
+    wasm.stringToUTF8(source, text, size + 1);
+    const status = lua.luaL_loadbufferx(L, text, size, PRELUDE_CHUNK_NAME, 't');
+    wasm._free(text);
+    if (status !== LuaReturn.Ok || lua.lua_dump(L, writer, null, 0) !== 0) {
+      throw new SandboxInternalError('The sandbox prelude did not compile');
+    }
+  } finally {
+    wasm.removeFunction(writer);
+    lua.lua_close(L);
+  }
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const pointer = wasm._malloc(total);
+  let offset = pointer;
+  for (const part of parts) {
+    wasm.HEAPU8.set(part, offset);
+    offset += part.length;
+  }
+  return { pointer, size: total };
+}
+
 function runPrelude(runtime: Runtime, L: number): number {
-  const { lua } = runtime;
-  let status = loadChunk(runtime, L, runtime.prelude, PRELUDE_CHUNK_NAME);
+  const { lua, prelude } = runtime;
+  let status = lua.luaL_loadbufferx(L, prelude.pointer, prelude.size, PRELUDE_CHUNK_NAME, 'b');
   if (status === LuaReturn.Ok) {
     lua.lua_pushcclosure(L, runtime.emitPointer, 0);
     lua.lua_pushcclosure(L, runtime.limitErrorPointer, 0);
