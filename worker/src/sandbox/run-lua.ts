@@ -4,28 +4,30 @@
  * which enforces the hard wall-clock deadline by terminating the thread; this module enforces the
  * soft limits. The rules, with their numbers:
  *
- * - State: one LuaFactory per thread (the WASM module is compiled once); every run gets a new engine
- *   (a new lua_State), closed after the run and never reused. Nothing of a run reaches the next.
+ * - State: one WASM module per thread (compiled once, with the instruction counter patched in:
+ *   lua-module.ts); every run gets a new lua_State, closed after the run and never reused. Nothing
+ *   of a run reaches the next. The thread prepares the next state while idle.
  * - Libraries: standard libraries off, then only base, string, table, math, utf8 and coroutine, plus
  *   os reduced to clock/time/date/difftime. No io, debug, package, require, dofile, loadfile or
  *   string.dump. load/loadstring take text only (mode "t"; a chunk starting with ESC is refused).
  *   collectgarbage answers "count" only. setmetatable refuses __gc, because Lua runs finalizers with
  *   hooks off and a looping one could not be stopped. The library tables are read-only proxies with
  *   locked metatables, rawset refuses them, and getmetatable("") answers a string. The prelude
- *   (lua/sandbox/prelude.lua, loaded as text before the script) does this and adds the Luau
- *   functions scripts expect.
- * - No JS object is reachable from Lua: injectObjects and enableProxy are off, and the only host
- *   functions (emit, limitError) are C functions handed to the prelude as arguments, taking and
- *   returning strings only.
- * - Memory: 64 MiB per state (traceAllocations + setMemoryMax). A refused allocation ends the run
- *   with limit 'memory', even when pcall catches the error.
- * - Instructions: a count hook runs every 1,000 VM instructions; past 300,000,000 instructions the
- *   run ends with limit 'instructions'. On the 2-core build machine, with the hook on and a warm
- *   thread, that is 1.3 s of an empty loop, 1.7-1.9 s of arithmetic and calls, 2.7 s of recursive
- *   calls (fib); allocation-heavy code reaches the 3 s deadline first (worker/src/sandbox/README.md
- *   has the measurements). From then on the hook raises again at every instruction (in another
- *   coroutine, at its next hook call), and pcall/xpcall/coroutine.resume/load hand the limit on, so
- *   a script cannot catch its way past it.
+ *   (lua/sandbox/prelude.lua, compiled once per thread, run before the script) does this and adds
+ *   the Luau functions scripts expect.
+ * - No JS object is reachable from Lua: states are bare lua_States (no wasmoon engine, no type
+ *   extensions), and the only host functions (emit, limitError) are C functions handed to the
+ *   prelude as arguments, taking and returning strings only.
+ * - Memory: 64 MiB per state, counted by the memory meter (memory-meter.ts), an allocator in WASM.
+ *   A refused allocation ends the run with limit 'memory', even when pcall catches the error.
+ * - Instructions: the VM counts every instruction it dispatches (instruction-counter.ts) and calls
+ *   the hook every 100,000 instructions; past 300,000,000 instructions the run ends with limit
+ *   'instructions'. On the 2-core build machine, with a warm thread, that is about 1 s of an empty
+ *   loop and 1.5-2 s of arithmetic and calls; allocation-heavy code reaches the 3 s deadline first
+ *   (worker/src/sandbox/README.md has the measurements). From then on the hook raises again at
+ *   every instruction (any other coroutine is armed within 1,000 instructions), and
+ *   pcall/xpcall/coroutine.resume/load hand the limit on, so a script cannot catch its way past it.
+ *   On a wasmoon build the counter cannot be patched into, a plain count hook counts instead.
  * - Warm-up: V8 first runs WASM in its baseline tier and swaps in optimised code only between calls,
  *   so a thread's first long script runs about 2.5x slower. warmUpSandbox() (short loops for 400 ms)
  *   is meant to run once when a thread starts; sandbox-thread.ts does.
