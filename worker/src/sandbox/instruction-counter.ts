@@ -9,7 +9,8 @@
  * another interval: if that thread never takes the hook (it yielded or ended first), the thread
  * running an interval later is armed in turn. The VM takes an armed hook at its next jump, call or
  * return; the hook runs in JS, adds up the instructions executed
- * (interval * (1 + arms) - budget), checks the limits, then disarms itself and resets the counter.
+ * (interval * (1 + arms) - budget - credit), checks the limits, then disarms itself and resets the
+ * counter. (The credit is budget the memory meter spent to force a check: memory-meter.ts.)
  * Every instruction goes through the dispatch, so this is the VM's own count of executed
  * instructions, with no slow path between two checks.
  *
@@ -47,17 +48,19 @@ export interface InstructionCounter {
   arms: WebAssembly.Global;
   /** The table index of the hook to arm (a lua_Hook). */
   hook: WebAssembly.Global;
+  /** Budget spent by the host without instructions (the memory meter forcing a check). */
+  credit: WebAssembly.Global;
 }
 
-const GLOBAL_NAMES = ['budget', 'interval', 'arms', 'hook'] as const;
+const GLOBAL_NAMES = ['budget', 'interval', 'arms', 'hook', 'credit'] as const;
 const exportName = (name: (typeof GLOBAL_NAMES)[number]) => `moonrelay_instruction_${name}`;
 
 /** The counter of a patched module's instance; null for an unpatched one. */
 export function counterGlobals(exports: WebAssembly.Exports): InstructionCounter | null {
   const globals = GLOBAL_NAMES.map((name) => exports[exportName(name)]);
   if (!globals.every((global) => global instanceof WebAssembly.Global)) return null;
-  const [budget, interval, arms, hook] = globals as WebAssembly.Global[];
-  return { budget: budget!, interval: interval!, arms: arms!, hook: hook! };
+  const [budget, interval, arms, hook, credit] = globals as WebAssembly.Global[];
+  return { budget: budget!, interval: interval!, arms: arms!, hook: hook!, credit: credit! };
 }
 
 class Reader {
@@ -333,7 +336,7 @@ function patch(bytes: Uint8Array): Uint8Array<ArrayBuffer> | null {
   const body = bodies[execute.index];
   if (!body) return null;
 
-  // Four mutable i32 globals, appended (so no existing index moves) and exported. The budget
+  // Five mutable i32 globals, appended (so no existing index moves) and exported. The budget
   // starts too large to be spent: nothing is armed until the host sets the counter up.
   const first = importedGlobals + new Reader(bytes, globalSection.start).unsigned();
   const [budget, interval, arms, hook] = GLOBAL_NAMES.map((_, index) => unsigned(first + index)) as [
@@ -342,7 +345,7 @@ function patch(bytes: Uint8Array): Uint8Array<ArrayBuffer> | null {
     number[],
     number[],
   ];
-  const initial = [0x7fffffff, 0x7fffffff, 0, 0];
+  const initial = [0x7fffffff, 0x7fffffff, 0, 0, 0];
   const newGlobals = initial.map((value) => [I32, 0x01, 0x41, ...signed32(value), 0x0b]);
   const newExports = GLOBAL_NAMES.map((name, index) => [
     ...nameBytes(exportName(name)),

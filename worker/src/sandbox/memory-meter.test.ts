@@ -93,6 +93,30 @@ describe('memory meter', () => {
     expect(allocate(again, 0, 4, 1 << 20)).not.toBe(0);
   });
 
+  it("spends the instruction counter's budget, into its credit, every MiB allocated", () => {
+    const budget = new WebAssembly.Global({ value: 'i32', mutable: true }, 70_000);
+    const credit = new WebAssembly.Global({ value: 'i32', mutable: true }, 0);
+    let next = 0;
+    const meter = createMemoryMeter({ realloc: () => (next += 4096), free: () => undefined }, { budget, credit });
+    const allocate = meter.allocate as unknown as (
+      slot: number,
+      block: number,
+      oldSize: number,
+      newSize: number,
+    ) => number;
+    const slot = meter.openSlot();
+
+    allocate(slot, 0, 4, 600 * 1024);
+    expect([budget.value, credit.value]).toEqual([70_000, 0]);
+    allocate(slot, 0, 4, 600 * 1024);
+    expect([budget.value, credit.value]).toEqual([0, 70_000]);
+    // A refused allocation is no work done.
+    meter.setCap(slot, 1);
+    budget.value = 500;
+    allocate(slot, 0, 4, 2 * 1024 * 1024);
+    expect([budget.value, credit.value]).toEqual([500, 70_000]);
+  });
+
   it("counts a real Lua state's allocations back to zero when the state closes", async () => {
     const { lua, exports } = await loadLuaModule();
     const meter = createMemoryMeter(exports);

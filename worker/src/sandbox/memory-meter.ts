@@ -6,6 +6,12 @@
  * below as bytes, whose allocator calls the Lua module's own realloc and free directly: a call
  * between two WASM instances, which never enters JS.
  *
+ * The meter also keeps the deadline prompt where instructions are few but slow: a loop of C calls
+ * that each allocate a megabyte runs few VM instructions between two checks of the limits. Every
+ * MiB allocated, the meter spends the instruction counter's budget (instruction-counter.ts), so
+ * the hook runs at the next instruction; what was left of the budget goes to the counter's credit,
+ * so the instruction count stays exact.
+ *
  * Each Lua state gets a slot in the meter's memory, passed to Lua as the allocator's user data:
  * two f64 values, the bytes the state holds now and its cap (Infinity until the run starts).
  * Sizes are below 2^32 and sums far below 2^53, so f64 counts them exactly. The rule is wasmoon's:
@@ -17,6 +23,9 @@
  *   (module
  *     (import "lua" "realloc" (func $realloc (param i32 i32) (result i32)))
  *     (import "lua" "free" (func $free (param i32)))
+ *     (import "counter" "budget" (global $budget (mut i32)))
+ *     (import "counter" "credit" (global $credit (mut i32)))
+ *     (global $work (mut i32) (i32.const 1048576))
  *     (memory (export "memory") 1)
  *     (func (export "allocate") (param $slot i32) (param $block i32) (param $oldSize i32)
  *                               (param $newSize i32) (result i32)
@@ -37,7 +46,13 @@
  *             (f64.gt (local.get $total) (f64.load offset=8 (local.get $slot))))
  *         (then (return (i32.const 0))))
  *       (local.set $result (call $realloc (local.get $block) (local.get $newSize)))
- *       (if (local.get $result) (then (f64.store (local.get $slot) (local.get $total))))
+ *       (if (local.get $result) (then
+ *         (f64.store (local.get $slot) (local.get $total))
+ *         (global.set $work (i32.sub (global.get $work) (local.get $newSize)))
+ *         (if (i32.le_s (global.get $work) (i32.const 0)) (then
+ *           (global.set $work (i32.const 1048576))
+ *           (global.set $credit (i32.add (global.get $credit) (global.get $budget)))
+ *           (global.set $budget (i32.const 0))))))
  *       (local.get $result)))
  */
 
@@ -45,6 +60,12 @@
 export interface LuaModuleExports {
   realloc: (block: number, size: number) => number;
   free: (block: number) => void;
+}
+
+/** The instruction counter's globals the meter spends (see instruction-counter.ts). */
+export interface CounterBudget {
+  budget: WebAssembly.Global;
+  credit: WebAssembly.Global;
 }
 
 export interface MemoryMeter {
@@ -59,6 +80,8 @@ export interface MemoryMeter {
 }
 
 const SLOT_BYTES = 16;
+/** Bytes allocated between two forced checks of the limits. */
+const WORK_BYTES = 1 << 20;
 const PAGE_BYTES = 65536;
 
 // Opcodes used below.
@@ -73,13 +96,18 @@ const op = {
   call: 0x10,
   localGet: 0x20,
   localSet: 0x21,
+  globalGet: 0x23,
+  globalSet: 0x24,
   f64Load: 0x2b,
   f64Store: 0x39,
   i32Const: 0x41,
   f64Const: 0x44,
   i32Eqz: 0x45,
+  i32LeS: 0x4c,
   i32GtU: 0x4b,
   f64Gt: 0x64,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
   i32And: 0x71,
   i32Or: 0x72,
   f64Add: 0xa0,
@@ -95,6 +123,10 @@ const TOTAL = 4;
 const RESULT = 5;
 const REALLOC = 0;
 const FREE = 1;
+// Globals: the two imported from the counter, then the meter's own.
+const BUDGET = 0;
+const CREDIT = 1;
+const WORK = 2;
 /** f64 memory access: alignment 2^3, then the offset. */
 const f64At = (offset: number) => [3, offset];
 
@@ -115,6 +147,19 @@ function vector(items: number[][]): number[] {
 
 function name(text: string): number[] {
   return [...unsigned(text.length), ...Buffer.from(text, 'utf8')];
+}
+
+function signed(value: number): number[] {
+  const bytes: number[] = [];
+  for (;;) {
+    const byte = value & 0x7f;
+    value >>= 7;
+    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) {
+      bytes.push(byte);
+      return bytes;
+    }
+    bytes.push(byte | 0x80);
+  }
 }
 
 function section(id: number, content: number[]): number[] {
@@ -143,7 +188,15 @@ const ALLOCATE_BODY = [
   ...[op.if, VOID, op.i32Const, 0, op.return, op.end],
   // Otherwise allocate, and count it once it succeeded.
   ...[op.localGet, BLOCK, op.localGet, NEW_SIZE, op.call, REALLOC, 0x22 /* local.tee */, RESULT],
-  ...[op.if, VOID, op.localGet, SLOT, op.localGet, TOTAL, op.f64Store, ...f64At(0), op.end],
+  ...[op.if, VOID, op.localGet, SLOT, op.localGet, TOTAL, op.f64Store, ...f64At(0)],
+  // Every WORK_BYTES allocated, the counter's budget is spent, into its credit.
+  ...[op.globalGet, WORK, op.localGet, NEW_SIZE, op.i32Sub, op.globalSet, WORK],
+  ...[op.globalGet, WORK, op.i32Const, 0, op.i32LeS, op.if, VOID],
+  ...[op.i32Const, ...signed(WORK_BYTES), op.globalSet, WORK],
+  ...[op.globalGet, CREDIT, op.globalGet, BUDGET, op.i32Add, op.globalSet, CREDIT],
+  ...[op.i32Const, 0, op.globalSet, BUDGET],
+  op.end,
+  op.end,
   ...[op.localGet, RESULT],
   op.end,
 ];
@@ -164,10 +217,13 @@ const METER_MODULE = new Uint8Array([
     vector([
       [...name('lua'), ...name('realloc'), 0x00, 1],
       [...name('lua'), ...name('free'), 0x00, 2],
+      [...name('counter'), ...name('budget'), 0x03, I32, 0x01],
+      [...name('counter'), ...name('credit'), 0x03, I32, 0x01],
     ]),
   ),
   ...section(3, vector([[0]])),
   ...section(5, vector([[0x00, 1]])),
+  ...section(6, vector([[I32, 0x01, op.i32Const, ...signed(WORK_BYTES), op.end]])),
   ...section(
     7,
     vector([
@@ -194,10 +250,20 @@ const METER_MODULE = new Uint8Array([
 
 let compiled: WebAssembly.Module | undefined;
 
-/** Instantiates a meter over one Lua module (one per thread's runtime). */
-export function createMemoryMeter(lua: LuaModuleExports): MemoryMeter {
+/**
+ * Instantiates a meter over one Lua module (one per thread's runtime). Without the module's
+ * instruction counter, the meter spends a budget of its own that nothing reads.
+ */
+export function createMemoryMeter(lua: LuaModuleExports, counter?: CounterBudget): MemoryMeter {
   compiled ??= new WebAssembly.Module(METER_MODULE);
-  const instance = new WebAssembly.Instance(compiled, { lua: { realloc: lua.realloc, free: lua.free } });
+  const { budget, credit } = counter ?? {
+    budget: new WebAssembly.Global({ value: 'i32', mutable: true }, 0),
+    credit: new WebAssembly.Global({ value: 'i32', mutable: true }, 0),
+  };
+  const instance = new WebAssembly.Instance(compiled, {
+    lua: { realloc: lua.realloc, free: lua.free },
+    counter: { budget, credit },
+  });
   const memory = instance.exports.memory as WebAssembly.Memory;
   const slots = new Float64Array(memory.buffer);
   // Slot 0 is never handed out, so no state's user data is NULL.

@@ -260,7 +260,7 @@ async function createRuntime(): Promise<Runtime> {
   const wasm = lua.module as unknown as WasmModule;
   const prelude = compilePrelude(lua, wasm);
   const openers = LIBRARIES.map(([name, open]) => [name, wasm.addFunction((L: number) => lua[open](L), 'ii')] as const);
-  const meter = createMemoryMeter(exports);
+  const meter = createMemoryMeter(exports, counter ?? undefined);
   // A WASM function goes into the table as it is (addFunction wraps only JS functions).
   const allocatorPointer = wasm.addFunction(meter.allocate as unknown as () => number, 'iiiii');
   const partial = { lua, wasm, prelude, openers, meter, allocatorPointer, counter, lengthSlot: wasm._malloc(4) };
@@ -536,6 +536,7 @@ function resetCounter(counter: InstructionCounter, interval: number): void {
   counter.interval.value = interval;
   counter.budget.value = interval;
   counter.arms.value = 0;
+  counter.credit.value = 0;
 }
 
 /** Instructions executed since the last hook call; the VM's counter, if any, starts a new interval. */
@@ -544,9 +545,12 @@ function takeInstructions(runtime: Runtime, L: number, nextInterval: number): nu
   if (counter === null) {
     return HOOK_INTERVAL;
   }
-  // Each arming gave the budget one more interval; it is below zero by the instructions run since.
+  // Each arming gave the budget one more interval; it is below zero by the instructions run since,
+  // and the meter may have spent some of it without instructions.
   const executed =
-    (counter.interval.value as number) * (1 + (counter.arms.value as number)) - (counter.budget.value as number);
+    (counter.interval.value as number) * (1 + (counter.arms.value as number)) -
+    (counter.budget.value as number) -
+    (counter.credit.value as number);
   resetCounter(counter, nextInterval);
   runtime.lua.lua_sethook(L, 0, 0, 0);
   return executed;
