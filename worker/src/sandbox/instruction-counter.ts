@@ -15,7 +15,8 @@
  * instructions, with no slow path between two checks.
  *
  * Arming walks the thread's call frames (lua_sethook marks each one), so it happens once per
- * interval, never per instruction: a script 100,000 calls deep pays that walk once per interval.
+ * interval, never per instruction: a script 100,000 calls deep pays that walk once per interval
+ * (which is why the interval is not smaller: run-lua.ts).
  *
  * Patch (inserted before the dispatch br_table; local 0 of luaV_execute is its lua_State *L):
  *

@@ -21,7 +21,7 @@
  * - Memory: 64 MiB per state, counted by the memory meter (memory-meter.ts), an allocator in WASM.
  *   A refused allocation ends the run with limit 'memory', even when pcall catches the error.
  * - Instructions: the VM counts every instruction it dispatches (instruction-counter.ts) and calls
- *   the hook every 100,000 instructions; past 300,000,000 instructions the run ends with limit
+ *   the hook every 10,000 instructions (and after every MiB allocated); past 300,000,000 instructions the run ends with limit
  *   'instructions'. On the 2-core build machine, with a warm thread, that is about 1 s of an empty
  *   loop and 1.5-2 s of arithmetic and calls; allocation-heavy code reaches the 3 s deadline first
  *   (worker/src/sandbox/README.md has the measurements). From then on the hook raises again at
@@ -79,11 +79,12 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 });
 
 /**
- * VM instructions between two checks of the limits (calls of the hook): about 0.3 ms of a busy
- * loop. The count itself is exact whatever the interval; arming the hook walks the call frames,
- * so a smaller interval makes deep recursion slow (docs/decisions/020-sandbox-speed.md).
+ * VM instructions between two checks of the limits (calls of the hook): 30-60 us of a busy loop.
+ * The count itself is exact whatever the interval. Larger, the deadline comes late in loops of slow
+ * C calls that allocate nothing (a plain find over 1 MB: 7 s late at 100,000); smaller, deep
+ * recursion gets slow, as arming the hook walks the call frames (docs/decisions/020-sandbox-speed.md).
  */
-const HOOK_INTERVAL = 100_000;
+const HOOK_INTERVAL = 10_000;
 /** Once a limit tripped: any other coroutine that runs is armed, and so stopped, this soon. */
 const TRIPPED_INTERVAL = 1000;
 /** The counter's budget outside runs (the prelude): never spent, so the hook is never armed. */
