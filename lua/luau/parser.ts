@@ -1609,15 +1609,25 @@ class Parser {
             this.parseTypePack();
           } else {
             const typeStart = this.token;
+            const before = this.previous;
             const kind = this.parseSimpleTypeOrPack();
             if (kind === 'type') {
+              // A type that consumed nothing (an error) sits between the tokens around it, as in Luau.
+              const empty = this.previous === before;
               this.report(
-                {
-                  line: typeStart.line,
-                  column: typeStart.column,
-                  endLine: this.previous.endLine,
-                  endColumn: this.previous.endColumn,
-                },
+                empty
+                  ? {
+                      line: before.endLine,
+                      column: before.endColumn,
+                      endLine: typeStart.line,
+                      endColumn: typeStart.column,
+                    }
+                  : {
+                      line: typeStart.line,
+                      column: typeStart.column,
+                      endLine: this.previous.endLine,
+                      endColumn: this.previous.endColumn,
+                    },
                 "Expected type pack after '=', got type",
               );
             }
