@@ -637,7 +637,9 @@ class Parser {
   /** After `local` or `const` (consumed). */
   private parseLocal(start: Token, attributes: Attribute[], isConst: boolean): Statement {
     if (this.token.type === 'function') {
-      const matchFunction = { ...this.token };
+      const functionToken = this.token;
+      // A copy only for messages: the tree's positions come from the real token.
+      const matchFunction: Token = { ...functionToken, startPosition: undefined, endPosition: undefined };
       this.next();
       // For the indentation hint, the function starts where `local` does when on its line.
       if (matchFunction.line === start.line) matchFunction.column = start.column;
@@ -645,7 +647,9 @@ class Parser {
       const name = this.parseName('variable name');
       const binding: Binding = { kind: 'Binding', name: name.name, type: null, span: this.spanFrom(nameToken) };
       this.pushLocal(name.name, isConst);
-      const func = this.withStop('end', () => this.parseFunctionBody(matchFunction, attributes));
+      const func = this.withStop('end', () =>
+        this.parseFunctionBody(matchFunction, attributes, false, startOf(functionToken)),
+      );
       return { kind: 'LocalFunction', attributes, name: binding, func, span: this.spanFrom(start) };
     }
     if (attributes.length > 0) {
@@ -734,8 +738,13 @@ class Parser {
   // Functions and bindings
 
   /** `[<generics>] (params) [: ReturnType] block end`, after `function` (`matchFunction`, consumed). */
-  private parseFunctionBody(matchFunction: Token, attributes: Attribute[], isMethod = false): FunctionBody {
-    const start = attributes.length > 0 ? attributes[0]!.span.start : startOf(matchFunction);
+  private parseFunctionBody(
+    matchFunction: Token,
+    attributes: Attribute[],
+    isMethod = false,
+    functionStart: Position = startOf(matchFunction),
+  ): FunctionBody {
+    const start = attributes.length > 0 ? attributes[0]!.span.start : functionStart;
     const generics = this.parseGenericList(false);
     const matchParen = this.token;
     this.expect('(', 'function');
