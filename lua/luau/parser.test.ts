@@ -518,6 +518,12 @@ describe('Luau parser: recovery', () => {
     ]);
   });
 
+  it('takes a keyword written as a field name for the name, after saying so', () => {
+    expect(messages('local x = a.end\nprint(x)')).toEqual(["Expected identifier, got 'end'"]);
+    expect(messages('a.then = 1')).toEqual(["Expected identifier, got 'then'"]);
+    expect(messages('local x = a.\nlocal y = 1')).toEqual(["Expected identifier, got 'local'"]);
+  });
+
   it('skips a stray token before the expected one', () => {
     expect(messages('local function f() ] end')).toEqual(["Expected identifier when parsing expression, got ']'"]);
     expect(messages('for i = 1, 2 x do end')).toEqual(["Expected 'do' when parsing for loop, got 'x'"]);
@@ -621,6 +627,47 @@ describe('Luau parser: deep nesting', () => {
   it('limits the length of a union', () => {
     expect(messages(`local x: a${' | a'.repeat(N)}`)).toEqual([
       'Exceeded allowed type length; simplify your type annotation to make the code compile',
+    ]);
+  });
+});
+
+/** Cases from Luau's own tests/Parser.test.cpp: the same errors, in order, at the same places. */
+describe('Luau parser: as Luau’s own parser tests expect', () => {
+  const located = (code: string) =>
+    parseLuau(code).diagnostics.map((d) => `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.message}`);
+
+  it.each([
+    ['print(`{e.x} {e.a', "1:17-1:18 Malformed interpolated string; did you forget to add a '}'?"],
+    ['print(`{e.x} {e.a}', "1:18-1:19 Malformed interpolated string; did you forget to add a '`'?"],
+    ['print(`{e.x} {e.a`', "1:18-1:19 Malformed interpolated string; did you forget to add a '}'?"],
+    ['print(`{e.x} {e.a\n', "1:17-1:18 Malformed interpolated string; did you forget to add a '}'?"],
+  ])('%j: two errors, the first one in the string', (code, first) => {
+    const errors = located(code);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toBe(first);
+  });
+
+  it('recovers from return types written with the wrong separator', () => {
+    const code = [
+      '',
+      'type Custom<A, B, C> = { x: A, y: B, z: C }',
+      'type Packed<A...> = { x: (A...) -> () }',
+      'type F = (number): Custom<boolean, number, string>',
+      'type G = Packed<(number): (string, number, boolean)>',
+      'local function f(x: number) -> Custom<string, boolean, number>',
+      'end',
+    ].join('\n');
+    expect(messages(code)).toEqual([
+      "Return types in function type annotations are written after '->' instead of ':'",
+      "Return types in function type annotations are written after '->' instead of ':'",
+      "Function return type annotations are written after ':' instead of '->'",
+    ]);
+  });
+
+  it('places a missing default type pack as Luau does', () => {
+    expect(located('\n        type Foo<T... = > = nil\n    ')).toEqual([
+      "2:24-2:26 Expected type, got '>'",
+      "2:24-2:25 Expected type pack after '=', got type",
     ]);
   });
 });
