@@ -26,22 +26,6 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((created) => created.close()));
 });
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function timeCalls(run: () => Promise<unknown>, warmUp: number, count: number): Promise<number[]> {
-  for (let i = 0; i < warmUp; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
 describe('lua tools service', () => {
   it('starts no thread before the first call', async () => {
     const tools = service();
@@ -133,34 +117,18 @@ describe('lua tools service', () => {
     expect(await tools.format('local   x=1')).toEqual({ code: 'local x = 1\n' });
   });
 
-  it('keeps the main event loop ticking while it checks a 1 MB script', async () => {
+  // How long a check takes is the luau benchmark's to say (npm run bench -- luau); here only where it runs.
+  it('checks a 1 MB script off the main thread: the event loop keeps turning while it is under way', async () => {
     const tools = service();
     await tools.check('local warm = true');
-    let last = performance.now();
-    let maxGap = 0;
-    let ticks = 0;
-    const interval = setInterval(() => {
-      const now = performance.now();
-      maxGap = Math.max(maxGap, now - last);
-      last = now;
-      ticks++;
-    }, 10);
-    try {
-      const started = performance.now();
-      const result = await tools.check(oneMegabyte, patient);
-      const elapsed = performance.now() - started;
-      expect(result).toEqual({ ok: true, diagnostics: [] });
-      expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 10 / 2));
-    } finally {
-      clearInterval(interval);
+    let settled = false;
+    const checking = tools.check(oneMegabyte, patient).finally(() => (settled = true));
+    // A check done on this thread would have settled before the loop turned once.
+    for (let turn = 0; turn < 20; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false);
     }
-    expect(maxGap).toBeLessThan(100);
-  });
-
-  it('checks 100 KB in 150 ms or less (median of 10 after warm-up)', async () => {
-    const tools = service();
-    const times = await timeCalls(() => tools.check(hundredKilobytes), 3, 10);
-    expect(median(times)).toBeLessThanOrEqual(150);
+    expect(await checking).toEqual({ ok: true, diagnostics: [] });
   });
 
   it('rejects calls once closed, and close() stops its threads and fails calls in flight', async () => {
