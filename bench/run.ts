@@ -1,9 +1,13 @@
 /**
  * Runs one benchmark: `npm run bench -- <name> [options]`.
- * Each benchmark is `bench/<name>.ts` exporting `run(args)`; add its name to BENCHMARKS.
+ * Each benchmark is `bench/<name>.ts` (or the file FILES names) exporting `run(args)`; add its name
+ * to BENCHMARKS.
  */
 
-export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet', 'luau'];
+export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet', 'luau', 'luau-sandbox'];
+
+/** Benchmarks whose file is not named after them. */
+const FILES: Record<string, string> = { luau: 'luau-parse' };
 
 interface Benchmark {
   run(args: string[]): Promise<void>;
@@ -15,7 +19,7 @@ if (!name || !BENCHMARKS.includes(name)) {
   process.exit(1);
 }
 
-const benchmark = (await import(`./${name}.ts`)) as Benchmark;
+const benchmark = (await import(`./${FILES[name] ?? name}.ts`)) as Benchmark;
 try {
   await benchmark.run(args);
 } catch (error) {

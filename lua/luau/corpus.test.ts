@@ -6,7 +6,36 @@ import {
   readCorpusFile,
   readManifest,
 } from './corpus.test-support.ts';
+import type { Position, Span } from './ast.ts';
 import { parseLuau } from './parser.ts';
+
+/** Every span in a tree whose positions disagree with the source or that leaves its parent. */
+function badSpans(source: string, root: unknown): string[] {
+  const lineStarts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const consistent = (p: Position) =>
+    lineStarts[p.line - 1] !== undefined && lineStarts[p.line - 1]! + p.column - 1 === p.offset;
+  const bad: string[] = [];
+  const walk = (node: unknown, parent: Span | null): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((child) => walk(child, parent));
+    const { span, kind } = node as { span?: Span; kind?: string };
+    if (span) {
+      if (!consistent(span.start) || !consistent(span.end) || span.start.offset > span.end.offset)
+        bad.push(`${kind} ${JSON.stringify(span)}`);
+      // A block starts after the token that opens it; every other node lies within its parent.
+      else if (
+        parent &&
+        kind !== 'Block' &&
+        (span.start.offset < parent.start.offset || span.end.offset > parent.end.offset)
+      )
+        bad.push(`${kind} outside its parent at ${span.start.line}:${span.start.column}`);
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'span') walk(value, span ?? parent);
+  };
+  walk(root, null);
+  return bad;
+}
 
 /**
  * The shared Luau corpus against Moonrelay's parser: every valid file parses without a diagnostic,
@@ -26,10 +55,12 @@ suite('Luau parser on the corpus: valid files', () => {
     expect(valid.length).toBeGreaterThan(100);
   });
 
-  it.each(valid.map((entry) => [entry.file]))('%s parses', (file) => {
-    const result = parseLuau(readCorpusFile(file));
+  it.each(valid.map((entry) => [entry.file]))('%s parses, with consistent spans', (file) => {
+    const source = readCorpusFile(file);
+    const result = parseLuau(source);
     expect(result.diagnostics).toEqual([]);
     expect(result.chunk.body.body.length).toBeGreaterThan(0);
+    expect(badSpans(source, result.chunk)).toEqual([]);
   });
 
   it('parses the whole valid corpus as one script', () => {

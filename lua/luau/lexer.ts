@@ -2,14 +2,17 @@
  * The Luau lexer: source text to tokens, with positions as ast.ts defines them (1-based lines and
  * UTF-16 columns, only `\n` starts a line).
  *
- * Why the whole file is tokenized up front: Luau's lexer depends on nothing the parser decides (the
- * interpolated-string brace stack is lexical), so one pass into an array gives the parser free
- * lookahead, and is faster than re-lexing on every lookahead as Luau's own lexer does.
+ * Tokens are made as the parser asks for them (it looks one token ahead): kept in an array, a
+ * megabyte's quarter of a million tokens would outlive the young generation and make garbage
+ * collection the parser's biggest cost. The lexer depends on nothing the parser decides (the
+ * interpolated-string brace stack is lexical), so lookahead needs no re-lexing.
  *
  * Errors are tokens (`brokenString`, `brokenComment`, `brokenUnicode`, `brokenInterpDoubleBrace`,
  * or an unknown character as a one-character token): the parser reports them in Luau's words where
  * a token of that kind is met, exactly as Luau does.
  */
+
+import type { Position } from './ast.ts';
 
 export type TokenType =
   | 'name'
@@ -47,6 +50,9 @@ export interface Token {
   codePoint?: number;
   /** True when, after this token, the lexer is inside an interpolation's braces (a `}` would resume the string). */
   interpolationOpen?: boolean;
+  /** The token's start and end as tree positions, made when a span first needs them (parser.ts). */
+  startPosition?: Position;
+  endPosition?: Position;
 }
 
 export const KEYWORDS: ReadonlySet<string> = new Set([
@@ -100,31 +106,37 @@ const enum Brace {
   Interpolated,
 }
 
+/** Every token of a source, up to and including `eof` (for tests and tools; the parser streams). */
 export function tokenize(source: string): Token[] {
-  return new Lexer(source).run();
+  const lexer = new Lexer(source);
+  const tokens = [lexer.nextToken()];
+  while (tokens[tokens.length - 1]!.type !== 'eof') tokens.push(lexer.nextToken());
+  return tokens;
 }
 
-class Lexer {
+export class Lexer {
   private offset = 0;
   private line = 1;
   private lineStart = 0;
   private readonly braces: Brace[] = [];
-  private readonly tokens: Token[] = [];
+  private eof: Token | null = null;
 
   constructor(private readonly src: string) {
     // A byte-order mark is not code (Luau skips it too); it still counts as the first column.
     if (src.charCodeAt(0) === 0xfeff) this.offset = 1;
   }
 
-  run(): Token[] {
+  /** The next token; at the end, the same `eof` token again and again. */
+  nextToken(): Token {
+    if (this.eof) return this.eof;
     for (;;) {
       this.skipBlanks();
       const token = this.next();
       if (token === null) continue; // a comment
       if (this.braces.length > 0 && this.braces[this.braces.length - 1] === Brace.Interpolated)
         token.interpolationOpen = true;
-      this.tokens.push(token);
-      if (token.type === 'eof') return this.tokens;
+      if (token.type === 'eof') this.eof = token;
+      return token;
     }
   }
 

@@ -689,7 +689,7 @@ class Lowering {
       // inf or nan, and Luau's a % b is a - floor(a / b) * b. A literal divisor is a float, so Lua's
       // own operator runs on doubles: floor division is Luau's exactly, and Lua's fmod-based modulo
       // differs only in the last bits of huge quotients (docs/luau-in-the-sandbox.md). It runs at
-      // full speed, where the helper costs a call (bench/luau.ts).
+      // full speed, where the helper costs a call (bench/luau-sandbox.ts).
       this.write(`${this.helper(operator === '%' ? 'mod' : 'idiv')}(`);
       left();
       this.write(',');

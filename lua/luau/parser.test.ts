@@ -624,3 +624,44 @@ describe('Luau parser: deep nesting', () => {
     ]);
   });
 });
+
+/** Cases from Luau's own tests/Parser.test.cpp: the same errors, in order, at the same places. */
+describe('Luau parser: as Luau’s own parser tests expect', () => {
+  const located = (code: string) =>
+    parseLuau(code).diagnostics.map((d) => `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.message}`);
+
+  it.each([
+    ['print(`{e.x} {e.a', "1:17-1:18 Malformed interpolated string; did you forget to add a '}'?"],
+    ['print(`{e.x} {e.a}', "1:18-1:19 Malformed interpolated string; did you forget to add a '`'?"],
+    ['print(`{e.x} {e.a`', "1:18-1:19 Malformed interpolated string; did you forget to add a '}'?"],
+    ['print(`{e.x} {e.a\n', "1:17-1:18 Malformed interpolated string; did you forget to add a '}'?"],
+  ])('%j: two errors, the first one in the string', (code, first) => {
+    const errors = located(code);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toBe(first);
+  });
+
+  it('recovers from return types written with the wrong separator', () => {
+    const code = [
+      '',
+      'type Custom<A, B, C> = { x: A, y: B, z: C }',
+      'type Packed<A...> = { x: (A...) -> () }',
+      'type F = (number): Custom<boolean, number, string>',
+      'type G = Packed<(number): (string, number, boolean)>',
+      'local function f(x: number) -> Custom<string, boolean, number>',
+      'end',
+    ].join('\n');
+    expect(messages(code)).toEqual([
+      "Return types in function type annotations are written after '->' instead of ':'",
+      "Return types in function type annotations are written after '->' instead of ':'",
+      "Function return type annotations are written after ':' instead of '->'",
+    ]);
+  });
+
+  it('places a missing default type pack as Luau does', () => {
+    expect(located('\n        type Foo<T... = > = nil\n    ')).toEqual([
+      "2:24-2:26 Expected type, got '>'",
+      "2:24-2:25 Expected type pack after '=', got type",
+    ]);
+  });
+});

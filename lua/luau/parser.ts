@@ -37,7 +37,7 @@ import type {
   BinaryOperator,
   UnaryOperator,
 } from './ast.ts';
-import { describeExpected, describeToken, tokenize, type Token, type TokenType } from './lexer.ts';
+import { describeExpected, describeToken, Lexer, type Token, type TokenType } from './lexer.ts';
 import { decodeString, longStringValue } from './strings.ts';
 
 export type { ParseResult, SyntaxDiagnostic } from './ast.ts';
@@ -103,9 +103,10 @@ interface LocalInfo {
 }
 
 class Parser {
-  private readonly tokens: Token[];
-  private index = 0;
+  private readonly lexer: Lexer;
   private token: Token;
+  /** The token after `token`, once lookahead() has read it. */
+  private ahead: Token | null = null;
   private previous: Token;
   private readonly diagnostics: SyntaxDiagnostic[] = [];
   private depth = 0;
@@ -121,8 +122,8 @@ class Parser {
   private typeFunctionDepth = 0;
 
   constructor(source: string) {
-    this.tokens = tokenize(source);
-    this.token = this.tokens[0]!;
+    this.lexer = new Lexer(source);
+    this.token = this.lexer.nextToken();
     this.previous = this.token;
   }
 
@@ -143,18 +144,25 @@ class Parser {
   // -------------------------------------------------------------------------------------------
   // Tokens, positions, errors
 
+  /** The `eof` token (lexing the rest when parsing stopped early). */
   private lastToken(): Token {
-    return this.tokens[this.tokens.length - 1]!;
+    let token = this.ahead ?? this.token;
+    while (token.type !== 'eof') token = this.lexer.nextToken();
+    return token;
   }
 
   private next(): void {
     this.previous = this.token;
-    if (this.index < this.tokens.length - 1) this.index++;
-    this.token = this.tokens[this.index]!;
+    if (this.ahead) {
+      this.token = this.ahead;
+      this.ahead = null;
+    } else {
+      this.token = this.lexer.nextToken();
+    }
   }
 
   private lookahead(): Token {
-    return this.tokens[Math.min(this.index + 1, this.tokens.length - 1)]!;
+    return (this.ahead ??= this.lexer.nextToken());
   }
 
   /** The span from a token's start to the end of the last consumed token. */
@@ -629,7 +637,9 @@ class Parser {
   /** After `local` or `const` (consumed). */
   private parseLocal(start: Token, attributes: Attribute[], isConst: boolean): Statement {
     if (this.token.type === 'function') {
-      const matchFunction = { ...this.token };
+      const functionToken = this.token;
+      // A copy only for messages: the tree's positions come from the real token.
+      const matchFunction: Token = { ...functionToken, startPosition: undefined, endPosition: undefined };
       this.next();
       // For the indentation hint, the function starts where `local` does when on its line.
       if (matchFunction.line === start.line) matchFunction.column = start.column;
@@ -637,7 +647,9 @@ class Parser {
       const name = this.parseName('variable name');
       const binding: Binding = { kind: 'Binding', name: name.name, type: null, span: this.spanFrom(nameToken) };
       this.pushLocal(name.name, isConst);
-      const func = this.withStop('end', () => this.parseFunctionBody(matchFunction, attributes));
+      const func = this.withStop('end', () =>
+        this.parseFunctionBody(matchFunction, attributes, false, startOf(functionToken)),
+      );
       return { kind: 'LocalFunction', attributes, name: binding, func, span: this.spanFrom(start) };
     }
     if (attributes.length > 0) {
@@ -726,8 +738,13 @@ class Parser {
   // Functions and bindings
 
   /** `[<generics>] (params) [: ReturnType] block end`, after `function` (`matchFunction`, consumed). */
-  private parseFunctionBody(matchFunction: Token, attributes: Attribute[], isMethod = false): FunctionBody {
-    const start = attributes.length > 0 ? attributes[0]!.span.start : startOf(matchFunction);
+  private parseFunctionBody(
+    matchFunction: Token,
+    attributes: Attribute[],
+    isMethod = false,
+    functionStart: Position = startOf(matchFunction),
+  ): FunctionBody {
+    const start = attributes.length > 0 ? attributes[0]!.span.start : functionStart;
     const generics = this.parseGenericList(false);
     const matchParen = this.token;
     this.expect('(', 'function');
@@ -1601,15 +1618,25 @@ class Parser {
             this.parseTypePack();
           } else {
             const typeStart = this.token;
+            const before = this.previous;
             const kind = this.parseSimpleTypeOrPack();
             if (kind === 'type') {
+              // A type that consumed nothing (an error) sits between the tokens around it, as in Luau.
+              const empty = this.previous === before;
               this.report(
-                {
-                  line: typeStart.line,
-                  column: typeStart.column,
-                  endLine: this.previous.endLine,
-                  endColumn: this.previous.endColumn,
-                },
+                empty
+                  ? {
+                      line: before.endLine,
+                      column: before.endColumn,
+                      endLine: typeStart.line,
+                      endColumn: typeStart.column,
+                    }
+                  : {
+                      line: typeStart.line,
+                      column: typeStart.column,
+                      endLine: this.previous.endLine,
+                      endColumn: this.previous.endColumn,
+                    },
                 "Expected type pack after '=', got type",
               );
             }
@@ -1686,12 +1713,15 @@ class Parser {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
+// A token's positions are made once and shared by every span that starts or ends there: spans
+// are many, and their allocations were most of the parser's garbage-collection cost. Positions are
+// never mutated (a span's end is replaced, not edited).
 function startOf(token: Token): Position {
-  return { line: token.line, column: token.column, offset: token.start };
+  return (token.startPosition ??= { line: token.line, column: token.column, offset: token.start });
 }
 
 function endOf(token: Token): Position {
-  return { line: token.endLine, column: token.endColumn, offset: token.end };
+  return (token.endPosition ??= { line: token.endLine, column: token.endColumn, offset: token.end });
 }
 
 function tokenLocation(token: Token): Location {

@@ -1,5 +1,5 @@
 /**
- * Luau in the sandbox: `npm run bench -- luau [--runs N]`.
+ * Luau in the sandbox: `npm run bench -- luau-sandbox [--runs N]`.
  *
  * 1. What parsing and lowering Luau (lua/luau/compile.ts) adds to a run: a small script and a
  *    100 KB one, each against the whole run of the small script (runLua, warm thread) measured in
