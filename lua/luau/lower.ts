@@ -698,7 +698,10 @@ class Lowering {
       return;
     }
     if (operator === '..') {
-      this.concatLeft(left, leftIsPlaced);
+      // Only compound assignment gets here (`s ..= v`): the old value may be a number too.
+      this.write(`${this.helper('str')}(`);
+      left();
+      this.write(')');
       this.write('..');
       this.concatOperand(right, rightPriority);
       return;
@@ -715,12 +718,6 @@ class Lowering {
     }
     this.write(operator);
     this.expressionAt(right, rightPriority + (operator === '^' ? 0 : 1));
-  }
-
-  private concatLeft(left: () => void, _placed: boolean): void {
-    this.write(`${this.helper('str')}(`);
-    left();
-    this.write(')');
   }
 
   private concatOperand(operand: Expression, minimum: number): void {

@@ -14,6 +14,10 @@
 --   * adds the Luau functions Roblox scripts expect: table.find/clear/create, string.split,
 --     math.clamp/sign/round and Luau's other math functions, bit32, typeof, task.wait/spawn, and
 --     Luau-style print, warn and tostring;
+--   * makes numbers behave as Luau's doubles: printed by Luau's rule, library results as doubles,
+--     string.format/table.concat formatting as Luau, Lua-only integer functions removed;
+--   * publishes the helpers that scripts lowered from Luau call (lua/luau/lower.ts) under the global
+--     __luau_runtime, which the script's first line takes and removes;
 --   * then locks the library tables (read-only proxies with locked metatables) and the string metatable.
 --
 -- The host hands over its two functions as chunk arguments, so they are never globals:
