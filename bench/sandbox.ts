@@ -1,12 +1,16 @@
 /**
- * Sandbox benchmark: `npm run bench -- sandbox [--runs N] [--seconds N]`.
+ * Sandbox benchmark: `npm run bench -- sandbox [--runs N] [--seconds N] [--rounds N]`.
  *
- * 1. fib(27) in the sandbox (wasmoon with the instruction hook and allocation tracing on) beside
- *    Debian's native `lua5.4` in the same run, interleaved; target ratio <= 1.6.
- * 2. Round trip of a small script through the real API (POST /api/scripts/execute, target sandbox)
+ * 1. Three loops (fib(27), string building, table building) in the sandbox through the pool,
+ *    beside Debian's native `lua5.4` in the same run, interleaved, each timed inside Lua so start-up
+ *    is not counted; target ratio for fib <= 1.6. Beside them, in this process, wasmoon as it was
+ *    used before the memory meter (JS allocator for the cap + the count hook) and its parts alone:
+ *    where the sandbox's time goes, measured in the same run.
+ * 2. A trivial run through the pool (thread messaging + a prepared state) and through runLua.
+ * 3. Round trip of a small script through the real API (POST /api/scripts/execute, target sandbox)
  *    one at a time: p50 and p99; target p50 <= 3 ms.
- * 3. Runs per second with the pool saturated (autocannon, 8 connections); target >= 300 on 2 cores.
- * 4. Check of a 100 KB script through POST /api/lua/check (median of 10); target <= 150 ms.
+ * 4. Runs per second with the pool saturated (autocannon, 8 connections); target >= 300 on 2 cores.
+ * 5. Check of a 100 KB script through POST /api/lua/check (median of 10); target <= 150 ms.
  * The server runs as a child process over a fresh data folder; everything targets 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,46 +20,157 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { LuaEventMasks, LuaFactory, type LuaWasm } from 'wasmoon';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 import { createSandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
+import { runLua, warmUpSandbox } from '@moonrelay/worker/sandbox/run-lua';
 import { call, freePort, HOST, repoRoot, startServer, stop, waitUntilReady } from './support/processes.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 
 const FIB = 'local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end';
-const FIB_ROUNDS = 7;
+/** Each loop's set-up and its timed part; both sides time the part with os.clock inside Lua. */
+const LOOPS = [
+  { name: 'fib(27)', setup: FIB, body: 'fib(27)' },
+  {
+    name: 'string building',
+    setup: '',
+    body: 'local parts = {} for i = 1, 200000 do parts[#parts + 1] = "item" .. i .. ";" end local s = table.concat(parts)',
+  },
+  {
+    name: 'table building',
+    setup: '',
+    body: 'local acc = 0 for i = 1, 200000 do local p = { x = i, y = i * 2, z = { i } } acc = acc + p.x + p.y + p.z[1] end',
+  },
+] as const;
+type Loop = (typeof LOOPS)[number];
 
-/** Milliseconds of fib(27) in native Lua 5.4, timed inside Lua so process start-up is not counted. */
-function nativeFib(): number | null {
+const timed = (loop: Loop) => `${loop.setup} local t = os.clock() ${loop.body} return (os.clock() - t) * 1000`;
+
+/** Milliseconds of the loop in native Lua 5.4; null when lua5.4 is not installed. */
+function nativeMs(loop: Loop): number | null {
   try {
-    const out = execFileSync('lua5.4', ['-e', `${FIB} local t = os.clock() fib(27) print((os.clock() - t) * 1000)`], {
-      encoding: 'utf8',
-    });
-    return Number(out.trim());
+    const code = `print((function() ${timed(loop)} end)())`;
+    return Number(execFileSync('lua5.4', ['-e', code], { encoding: 'utf8' }).trim());
   } catch {
     return null;
   }
 }
 
-async function fibRatio() {
-  const pool = createSandboxPool({ size: 1 });
+/**
+ * wasmoon configured by hand, for the breakdown: a state with the standard libraries and no
+ * prelude, optionally with the JS allocator that counted the cap before (traceAllocations) and the
+ * count hook every 1,000 instructions calling into JS as the sandbox's does.
+ */
+interface WasmoonConfig {
+  jsAllocator: boolean;
+  hook: boolean;
+}
+
+async function wasmoonMs(factory: LuaFactory, lua: LuaWasm, hookPointer: number, loop: Loop, config: WasmoonConfig) {
+  const engine = await factory.createEngine({ traceAllocations: config.jsAllocator, enableProxy: false });
   try {
-    const sandbox: number[] = [];
-    const native: number[] = [];
-    // Warm the thread (V8 optimises the interpreter loop after it has run hot).
-    for (let i = 0; i < 2; i++) await pool.run('bench', { code: `${FIB} return fib(27)` });
-    for (let i = 0; i < FIB_ROUNDS; i++) {
-      const result = await pool.run('bench', {
-        code: `${FIB} local t = os.clock() fib(27) return (os.clock() - t) * 1000`,
-      });
-      if (!result.success) throw new Error(`fib in the sandbox failed: ${result.error}`);
-      sandbox.push(Number(result.returns[0]));
-      const nativeMs = nativeFib();
-      if (nativeMs !== null) native.push(nativeMs);
+    if (config.jsAllocator) engine.global.setMemoryMax(64 * 1024 * 1024);
+    if (config.hook) lua.lua_sethook(engine.global.address, hookPointer, LuaEventMasks.Count, 1000);
+    return Number(engine.doStringSync(timed(loop)));
+  } finally {
+    engine.global.close();
+  }
+}
+
+const CONFIGS: ReadonlyArray<readonly [string, WasmoonConfig]> = [
+  ['wasmoon, no limits', { jsAllocator: false, hook: false }],
+  ['wasmoon + JS allocator', { jsAllocator: true, hook: false }],
+  ['wasmoon + count hook', { jsAllocator: false, hook: true }],
+  ['wasmoon + both (sandbox before)', { jsAllocator: true, hook: true }],
+];
+
+interface LoopResult {
+  loop: Loop;
+  sandboxMs: number;
+  nativeMs: number | null;
+  configMs: number[];
+}
+
+async function loops(
+  rounds: number,
+): Promise<{ results: LoopResult[]; trivialPoolMs: number; trivialDirectMs: number }> {
+  const pool = createSandboxPool({ size: 1 });
+  const factory = new LuaFactory();
+  const lua = await factory.getLuaModule();
+  // The sandbox's hook does this much per call: note the call and read the clock.
+  let hookCalls = 0;
+  const hookPointer = (lua.module as unknown as { addFunction(fn: () => void, signature: string): number }).addFunction(
+    () => {
+      hookCalls += performance.now() > 0 ? 1 : 0;
+    },
+    'vii',
+  );
+  try {
+    // Warm both sides (V8 optimises the interpreter loop after it has run hot).
+    await warmUpSandbox();
+    for (const loop of LOOPS) {
+      for (let i = 0; i < 2; i++) {
+        await pool.run('bench', { code: timed(loop) });
+        for (const [, config] of CONFIGS) await wasmoonMs(factory, lua, hookPointer, loop, config);
+      }
     }
-    return { sandboxMs: median(sandbox), nativeMs: native.length ? median(native) : null };
+    const results: LoopResult[] = [];
+    for (const loop of LOOPS) {
+      const sandbox: number[] = [];
+      const native: number[] = [];
+      const configs: number[][] = CONFIGS.map(() => []);
+      for (let i = 0; i < rounds; i++) {
+        const result = await pool.run('bench', { code: timed(loop) });
+        if (!result.success) throw new Error(`${loop.name} in the sandbox failed: ${result.error}`);
+        sandbox.push(Number(result.returns[0]));
+        const ms = nativeMs(loop);
+        if (ms !== null) native.push(ms);
+        for (const [index, [, config]] of CONFIGS.entries()) {
+          configs[index]?.push(await wasmoonMs(factory, lua, hookPointer, loop, config));
+        }
+      }
+      results.push({
+        loop,
+        sandboxMs: median(sandbox),
+        nativeMs: native.length ? median(native) : null,
+        configMs: configs.map(median),
+      });
+    }
+
+    const trivialPool: number[] = [];
+    const trivialDirect: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      let started = performance.now();
+      await pool.run('bench', { code: 'return 1' });
+      trivialPool.push(performance.now() - started);
+      started = performance.now();
+      await runLua('return 1');
+      trivialDirect.push(performance.now() - started);
+    }
+    if (hookCalls === 0) throw new Error('the breakdown hook never ran');
+    return { results, trivialPoolMs: median(trivialPool), trivialDirectMs: median(trivialDirect) };
   } finally {
     await pool.close();
   }
+}
+
+/** One table per loop: the sandbox, the hand-configured wasmoon variants and native Lua, with ratios to native. */
+function printLoops(results: LoopResult[]): void {
+  const versus = (ms: number, native: number | null) => (native ? `${fmt(ms / native, 2)}x` : '');
+  const nativeMissing = results.some((result) => result.nativeMs === null);
+  if (nativeMissing) console.log('lua5.4 is not installed (apt-get install lua5.4): sandbox numbers only');
+  for (const result of results) {
+    const rows: [string, number][] = [
+      ['sandbox (through the pool)', result.sandboxMs],
+      ...CONFIGS.map(([name], index): [string, number] => [name, result.configMs[index] ?? NaN]),
+    ];
+    if (result.nativeMs !== null) rows.push(['native lua5.4', result.nativeMs]);
+    console.log(`${result.loop.name} (median ms)`);
+    for (const [name, ms] of rows) {
+      console.log(`  ${name.padEnd(34)} ${fmt(ms, 1).padStart(8)}  ${versus(ms, result.nativeMs).padStart(7)}`);
+    }
+  }
+  console.log('');
 }
 
 /** About 100 KB of real Luau: valid corpus files, each in its own block so their locals do not clash. */
@@ -72,12 +187,21 @@ function hundredKilobyteScript(): string {
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { runs: { type: 'string', default: '300' }, seconds: { type: 'string', default: '5' } },
+    options: {
+      runs: { type: 'string', default: '300' },
+      seconds: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '7' },
+    },
   });
   const runs = positiveInteger('--runs', values.runs);
   const seconds = positiveInteger('--seconds', values.seconds);
+  const rounds = positiveInteger('--rounds', values.rounds);
 
-  const fib = await fibRatio();
+  const measured = await loops(rounds);
+  printLoops(measured.results);
+  console.log(
+    `trivial run (return 1): through the pool ${fmt(measured.trivialPoolMs, 2)} ms, runLua in-process ${fmt(measured.trivialDirectMs, 2)} ms (medians of 200)\n`,
+  );
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'moonrelay-bench-'));
   const port = await freePort();
@@ -136,6 +260,7 @@ export async function run(args: string[]): Promise<void> {
       if (!answer.ok) throw new Error('the 100 KB corpus script did not pass the check');
     }
 
+    const fib = measured.results[0]!;
     const ratio = fib.nativeMs ? fib.sandboxMs / fib.nativeMs : null;
     const rows: [string, string, string, boolean | null][] = [
       [
@@ -169,9 +294,15 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `RESULT ${JSON.stringify({
         bench: 'sandbox',
-        fibSandboxMs: fib.sandboxMs,
-        fibNativeMs: fib.nativeMs,
-        fibRatio: ratio,
+        loops: measured.results.map((result) => ({
+          loop: result.loop.name,
+          sandboxMs: result.sandboxMs,
+          nativeMs: result.nativeMs,
+          ratio: result.nativeMs ? result.sandboxMs / result.nativeMs : null,
+          ...Object.fromEntries(CONFIGS.map(([name], index) => [name, result.configMs[index]])),
+        })),
+        trivialPoolMs: measured.trivialPoolMs,
+        trivialDirectMs: measured.trivialDirectMs,
         roundTripP50Ms: percentile(roundTrips, 0.5),
         roundTripP99Ms: percentile(roundTrips, 0.99),
         plainRoundTripP50Ms: percentile(plainTrips, 0.5),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.ts';
+import { ExecutionTargetSchema } from './executions.ts';
 import { GameCommandRequestSchema, PlayerDataSchema } from './game.ts';
 import { ScriptCodeSchema } from './scripts.ts';
 
@@ -85,7 +86,7 @@ export const RecentExecutionSchema = z
     adminName: z.string().nullable(),
     scriptId: z.string().nullable(),
     scriptName: z.string().nullable(),
-    target: z.enum(['game', 'sandbox']),
+    target: ExecutionTargetSchema,
     status: z.string(),
     codeExcerpt: z.string(),
     output: z.string(),

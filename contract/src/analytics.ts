@@ -70,7 +70,7 @@ export type ExecutionBucket = z.infer<typeof ExecutionBucketSchema>;
 
 export const ScriptAnalyticsSchema = z
   .object({
-    /** Runs in the sandbox or sent to a game (as a script's executionCount counts them). */
+    /** Runs in the sandbox, dry runs, and runs sent to a game (as a script's executionCount counts them). */
     totalExecutions: z.number().int(),
     /** The busiest scripts (at most 20), most runs first. */
     executionsByScript: z.array(ScriptExecutionsSchema),

@@ -214,7 +214,7 @@ export const endpoints = {
     path: '/api/scripts/execute',
     tag: 'Scripts',
     summary:
-      'Run code: in the connected game (default target) or in the Lua sandbox (target "sandbox"). Syntax is checked first.',
+      'Run code: in the connected game (default target), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). Syntax is checked first.',
     auth: 'session-or-key',
     rateLimit: 'execution',
     body: ExecuteCodeRequestSchema,

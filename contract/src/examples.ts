@@ -87,6 +87,23 @@ const sandboxRun = {
   limit: null,
 };
 
+const dryRun = {
+  ...sandboxRun,
+  target: 'dry-run',
+  executionId: '85db067f-fb6c-44b4-83db-8892016c7a62',
+  durationMs: 12,
+  dryRun: {
+    created: [],
+    destroyed: [],
+    changed: [],
+    changedOmitted: 0,
+    propertiesSet: 0,
+    gameSeconds: 0,
+    waitingThreads: 0,
+    endedBy: 'idle',
+  },
+};
+
 const playerData = {
   playerName: 'builderman',
   userId: 156,
@@ -190,9 +207,10 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   },
   executeScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },
-    body: { target: 'sandbox' },
-    response: { ...sandboxRun, executionId: '85db067f-fb6c-44b4-83db-8892016c7a62', durationMs: 3 },
+    body: { target: 'dry-run' },
+    response: dryRun,
     error: scriptNotFound,
+    note: 'A dry run runs it against an emulated game server (game, Instance, task.wait on a virtual clock) in the sandbox and answers what it changed; "sandbox" runs plain Lua, and "game" (the default) your connected game.',
   },
   checkLua: {
     body: { code: 'local greeting: string = "Hello"\nprint(`{greeting} from Moonrelay`)' },

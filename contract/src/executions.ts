@@ -3,8 +3,11 @@ import { ScriptCodeSchema } from './scripts.ts';
 import { VALIDATION } from './messages.ts';
 import { ServerIdSchema } from './game.ts';
 
-/** Where code runs: the user's connected game (default), or Moonrelay's own Lua sandbox. */
-export const ExecutionTargetSchema = z.enum(['game', 'sandbox']);
+/**
+ * Where code runs: the user's connected game (default), Moonrelay's own Lua sandbox, or a dry run
+ * (the sandbox with an emulated Roblox game server: game, Instance, task.wait on a virtual clock).
+ */
+export const ExecutionTargetSchema = z.enum(['game', 'sandbox', 'dry-run']);
 export type ExecutionTarget = z.infer<typeof ExecutionTargetSchema>;
 
 /** `code`, or `loadstring` (the catalogue's name for the same thing). */
@@ -28,8 +31,36 @@ export const ExecuteScriptRequestSchema = z
   .meta({ id: 'ExecuteScriptRequest' });
 export type ExecuteScriptRequest = z.infer<typeof ExecuteScriptRequestSchema>;
 
+const ClassCountSchema = z.object({ className: z.string(), count: z.number().int() });
+
 /**
- * The answer of both execute calls. A sandbox run answers success, output, error and its limit.
+ * What a dry run's script did to the emulated game. `changed` lists the properties it set on the
+ * game's own instances (the player's character, Workspace, Lighting, ...), each once with its last
+ * value, at most 50 (`changedOmitted` counts the rest); what it created itself is counted by class.
+ */
+export const DryRunSummarySchema = z
+  .object({
+    /** Instances the script created, by class, most first. */
+    created: z.array(ClassCountSchema),
+    /** Instances the script destroyed (with their descendants), by class, most first. */
+    destroyed: z.array(ClassCountSchema),
+    changed: z.array(z.object({ instance: z.string(), property: z.string(), value: z.string() })),
+    changedOmitted: z.number().int(),
+    /** Property assignments in all, on any instance. */
+    propertiesSet: z.number().int(),
+    /** Game seconds the run covered on its virtual clock. */
+    gameSeconds: z.number(),
+    /** Threads still waiting (on the clock, a signal, a child) when the run ended. */
+    waitingThreads: z.number().int(),
+    /** 'idle': nothing was left to run; 'game-time-limit': the run stopped at its last game second. */
+    endedBy: z.enum(['idle', 'game-time-limit']),
+  })
+  .meta({ id: 'DryRunSummary' });
+export type DryRunSummary = z.infer<typeof DryRunSummarySchema>;
+
+/**
+ * The answer of both execute calls. A sandbox run answers success, output, error and its limit; a
+ * dry run also answers `dryRun`, its summary (null when a sandbox limit ended the run).
  * A game run answers queued true and gameConnected true; success, output and error are the game's
  * result when it came back within the wait, else success is false with no error and `pending` is
  * true (the result arrives later as an `execution:result` event and in the history). Without a
@@ -46,6 +77,8 @@ export const ExecutionResponseSchema = z
     durationMs: z.number().int(),
     /** The sandbox limit that ended the run, if any. */
     limit: z.enum(['memory', 'instructions', 'output', 'deadline']).nullable().optional(),
+    /** Dry-run target: what the script did to the emulated game; null when a limit ended the run. */
+    dryRun: DryRunSummarySchema.nullable().optional(),
     queued: z.boolean().optional(),
     gameConnected: z.boolean().optional(),
     instructions: z.string().optional(),

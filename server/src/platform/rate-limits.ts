@@ -49,7 +49,10 @@ function counterOver(limiter: RateLimiterAbstract, limit: number, windowSeconds:
       }
     },
     async peek(key) {
-      const state = toState(limit, await limiter.get(key), windowMs);
+      // The memory store keeps a window's record until a timer deletes it, and answers it meanwhile
+      // with a negative time left: a window that has run out counts nothing, whatever the timer did.
+      const res = await limiter.get(key);
+      const state = toState(limit, res && res.msBeforeNext > 0 ? res : null, windowMs);
       return { ...state, allowed: state.remaining > 0 };
     },
     async reset(key) {

@@ -180,15 +180,29 @@ describe('live push (Socket.IO)', () => {
     const heidiGame = (serverId: string) =>
       new SimulatedGame({ url: server.url, key: heidi.user.apiKey, serverId }).ping();
     const seenByGrace = () => changeOf(graceSocket, heidi.user.id);
+    /**
+     * Changes the role, then waits for a recheck that read it: a second session of grace's, signed
+     * out right after the change, has its socket closed by the first recheck whose query came later,
+     * and that same pass moves grace's other socket in or out of the admins' room.
+     */
+    const changeRoleAndAwaitRecheck = async (isAdmin: boolean) => {
+      const login = await server.call('POST', '/api/auth/login', {
+        body: { emailOrUsername: grace.input.username, password: grace.password },
+      });
+      const witness = open(login.body.token);
+      await connected(witness);
+      const closed = new Promise<string>((resolve) => witness.once('disconnect', (reason) => resolve(reason)));
+      await setAdmin(grace.user.id, isAdmin);
+      expect((await server.call('POST', '/api/auth/logout', { token: login.body.token })).status).toBe(200);
+      expect(await closed).toBe('io server disconnect');
+    };
 
-    await setAdmin(grace.user.id, true);
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // five rechecks
+    await changeRoleAndAwaitRecheck(true);
     const seen = seenByGrace();
     await heidiGame('h1');
     expect((await seen).userId).toBe(heidi.user.id);
 
-    await setAdmin(grace.user.id, false);
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // five rechecks
+    await changeRoleAndAwaitRecheck(false);
     await expect(Promise.all([seenByGrace(), heidiGame('h2')])).rejects.toThrow('no game:servers within 3 s');
     expect(graceSocket.connected).toBe(true);
   });

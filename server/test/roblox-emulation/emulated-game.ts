@@ -117,7 +117,12 @@ const DEFAULT_PLAYER: EmulatedPlayer = { name: 'Builderman', userId: 156, positi
 const LUA_MODULES = ['json', 'scheduler'] as const;
 const POLL_MS = 10;
 
-const readModule = (name: string) => readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8');
+// JSON is the dry run's own module (lua/sandbox/dry-run), so both encode and decode alike.
+const MODULE_URLS: Record<string, URL> = {
+  json: new URL('../../../lua/sandbox/dry-run/json.lua', import.meta.url),
+};
+const readModule = (name: string) =>
+  readFileSync(MODULE_URLS[name] ?? new URL(`./${name}.lua`, import.meta.url), 'utf8');
 
 let factory: LuaFactory | undefined;
 
@@ -128,6 +133,7 @@ export class EmulatedGame {
   readonly requests: HttpExchange[] = [];
 
   private readonly startedAt = performance.now();
+  private frameStartedAt: number | null = null;
   private readonly completed: Delivery[] = [];
   private readonly aborts = new Set<AbortController>();
   private stopped = false;
@@ -151,7 +157,7 @@ export class EmulatedGame {
     // The host functions close over `game`, which exists only once the prelude has answered.
     let game: EmulatedGame | undefined;
     const host = {
-      now: () => game?.now() ?? 0,
+      now: () => game?.frameTime() ?? 0,
       emit: (kind: OutputKind, text: string) => game?.emit(kind, text),
       http: (id: number, method: string, url: string, headers: string, body: string) =>
         game?.startRequest(id, method, url, headers, body),
@@ -290,9 +296,25 @@ export class EmulatedGame {
     wakeUp?.();
   }
 
+  /**
+   * Every entry into Lua (a step, a delivery, a run) is one frame: the game's clock (task.wait,
+   * os.clock, tick) reads the time the frame started, however long its Lua code takes in real time,
+   * so wake order and measured gaps follow the script's own delays, never how busy the machine was.
+   */
   private call<T>(fn: () => T): T {
     if (this.failure) throw this.failure;
-    return fn();
+    if (this.frameStartedAt !== null) return fn();
+    this.frameStartedAt = this.now();
+    try {
+      return fn();
+    } finally {
+      this.frameStartedAt = null;
+    }
+  }
+
+  /** The game's clock: the start of the current frame (or now, outside one). */
+  frameTime(): number {
+    return this.frameStartedAt ?? this.now();
   }
 
   private assertRunning(): void {
@@ -301,7 +323,7 @@ export class EmulatedGame {
   }
 
   private emit(kind: OutputKind, text: string): void {
-    this.log.push({ kind, text, time: this.now() });
+    this.log.push({ kind, text, time: this.frameTime() });
     if (this.options.echo) console.warn(`[game ${kind}] ${text}`);
   }
 
@@ -323,7 +345,7 @@ export class EmulatedGame {
       method,
       url,
       body,
-      sentAt: this.now(),
+      sentAt: this.frameTime(),
       answeredAt: null,
       status: null,
       responseHeaders: null,

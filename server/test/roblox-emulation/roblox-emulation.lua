@@ -1,5 +1,9 @@
 -- A small Roblox game server for tests, on plain Lua 5.4 (wasmoon).
 --
+-- Not the dry run users get (lua/sandbox/dry-run, docs/decisions/019-dry-runs.md): that one runs in
+-- the locked-down sandbox with no network and a virtual clock. This one does real HTTP to a real
+-- Moonrelay server, in real (scaled) time, in an unrestricted state; both use the dry run's json.lua.
+--
 -- Enough of Roblox's server-side API for Moonrelay's integration scripts: game (JobId, PlaceId,
 -- GameId, GetService), HttpService (HttpEnabled, JSON, RequestAsync/GetAsync/PostAsync doing real
 -- HTTP through the host), Players with one player whose Character has a HumanoidRootPart and a
@@ -9,7 +13,7 @@
 -- does not lean on something the emulation invented.
 --
 -- The host (emulated-game.ts) runs this chunk once with:
---   host.now()                        the clock, in emulated seconds
+--   host.now()                        the clock, in emulated seconds (held still while Lua runs)
 --   host.emit(kind, text)             one output line: "print", "warn" or "error"
 --   host.http(id, method, url, headersJson, body)
 --                                     starts a request; the answer comes back through control.deliver
@@ -145,9 +149,7 @@ task = {
   spawn = scheduler.spawn,
   delay = scheduler.delay,
   cancel = scheduler.cancel,
-  defer = function(fn, ...)
-    return scheduler.delay(0, fn, ...)
-  end,
+  defer = scheduler.defer,
 }
 
 function wait(seconds)

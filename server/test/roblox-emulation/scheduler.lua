@@ -111,6 +111,17 @@ function scheduler.delay(seconds, fn, ...)
   return thread
 end
 
+-- Deferred threads run at the next step before any sleeper, whatever the clock says by then: a
+-- wake time below every clock reading keeps them first, in the order they were deferred.
+function scheduler.defer(fn, ...)
+  local thread = fn
+  if type(fn) ~= "thread" then
+    thread = coroutine.create(fn)
+  end
+  scheduler.resumeAt(thread, -math.huge, ...)
+  return thread
+end
+
 function scheduler.cancel(thread)
   for index = #sleeping, 1, -1 do
     if sleeping[index].thread == thread then
@@ -144,8 +155,10 @@ function scheduler.step()
   end
   local nextWake = -1
   for _, entry in ipairs(sleeping) do
-    if nextWake < 0 or entry.wakeAt < nextWake then
-      nextWake = entry.wakeAt
+    -- A thread deferred during this step is due at once: now, not its placeholder wake time.
+    local wakeAt = math.max(entry.wakeAt, time)
+    if nextWake < 0 or wakeAt < nextWake then
+      nextWake = wakeAt
     end
   end
   return nextWake

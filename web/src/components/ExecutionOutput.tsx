@@ -6,6 +6,7 @@ import {
   type ExecutionStatus,
   type ExecutionTarget,
 } from '../lib/execution-result.ts';
+import { DryRunSummaryView } from './DryRunSummaryView.tsx';
 
 export type { Execution, ExecutionStatus };
 
@@ -17,10 +18,36 @@ const BADGES: Record<ExecutionStatus, { label: string; palette: string }> = {
   error: { label: 'Error', palette: 'red' },
 };
 
-const TARGETS: Record<ExecutionTarget, { label: string; palette: string }> = {
+/** How each execution target is shown wherever runs are listed. */
+export const EXECUTION_TARGETS: Record<ExecutionTarget, { label: string; palette: string }> = {
   sandbox: { label: 'Sandbox', palette: 'teal' },
   game: { label: 'Game', palette: 'orange' },
+  'dry-run': { label: 'Dry run', palette: 'cyan' },
 };
+
+/** Sandbox output marks warnings and errors of other threads with these prefixes (run-lua.ts). */
+function lineColor(line: string): string | undefined {
+  if (line.startsWith('warning: ')) return 'fg.warning';
+  if (line.startsWith('error: ')) return 'fg.error';
+  return undefined;
+}
+
+/** The output text, with warning and error lines in their colours (the text itself is unchanged). */
+function OutputLines({ text }: { text: string }) {
+  const lines = text.split('\n');
+  if (!lines.some((line) => lineColor(line))) return <>{text}</>;
+  return (
+    <>
+      {lines.map((line, index) => (
+        // Lines never reorder, so their position is their identity.
+        <Box as="span" key={index} color={lineColor(line)}>
+          {line}
+          {index < lines.length - 1 ? '\n' : ''}
+        </Box>
+      ))}
+    </>
+  );
+}
 
 /** "7 ms", "1.26 s". */
 export function formatDuration(ms: number): string {
@@ -35,11 +62,12 @@ interface Props {
 
 /**
  * The output pane (spec section 4): the output field, else the error field, else 'No output'. Also
- * where the run happened (Sandbox or Game), how long it took, and which sandbox limit ended it.
+ * where the run happened (Sandbox, Dry run or Game), how long it took, and which sandbox limit ended
+ * it; a dry run adds its summary of what the script changed.
  */
 export function ExecutionOutput({ execution, runningText = 'Executing script...' }: Props) {
   const badge = BADGES[execution.status];
-  const target = execution.target ? TARGETS[execution.target] : undefined;
+  const target = execution.target ? EXECUTION_TARGETS[execution.target] : undefined;
   const running = execution.status === 'running';
   const text = running ? runningText : execution.output || execution.error || EXECUTION_TOASTS.noOutput;
   const limitNote = !running && execution.limit ? LIMIT_NOTES[execution.limit] : undefined;
@@ -84,7 +112,7 @@ export function ExecutionOutput({ execution, runningText = 'Executing script...'
           bg="bg.muted"
           color={execution.status === 'error' && !execution.output ? 'fg.error' : execution.output ? 'fg' : 'fg.muted'}
         >
-          {text}
+          {running ? text : <OutputLines text={text} />}
         </Box>
         {errorAfterOutput && (
           <Text
@@ -98,6 +126,7 @@ export function ExecutionOutput({ execution, runningText = 'Executing script...'
             {errorAfterOutput}
           </Text>
         )}
+        {!running && execution.dryRun && <DryRunSummaryView summary={execution.dryRun} />}
         {duration && (
           <Text fontSize="xs" color="fg.muted" mt="2" data-testid="execution-duration">
             Ran for {duration}

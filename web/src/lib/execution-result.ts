@@ -1,4 +1,4 @@
-import type { ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
+import type { DryRunSummary, ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { ApiError } from './api-client.ts';
 import type { Notice } from './toaster.tsx';
@@ -15,13 +15,13 @@ import type { Notice } from './toaster.tsx';
  */
 export type ExecutionResult = Partial<ExecutionResponse>;
 export type ExecutionLimit = NonNullable<ExecutionResponse['limit']>;
-export type { ExecutionTarget };
+export type { DryRunSummary, ExecutionTarget };
 
 export type ExecutionStatus = 'idle' | 'running' | 'queued' | 'success' | 'error';
 
 export interface Execution {
   status: ExecutionStatus;
-  /** Where the run happens: the connected game or Moonrelay's Lua sandbox. */
+  /** Where the run happens: the connected game, Moonrelay's Lua sandbox, or a dry run there. */
   target?: ExecutionTarget;
   output?: string;
   error?: string;
@@ -29,6 +29,8 @@ export interface Execution {
   durationMs?: number;
   /** The sandbox limit that ended the run. */
   limit?: ExecutionLimit;
+  /** A dry run's summary of what the script changed in the emulated game. */
+  dryRun?: DryRunSummary;
 }
 
 export const EXECUTION_TOASTS = {
@@ -89,6 +91,7 @@ export function executionOutcome(result: ExecutionResult, requested?: ExecutionT
     target,
     durationMs: result.durationMs,
     limit: result.limit ?? undefined,
+    dryRun: result.dryRun ?? undefined,
   };
 
   if (result.gameConnected === false) {
@@ -120,7 +123,8 @@ export function executionOutcome(result: ExecutionResult, requested?: ExecutionT
       notice: {
         type: 'error',
         title: EXECUTION_TOASTS.failedTitle,
-        description: target === 'sandbox' ? (error ?? EXECUTION_TOASTS.failed) : failureDescription(error),
+        description:
+          target === 'sandbox' || target === 'dry-run' ? (error ?? EXECUTION_TOASTS.failed) : failureDescription(error),
       },
       execution: { status: 'error', ...ran, output: result.output, error },
     };

@@ -4,28 +4,34 @@
  * which enforces the hard wall-clock deadline by terminating the thread; this module enforces the
  * soft limits. The rules, with their numbers:
  *
- * - State: one LuaFactory per thread (the WASM module is compiled once); every run gets a new engine
- *   (a new lua_State), closed after the run and never reused. Nothing of a run reaches the next.
+ * - State: one WASM module per thread (compiled once, with the instruction counter patched in:
+ *   lua-module.ts); every run gets a new lua_State, closed after the run and never reused. Nothing
+ *   of a run reaches the next. The thread prepares the next state while idle.
  * - Libraries: standard libraries off, then only base, string, table, math, utf8 and coroutine, plus
  *   os reduced to clock/time/date/difftime. No io, debug, package, require, dofile, loadfile or
  *   string.dump. load/loadstring take text only (mode "t"; a chunk starting with ESC is refused).
  *   collectgarbage answers "count" only. setmetatable refuses __gc, because Lua runs finalizers with
  *   hooks off and a looping one could not be stopped. The library tables are read-only proxies with
  *   locked metatables, rawset refuses them, and getmetatable("") answers a string. The prelude
- *   (lua/sandbox/prelude.lua, loaded as text before the script) does this and adds the Luau
- *   functions scripts expect.
- * - No JS object is reachable from Lua: injectObjects and enableProxy are off, and the only host
- *   functions (emit, limitError) are C functions handed to the prelude as arguments, taking and
- *   returning strings only.
- * - Memory: 64 MiB per state (traceAllocations + setMemoryMax). A refused allocation ends the run
- *   with limit 'memory', even when pcall catches the error.
- * - Instructions: a count hook runs every 1,000 VM instructions; past 300,000,000 instructions the
- *   run ends with limit 'instructions'. On the 2-core build machine, with the hook on and a warm
- *   thread, that is 1.3 s of an empty loop, 1.7-1.9 s of arithmetic and calls, 2.7 s of recursive
- *   calls (fib); allocation-heavy code reaches the 3 s deadline first (worker/src/sandbox/README.md
- *   has the measurements). From then on the hook raises again at every instruction (in another
- *   coroutine, at its next hook call), and pcall/xpcall/coroutine.resume/load hand the limit on, so
- *   a script cannot catch its way past it.
+ *   (lua/sandbox/prelude.lua, compiled once per thread, run before the script) does this and adds
+ *   the Luau functions scripts expect.
+ * - Environment: 'plain' (the prelude only) or 'dry-run', where the modules of lua/sandbox/dry-run
+ *   add an emulated Roblox server after the prelude and run the script on its virtual clock
+ *   (worker/src/sandbox/dry-run.ts). Every limit above holds for the emulation too: it is Lua in
+ *   the same state, under the same instruction counter and memory meter.
+ * - No JS object is reachable from Lua: states are bare lua_States (no wasmoon engine, no type
+ *   extensions), and the only host functions (emit, limitError) are C functions handed to the
+ *   prelude as arguments, taking and returning strings only.
+ * - Memory: 64 MiB per state, counted by the memory meter (memory-meter.ts), an allocator in WASM.
+ *   A refused allocation ends the run with limit 'memory', even when pcall catches the error.
+ * - Instructions: the VM counts every instruction it dispatches (instruction-counter.ts) and calls
+ *   the hook every 10,000 instructions (and after every MiB allocated); past 300,000,000 instructions the run ends with limit
+ *   'instructions'. On the 2-core build machine, with a warm thread, that is about 1 s of an empty
+ *   loop and 1.5-2 s of arithmetic and calls; allocation-heavy code reaches the 3 s deadline first
+ *   (worker/src/sandbox/README.md has the measurements). From then on the hook raises again at
+ *   every instruction (any other coroutine is armed within 1,000 instructions), and
+ *   pcall/xpcall/coroutine.resume/load hand the limit on, so a script cannot catch its way past it.
+ *   On a wasmoon build the counter cannot be patched into, a plain count hook counts instead.
  * - Warm-up: V8 first runs WASM in its baseline tier and swaps in optimised code only between calls,
  *   so a thread's first long script runs about 2.5x slower. warmUpSandbox() (short loops for 400 ms)
  *   is meant to run once when a thread starts; sandbox-thread.ts does.
@@ -39,21 +45,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { compileLuau } from '@moonrelay/lua/luau/compile.ts';
-import {
-  LUA_MULTRET,
-  LUA_REGISTRYINDEX,
-  LuaEventMasks,
-  LuaFactory,
-  LuaReturn,
-  LuaType,
-  type LuaEngine,
-  type LuaWasm,
-} from 'wasmoon';
+import { LUA_MULTRET, LUA_REGISTRYINDEX, LuaEventMasks, LuaReturn, LuaType, type LuaWasm } from 'wasmoon';
+import type { InstructionCounter } from './instruction-counter.ts';
+import { loadLuaModule } from './lua-module.ts';
+import { createMemoryMeter, type MemoryMeter } from './memory-meter.ts';
+import { finishDryRun, readDryRunModules, type DryRunModules, type DryRunSummary } from './dry-run.ts';
 
 export interface SandboxLimits {
   /** Bytes the Lua state may allocate in total. */
   memoryBytes: number;
-  /** Lua VM instructions a run may execute (counted in steps of HOOK_INTERVAL). */
+  /** Lua VM instructions a run may execute (checked every HOOK_INTERVAL instructions). */
   instructionLimit: number;
   /** Soft wall-clock limit, checked by the instruction hook. */
   deadlineMs: number;
@@ -63,6 +64,13 @@ export interface SandboxLimits {
 
 export type SandboxLimitName = 'memory' | 'instructions' | 'output' | 'deadline';
 
+/** What the script finds in its state besides the locked-down libraries (see the header). */
+export type SandboxEnvironment = 'plain' | 'dry-run';
+
+export interface SandboxRunOptions {
+  environment?: SandboxEnvironment;
+}
+
 export interface SandboxResult {
   success: boolean;
   output: string;
@@ -71,6 +79,8 @@ export interface SandboxResult {
   returns: string[];
   limit: SandboxLimitName | null;
   durationMs: number;
+  /** Dry runs only: what the script did to the emulated game; null when a limit ended the run. */
+  dryRun?: DryRunSummary | null;
 }
 
 const KIB = 1024;
@@ -83,17 +93,19 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   outputBytes: 64 * KIB,
 });
 
-/** VM instructions between two calls of the count hook. */
-const HOOK_INTERVAL = 1000;
+/**
+ * VM instructions between two checks of the limits (calls of the hook): 30-60 us of a busy loop.
+ * The count itself is exact whatever the interval. Larger, the deadline comes late in loops of slow
+ * C calls that allocate nothing (a plain find over 1 MB: 7 s late at 100,000); smaller, deep
+ * recursion gets slow, as arming the hook walks the call frames (docs/decisions/020-sandbox-speed.md).
+ */
+const HOOK_INTERVAL = 10_000;
+/** Once a limit tripped: any other coroutine that runs is armed, and so stopped, this soon. */
+const TRIPPED_INTERVAL = 1000;
+/** The counter's budget outside runs (the prelude): never spent, so the hook is never armed. */
+const IDLE_BUDGET = 0x7fffffff;
 const WARM_UP_MS = 400;
 const WARM_UP_INSTRUCTIONS = 2_000_000;
-
-const ENGINE_OPTIONS = {
-  openStandardLibs: false,
-  injectObjects: false,
-  enableProxy: false,
-  traceAllocations: true,
-} as const;
 
 /** The only libraries opened, as luaL_requiref names them. */
 const LIBRARIES = [
@@ -122,17 +134,25 @@ interface WasmModule {
   /** The raw export: answers a pointer and writes the byte length, so strings keep NULs and bytes. */
   _lua_tolstring(L: number, index: number, lengthOut: number): number;
   addFunction(fn: (...args: number[]) => number | void, signature: string): number;
+  removeFunction(pointer: number): void;
   lengthBytesUTF8(text: string): number;
   stringToUTF8(text: string, pointer: number, maxBytes: number): void;
 }
 
-/** What a thread builds once: the factory, its module, and the host functions Lua may call. */
+/** What a thread builds once: the module, its memory meter, and the host functions Lua may call. */
 interface Runtime {
-  factory: LuaFactory;
   lua: LuaWasm;
   wasm: WasmModule;
-  prelude: string;
+  /** The prelude compiled once per thread; each state loads this bytecode instead of parsing the text. */
+  prelude: CompiledChunk;
   openers: ReadonlyArray<readonly [string, number]>;
+  /** The dry-run emulation's sources, read at the first dry run. */
+  dryRunModules?: DryRunModules;
+  meter: MemoryMeter;
+  /** The meter's allocator in the module's function table (a lua_Alloc). */
+  allocatorPointer: number;
+  /** The VM's own instruction counter; null when the module could not be patched (the count hook counts). */
+  counter: InstructionCounter | null;
   hookPointer: number;
   emitPointer: number;
   limitErrorPointer: number;
@@ -143,14 +163,22 @@ interface Runtime {
 /** The state of the run in progress; host functions are shared per thread and act on it. */
 interface Run {
   limits: SandboxLimits;
-  hookBudget: number;
-  hookCalls: number;
+  /** VM instructions executed so far, as of the last hook call. */
+  instructions: number;
   deadlineAt: number;
   tripped: SandboxLimitName | null;
   /** Set while the state closes: any Lua code that still runs is stopped at once. */
   closing: boolean;
   output: string[];
   outputBytes: number;
+  /** Dry runs: the registry reference of the emulation's driver, which runs the script's chunk. */
+  driverRef: number | null;
+}
+
+interface CompiledChunk {
+  /** A malloc'd buffer holding the bytecode, kept for the module's lifetime. */
+  pointer: number;
+  size: number;
 }
 
 interface LuaText {
@@ -170,9 +198,14 @@ let activeRun: Run | undefined;
  * of the sandbox itself is answered as an unsuccessful result (and the thread's WASM module is
  * dropped, so the next run starts from a clean one).
  */
-export async function runLua(code: string, limits: Partial<SandboxLimits> = {}): Promise<SandboxResult> {
+export async function runLua(
+  code: string,
+  limits: Partial<SandboxLimits> = {},
+  options: SandboxRunOptions = {},
+): Promise<SandboxResult> {
   const startedAt = performance.now();
   const resolved = resolveLimits(limits);
+  const environment = options.environment ?? 'plain';
   // Scripts are Luau: parsed and lowered to Lua 5.4 with Luau's meaning (lua/luau/compile.ts).
   const compiled = compileLuau(code);
   if (!compiled.ok) {
@@ -188,7 +221,7 @@ export async function runLua(code: string, limits: Partial<SandboxLimits> = {}):
   code = compiled.lua;
   let state: PreparedState;
   try {
-    state = await takeState();
+    state = await takeState(environment);
   } catch (cause) {
     runtimePromise = undefined;
     return internalFailure(cause, startedAt);
@@ -196,13 +229,13 @@ export async function runLua(code: string, limits: Partial<SandboxLimits> = {}):
   const { runtime, engine } = state;
   const run: Run = {
     limits: resolved,
-    hookBudget: Math.max(1, Math.ceil(resolved.instructionLimit / HOOK_INTERVAL)),
-    hookCalls: 0,
+    instructions: 0,
     deadlineAt: startedAt + resolved.deadlineMs,
     tripped: null,
     closing: false,
     output: [],
     outputBytes: 0,
+    driverRef: state.driverRef,
   };
   activeRun = run;
   let outcome: Omit<SandboxResult, 'output' | 'durationMs'>;
@@ -223,7 +256,8 @@ export async function runLua(code: string, limits: Partial<SandboxLimits> = {}):
   } finally {
     activeRun = undefined;
   }
-  return { ...outcome, output: run.output.join(''), durationMs: elapsedMs(startedAt) };
+  const result = { ...outcome, output: run.output.join(''), durationMs: elapsedMs(startedAt) };
+  return environment === 'dry-run' ? finishDryRun(result) : result;
 }
 
 /**
@@ -262,39 +296,45 @@ function getRuntime(): Promise<Runtime> {
 }
 
 async function createRuntime(): Promise<Runtime> {
-  const prelude = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
-  const factory = new LuaFactory();
-  const lua = await factory.getLuaModule();
+  const { lua, exports, counter } = await loadLuaModule();
   const wasm = lua.module as unknown as WasmModule;
+  const prelude = compilePrelude(lua, wasm);
   const openers = LIBRARIES.map(([name, open]) => [name, wasm.addFunction((L: number) => lua[open](L), 'ii')] as const);
-  const partial = { factory, lua, wasm, prelude, openers, lengthSlot: wasm._malloc(4) };
+  const meter = createMemoryMeter(exports, counter ?? undefined);
+  // A WASM function goes into the table as it is (addFunction wraps only JS functions).
+  const allocatorPointer = wasm.addFunction(meter.allocate as unknown as () => number, 'iiiii');
+  const partial = { lua, wasm, prelude, openers, meter, allocatorPointer, counter, lengthSlot: wasm._malloc(4) };
   const runtime: Runtime = {
     ...partial,
     hookPointer: wasm.addFunction((L: number) => onHook(runtime, L), 'vii'),
     emitPointer: wasm.addFunction((L: number) => onEmit(runtime, L), 'ii'),
     limitErrorPointer: wasm.addFunction((L: number) => onLimitError(runtime, L), 'ii'),
   };
+  if (counter) {
+    counter.hook.value = runtime.hookPointer;
+    resetCounter(counter, IDLE_BUDGET);
+  }
   return runtime;
 }
 
 /** Sets the state up, runs the script and reads its outcome. Synchronous: runs never interleave. */
 function execute(
   runtime: Runtime,
-  engine: LuaEngine,
+  engine: LuaState,
   formatterRef: number,
   code: string,
   run: Run,
 ): Omit<SandboxResult, 'output' | 'durationMs'> {
   const { lua } = runtime;
-  const L = engine.global.address;
+  const L = engine.address;
   // The cap covers the libraries and the prelude too (about 100 KiB); set only now, because
   // the set-up above runs unprotected and must not fail.
-  engine.global.setMemoryMax(run.limits.memoryBytes);
-  lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, HOOK_INTERVAL);
+  runtime.meter.setCap(engine.meterSlot, run.limits.memoryBytes);
+  startCounting(runtime, L);
 
   let status = loadChunk(runtime, L, code, SCRIPT_CHUNK_NAME);
   if (status === LuaReturn.Ok) {
-    status = lua.lua_pcallk(L, 0, LUA_MULTRET, 0, 0, null);
+    status = callScript(runtime, L, run.driverRef);
   }
   let returns: string[] = [];
   let error: string | null = null;
@@ -317,22 +357,43 @@ function execute(
  */
 interface PreparedState {
   runtime: Runtime;
-  engine: LuaEngine;
+  engine: LuaState;
   formatterRef: number;
+  environment: SandboxEnvironment;
+  driverRef: number | null;
+}
+
+/** A lua_State of the sandbox: its address, and its slot in the memory meter (the allocator's user data). */
+interface LuaState {
+  address: number;
+  meterSlot: number;
 }
 
 let prepared: Promise<PreparedState | undefined> | undefined;
 
-async function prepareState(): Promise<PreparedState> {
+async function prepareState(environment: SandboxEnvironment = 'plain'): Promise<PreparedState> {
   const runtime = await getRuntime();
-  const engine = await runtime.factory.createEngine(ENGINE_OPTIONS);
+  const engine = newState(runtime);
   const { lua } = runtime;
-  const L = engine.global.address;
+  const L = engine.address;
   for (const [name, opener] of runtime.openers) {
     lua.luaL_requiref(L, name, opener, 1);
   }
   lua.lua_settop(L, 0);
-  return { runtime, engine, formatterRef: runPrelude(runtime, L) };
+  const formatterRef = runPrelude(runtime, L);
+  const driverRef = environment === 'dry-run' ? runDryRunModules(runtime, L, formatterRef) : null;
+  return { runtime, engine, formatterRef, environment, driverRef };
+}
+
+/** A bare state on the memory meter's allocator, with no library open yet. */
+function newState(runtime: Runtime): LuaState {
+  const meterSlot = runtime.meter.openSlot();
+  const address = runtime.lua.lua_newstate(runtime.allocatorPointer, meterSlot);
+  if (address === 0) {
+    runtime.meter.closeSlot(meterSlot);
+    throw new SandboxInternalError('Could not create a Lua state');
+  }
+  return { address, meterSlot };
 }
 
 /** Starts preparing the next run's state, if none is being prepared. */
@@ -340,17 +401,58 @@ export function prepareNextState(): void {
   prepared ??= prepareState().catch(() => undefined);
 }
 
-async function takeState(): Promise<PreparedState> {
+async function takeState(environment: SandboxEnvironment): Promise<PreparedState> {
   const ready = prepared ? await prepared : undefined;
   prepared = undefined;
   // A state prepared on a module that has since been dropped is not used.
-  if (ready && runtimePromise && ready.runtime === (await runtimePromise)) return ready;
-  return prepareState();
+  if (ready && runtimePromise && ready.runtime === (await runtimePromise)) {
+    if (ready.environment === environment) return ready;
+    // Prepared for the other environment and never used: nothing of it runs, it only goes.
+    ready.runtime.lua.lua_close(ready.engine.address);
+    ready.runtime.meter.closeSlot(ready.engine.meterSlot);
+  }
+  return prepareState(environment);
+}
+
+/**
+ * Parses the prelude once and keeps its bytecode: parsing 560 lines took 0.6 ms of the 0.75 ms a
+ * state took to prepare. The bytecode comes from this module's own compiler out of Moonrelay's
+ * own text, so loading it is as safe as loading the text; scripts still load text only.
+ */
+function compilePrelude(lua: LuaWasm, wasm: WasmModule): CompiledChunk {
+  const source = readFileSync(createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/prelude.lua'), 'utf8');
+  const L = lua.luaL_newstate();
+  const parts: Uint8Array[] = [];
+  const writer = wasm.addFunction((_L: number, pointer: number, size: number) => {
+    parts.push(wasm.HEAPU8.slice(pointer, pointer + size));
+    return 0;
+  }, 'iiiii');
+  try {
+    const size = wasm.lengthBytesUTF8(source);
+    const text = wasm._malloc(size + 1);
+    wasm.stringToUTF8(source, text, size + 1);
+    const status = lua.luaL_loadbufferx(L, text, size, PRELUDE_CHUNK_NAME, 't');
+    wasm._free(text);
+    if (status !== LuaReturn.Ok || lua.lua_dump(L, writer, null, 0) !== 0) {
+      throw new SandboxInternalError('The sandbox prelude did not compile');
+    }
+  } finally {
+    wasm.removeFunction(writer);
+    lua.lua_close(L);
+  }
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const pointer = wasm._malloc(total);
+  let offset = pointer;
+  for (const part of parts) {
+    wasm.HEAPU8.set(part, offset);
+    offset += part.length;
+  }
+  return { pointer, size: total };
 }
 
 function runPrelude(runtime: Runtime, L: number): number {
-  const { lua } = runtime;
-  let status = loadChunk(runtime, L, runtime.prelude, PRELUDE_CHUNK_NAME);
+  const { lua, prelude } = runtime;
+  let status = lua.luaL_loadbufferx(L, prelude.pointer, prelude.size, PRELUDE_CHUNK_NAME, 'b');
   if (status === LuaReturn.Ok) {
     lua.lua_pushcclosure(L, runtime.emitPointer, 0);
     lua.lua_pushcclosure(L, runtime.limitErrorPointer, 0);
@@ -360,6 +462,48 @@ function runPrelude(runtime: Runtime, L: number): number {
     throw new SandboxInternalError(`The sandbox prelude failed: ${readString(runtime, L, -1, 4 * KIB).text}`);
   }
   return lua.luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/**
+ * Dry runs: runs lua/sandbox/dry-run/main.lua with the host functions, the Luau tostring and a table
+ * of the other modules' chunks; it answers the driver, kept in the registry.
+ */
+function runDryRunModules(runtime: Runtime, L: number, formatterRef: number): number {
+  const { lua } = runtime;
+  runtime.dryRunModules ??= readDryRunModules();
+  const modules = runtime.dryRunModules;
+  let status = loadChunk(runtime, L, modules.main, '=dry-run/main');
+  if (status === LuaReturn.Ok) {
+    lua.lua_pushcclosure(L, runtime.emitPointer, 0);
+    lua.lua_pushcclosure(L, runtime.limitErrorPointer, 0);
+    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(formatterRef));
+    lua.lua_createtable(L, 0, modules.others.length);
+    for (const [name, source] of modules.others) {
+      status = loadChunk(runtime, L, source, `=dry-run/${name}`);
+      if (status !== LuaReturn.Ok) break;
+      lua.lua_setfield(L, -2, name);
+    }
+  }
+  if (status === LuaReturn.Ok) {
+    status = lua.lua_pcallk(L, 4, 1, 0, 0, null);
+  }
+  if (status !== LuaReturn.Ok || lua.lua_type(L, -1) !== LuaType.Function) {
+    throw new SandboxInternalError(`The dry-run emulation failed: ${readString(runtime, L, -1, 4 * KIB).text}`);
+  }
+  const driverRef = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  lua.lua_settop(L, 0);
+  return driverRef;
+}
+
+/** Calls the loaded chunk on top of the stack: itself, or handed to the dry run's driver. */
+function callScript(runtime: Runtime, L: number, driverRef: number | null): LuaReturn {
+  const { lua } = runtime;
+  if (driverRef === null) {
+    return lua.lua_pcallk(L, 0, LUA_MULTRET, 0, 0, null);
+  }
+  lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(driverRef));
+  lua.lua_rotate(L, -2, 1);
+  return lua.lua_pcallk(L, 1, LUA_MULTRET, 0, 0, null);
 }
 
 /** Loads text from a malloc'd buffer (wasmoon's string arguments live on the small C stack). */
@@ -466,15 +610,53 @@ function isOutOfMemory(runtime: Runtime, L: number, index: number): boolean {
   return value.bytes === OUT_OF_MEMORY.length && value.text === OUT_OF_MEMORY;
 }
 
-/** The count hook: counts instructions, watches the soft deadline, and keeps raising once tripped. */
+/**
+ * Starts counting the run's instructions: the VM's counter gets one interval of budget (it arms
+ * the hook of the running thread once that is spent), or, on an unpatched module, the count hook
+ * runs every interval.
+ */
+function startCounting(runtime: Runtime, L: number): void {
+  if (runtime.counter) {
+    resetCounter(runtime.counter, HOOK_INTERVAL);
+  } else {
+    runtime.lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, HOOK_INTERVAL);
+  }
+}
+
+function resetCounter(counter: InstructionCounter, interval: number): void {
+  counter.interval.value = interval;
+  counter.budget.value = interval;
+  counter.arms.value = 0;
+  counter.credit.value = 0;
+}
+
+/** Instructions executed since the last hook call; the VM's counter, if any, starts a new interval. */
+function takeInstructions(runtime: Runtime, L: number, nextInterval: number): number {
+  const { counter } = runtime;
+  if (counter === null) {
+    return HOOK_INTERVAL;
+  }
+  // Each arming gave the budget one more interval; it is below zero by the instructions run since,
+  // and the meter may have spent some of it without instructions.
+  const executed =
+    (counter.interval.value as number) * (1 + (counter.arms.value as number)) -
+    (counter.budget.value as number) -
+    (counter.credit.value as number);
+  resetCounter(counter, nextInterval);
+  runtime.lua.lua_sethook(L, 0, 0, 0);
+  return executed;
+}
+
+/** The hook: counts instructions, watches the soft deadline, and keeps raising once tripped. */
 function onHook(runtime: Runtime, L: number): void {
   const run = activeRun;
   if (run === undefined) {
+    takeInstructions(runtime, L, IDLE_BUDGET);
     return;
   }
   if (run.tripped === null && !run.closing) {
-    run.hookCalls += 1;
-    if (run.hookCalls > run.hookBudget) {
+    run.instructions += takeInstructions(runtime, L, HOOK_INTERVAL);
+    if (run.instructions > run.limits.instructionLimit) {
       run.tripped = 'instructions';
     } else if (performance.now() > run.deadlineAt) {
       run.tripped = 'deadline';
@@ -485,9 +667,15 @@ function onHook(runtime: Runtime, L: number): void {
   raiseLimit(runtime, L, run);
 }
 
-/** Raises the run's limit error in Lua; from now on this coroutine is stopped at every instruction. */
+/**
+ * Raises the run's limit error in Lua; from now on this coroutine is stopped at every instruction,
+ * and any other one at its first instruction (the VM's counter, spent, arms every thread it runs).
+ */
 function raiseLimit(runtime: Runtime, L: number, run: Run): void {
   const { lua } = runtime;
+  if (runtime.counter) {
+    resetCounter(runtime.counter, TRIPPED_INTERVAL);
+  }
   lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, 1);
   lua.lua_pushstring(L, run.tripped === null ? 'The sandbox run is over' : limitMessage(run.tripped, run.limits));
   lua.lua_error(L);
@@ -534,11 +722,15 @@ function onLimitError(runtime: Runtime, L: number): number {
   return 1;
 }
 
-function closeState(runtime: Runtime, engine: LuaEngine, run: Run): void {
+function closeState(runtime: Runtime, engine: LuaState, run: Run): void {
   // lua_close may still run Lua (a pending __close); the hook stops it at its first instruction.
   run.closing = true;
-  runtime.lua.lua_sethook(engine.global.address, runtime.hookPointer, LuaEventMasks.Count, 1);
-  engine.global.close();
+  runtime.lua.lua_sethook(engine.address, runtime.hookPointer, LuaEventMasks.Count, 1);
+  runtime.lua.lua_close(engine.address);
+  runtime.meter.closeSlot(engine.meterSlot);
+  if (runtime.counter) {
+    resetCounter(runtime.counter, IDLE_BUDGET);
+  }
 }
 
 function limitMessage(limit: SandboxLimitName, limits: SandboxLimits): string {

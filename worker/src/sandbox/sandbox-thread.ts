@@ -1,6 +1,6 @@
 /**
- * The worker_threads entry of the sandbox. Each message is one run, `{ id, code, limits? }` or, as
- * the worker pool sends jobs, `{ id, job: { code, limits? } }`; the answer is `{ id, result }` with
+ * The worker_threads entry of the sandbox. Each message is one run, `{ id, code, limits?, environment? }`
+ * or, as the worker pool sends jobs, `{ id, job: { code, limits?, environment? } }`; the answer is `{ id, result }` with
  * the same id. Runs are taken one at a time, in the order they arrive. The handler never throws: a
  * malformed message or a failure of the sandbox is answered as an unsuccessful result. The hard
  * deadline is the pool's: it terminates this thread.
@@ -9,12 +9,23 @@
  * Load it through sandbox-thread.mjs, which registers tsx so plain node can start it too.
  */
 import { parentPort } from 'node:worker_threads';
-import { prepareNextState, runLua, warmUpSandbox, type SandboxLimits, type SandboxResult } from './run-lua.ts';
+import {
+  prepareNextState,
+  runLua,
+  warmUpSandbox,
+  type SandboxEnvironment,
+  type SandboxLimits,
+  type SandboxResult,
+} from './run-lua.ts';
 
 export interface SandboxJob {
   code: string;
   limits?: Partial<SandboxLimits>;
+  /** 'plain' (default) or 'dry-run' (an emulated Roblox game server). */
+  environment?: SandboxEnvironment;
 }
+
+const ENVIRONMENTS: readonly SandboxEnvironment[] = ['plain', 'dry-run'];
 
 export type SandboxRequest = { id: string | number } & (SandboxJob | { job: SandboxJob });
 
@@ -48,7 +59,7 @@ async function answer(message: unknown): Promise<void> {
   let result: SandboxResult;
   try {
     const job = readJob(message);
-    result = await runLua(job.code, job.limits);
+    result = await runLua(job.code, job.limits, { environment: job.environment });
   } catch (cause) {
     result = failure(cause instanceof Error ? cause.message : String(cause));
   }
@@ -72,16 +83,23 @@ function readJob(message: unknown): SandboxJob {
   if (typeof message !== 'object' || message === null) {
     throw new TypeError('A sandbox request must be an object');
   }
-  const body: { code?: unknown; limits?: unknown } =
+  const body: { code?: unknown; limits?: unknown; environment?: unknown } =
     'job' in message && typeof message.job === 'object' && message.job !== null ? message.job : message;
-  const { code, limits } = body;
+  const { code, limits, environment } = body;
   if (typeof code !== 'string') {
     throw new TypeError('A sandbox request needs code as a string');
   }
   if (limits !== undefined && (typeof limits !== 'object' || limits === null)) {
     throw new TypeError('Sandbox limits must be an object');
   }
-  return { code, limits: limits as Partial<SandboxLimits> | undefined };
+  if (environment !== undefined && !ENVIRONMENTS.includes(environment as SandboxEnvironment)) {
+    throw new TypeError('A sandbox environment must be "plain" or "dry-run"');
+  }
+  return {
+    code,
+    limits: limits as Partial<SandboxLimits> | undefined,
+    environment: environment as SandboxEnvironment | undefined,
+  };
 }
 
 function failure(message: string): SandboxResult {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
@@ -111,6 +112,31 @@ describeEachEngine('admin API', (engine) => {
     });
     const bad = await as(admin.token).post(`/api/admin/users/${user.user.id}/command`, { type: 'speed', data: {} });
     expect(bad.status).toBe(400);
+  });
+
+  it('answers a dry run among the recent executions (the answer is checked against the contract)', async () => {
+    const user = await registerUser(server);
+    const id = crypto.randomUUID();
+    await server.app.database.db
+      .insertInto('executions')
+      .values({
+        id,
+        userId: user.user.id,
+        scriptId: null,
+        target: 'dry-run',
+        status: 'succeeded',
+        codeExcerpt: 'print(workspace.Name)',
+        output: 'Workspace\n',
+        error: null,
+        limitHit: null,
+        durationMs: 4,
+        createdAt: new Date().toISOString(),
+        initiatedBy: admin.user.id,
+      })
+      .execute();
+    const recent = await as(admin.token).get('/api/admin/recent-executions');
+    expect(recent.status).toBe(200);
+    expect(recent.body.items[0]).toMatchObject({ id, target: 'dry-run', status: 'succeeded', adminId: admin.user.id });
   });
 
   it("runs a script on the user's game and answers its output; audited with an excerpt", async () => {

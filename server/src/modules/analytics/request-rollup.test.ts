@@ -84,14 +84,15 @@ describe('request roll-up (in memory)', () => {
     expect(rows['u1 GET /api/user 2026-11-22T10:15:00.000Z']).toMatchObject({ requestCount: 1, errorCount: 1 });
   });
 
-  it('counts 300,000 requests in well under a second (the ping path)', () => {
+  // What it costs per request is the ping benchmark's to report (npm run bench -- game).
+  it('keeps one row per user and minute however many requests it counts (300,000 pings of 100 users)', () => {
     const rollup = createRequestRollup();
     const users = Array.from({ length: 100 }, (_, i) => `u${i}`);
-    const started = performance.now();
     for (let i = 0; i < 300_000; i++)
       rollup.record(users[i % 100]!, 'POST /api/game/ping', T0 + (i % 60_000), 0.4, false);
-    const elapsed = performance.now() - started;
     expect(rollup.size).toBe(100);
-    expect(elapsed).toBeLessThan(1000);
+    const rows = rollup.drain();
+    expect(rows.map((row) => row.requestCount)).toEqual(Array.from({ length: 100 }, () => 3_000));
+    expect(new Set(rows.map((row) => row.userId)).size).toBe(100);
   });
 });

@@ -118,6 +118,74 @@ describeEachEngine('execution API', (engine) => {
     expect(res.body.error).toBe(ERRORS.scriptNotFound);
   });
 
+  it('dry-runs code against the emulated game and answers what it changed, recorded as a dry run', async () => {
+    const code = [
+      'local part = Instance.new("Part")',
+      'part.Anchored = true',
+      'part.Parent = workspace',
+      'game:GetService("Players").PlayerAdded:Connect(function(player)',
+      '  local character = player.Character or player.CharacterAdded:Wait()',
+      '  character:PivotTo(CFrame.new(0, 50, 0))',
+      '  print(player.Name, "moved to", character.HumanoidRootPart.Position)',
+      'end)',
+      'task.wait(2)',
+      'print("done at", os.clock())',
+    ].join('\n');
+    const res = await execute({ code, target: 'dry-run' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      output: 'Player1 moved to 0, 50, 0\ndone at 2\n',
+      error: null,
+      target: 'dry-run',
+      limit: null,
+      dryRun: {
+        created: [{ className: 'Part', count: 1 }],
+        destroyed: [],
+        changedOmitted: 0,
+        gameSeconds: 2,
+        waitingThreads: 0,
+        endedBy: 'idle',
+      },
+    });
+    expect(res.body.dryRun.changed[0]).toEqual({
+      instance: 'Workspace.Player1.HumanoidRootPart',
+      property: 'CFrame',
+      value: '0, 50, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1',
+    });
+    const row = await server.app.database.db
+      .selectFrom('executions')
+      .selectAll()
+      .where('id', '=', res.body.executionId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ userId, target: 'dry-run', status: 'succeeded', output: res.body.output });
+  });
+
+  it('answers a dry run of something not emulated as a failed run with the clear error', async () => {
+    const res = await execute({ code: 'local store = game:GetService("DataStoreService")', target: 'dry-run' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: false,
+      error: 'script:1: DataStoreService is not available in a dry run',
+      target: 'dry-run',
+      limit: null,
+    });
+  });
+
+  it('dry-runs a saved script, and a dry run ended by a sandbox limit answers no summary', async () => {
+    const created = await server.call('POST', '/api/scripts', {
+      token,
+      body: { name: 'Endless', code: 'while true do\n  local part = Instance.new("Part")\nend' },
+    });
+    const res = await server.call('POST', `/api/scripts/${created.body.id}/execute`, {
+      token,
+      body: { target: 'dry-run' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: false, target: 'dry-run', dryRun: null });
+    expect(['memory', 'instructions', 'deadline']).toContain(res.body.limit);
+  });
+
   it('refuses missing code and a wrong target', async () => {
     expect((await execute({ target: 'sandbox' })).body.error).toBe('Code is required');
     const wrong = await execute({ code: 'print(1)', target: 'mars' });
@@ -211,10 +279,11 @@ describe('a full sandbox queue', () => {
     const users = await Promise.all([registerUser(server), registerUser(server), registerUser(server)]);
     const loop = (token: string) =>
       server.call('POST', '/api/scripts/execute', { token, body: { code: 'while true do end', target: 'sandbox' } });
+    const pool = () => server.app.services.sandboxPool.stats();
     const running = loop(users[0]!.token);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(pool).toMatchObject({ running: 1, waiting: 0 });
     const waiting = loop(users[1]!.token);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(pool).toMatchObject({ running: 1, waiting: 1 });
     const refused = await loop(users[2]!.token);
     expect(refused.status).toBe(503);
     expect(refused.body.error).toMatch(/busy/i);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { GAME_EXECUTION_WAIT_MS } from '@moonrelay/contract/constants';
 import { printableText } from '@moonrelay/contract/common';
-import type { ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
+import type { DryRunSummary, ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
 import type { CommandView } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
@@ -18,11 +18,16 @@ export interface SandboxOutcome {
   error: string | null;
   limit: null | 'memory' | 'instructions' | 'output' | 'deadline';
   durationMs: number;
+  /** Dry runs: what the script did to the emulated game (null when a limit ended the run). */
+  dryRun?: DryRunSummary | null;
 }
+
+/** The sandbox's state for a run: plain Lua, or an emulated Roblox game server (a dry run). */
+export type SandboxEnvironment = 'plain' | 'dry-run';
 
 export interface SandboxRunner {
   /** Runs code for a user; rejects with a busy error when the sandbox is at capacity. */
-  run(userId: string, code: string): Promise<SandboxOutcome>;
+  run(userId: string, code: string, environment?: SandboxEnvironment): Promise<SandboxOutcome>;
 }
 
 export interface SyntaxChecker {
@@ -50,7 +55,9 @@ interface RunContext {
 
 /**
  * Execution: syntax first (a syntax error is answered before anything runs), then the target.
- * Target "sandbox" runs in a fresh locked-down Lua state on the worker pool. Target "game" (the
+ * Target "sandbox" runs in a fresh locked-down Lua state on the worker pool; target "dry-run" runs
+ * there too, in an emulated Roblox game server, and answers a summary of what the script changed
+ * (docs/decisions/019-dry-runs.md; the summary is answered, not stored). Target "game" (the
  * default) becomes an execute command for a connected game server and waits up to 8 s for its
  * result; a later result completes the record and is pushed (`execution:result`). Without a
  * connected game the answer is the spec's not-connected shape. Every run is recorded, and a saved
@@ -149,19 +156,21 @@ export function createExecutionsService(deps: {
   ): Promise<ExecutionResponse> {
     await syntax.assertValidSyntax(code);
     if (target === 'game') return runOnGame(run, code, serverId);
-    const ran = await sandbox.run(run.userId, code);
+    const dryRun = target === 'dry-run';
+    const { dryRun: summary, ...ran } = await sandbox.run(run.userId, code, dryRun ? 'dry-run' : 'plain');
     // What the code printed is answered and recorded alike, storable on either engine.
     const outcome = { ...ran, output: printableText(ran.output), error: ran.error && printableText(ran.error) };
     const status = outcome.success ? 'succeeded' : 'failed';
-    const executionId = await record(run, code, 'sandbox', { ...outcome, status });
+    const executionId = await record(run, code, target, { ...outcome, status });
     return {
       success: outcome.success,
       output: outcome.output,
       error: outcome.error,
       limit: outcome.limit,
-      target: 'sandbox',
+      target,
       executionId,
       durationMs: Math.round(outcome.durationMs),
+      ...(dryRun ? { dryRun: summary ?? null } : {}),
     };
   }
 

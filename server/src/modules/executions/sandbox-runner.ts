@@ -2,14 +2,14 @@ import { PoolBusyError, PoolClosedError } from '@moonrelay/worker/pool/worker-po
 import type { SandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
-import type { SandboxOutcome, SandboxRunner } from './executions.service.ts';
+import type { SandboxEnvironment, SandboxOutcome, SandboxRunner } from './executions.service.ts';
 
 /** The sandbox pool as the execution service uses it: a full pool answers 503, never a pile-up. */
 export function sandboxRunner(pool: SandboxPool): SandboxRunner {
   return {
-    async run(userId, code) {
+    async run(userId, code, environment) {
       try {
-        return await pool.run(userId, { code });
+        return await pool.run(userId, { code, environment });
       } catch (error) {
         if (error instanceof PoolBusyError || error instanceof PoolClosedError) {
           throw new AppError(503, error.message, { headers: { 'Retry-After': '1' } });
@@ -27,11 +27,14 @@ const QUEUED_RUN_TIMEOUT_MS = 15_000;
 interface SandboxJob {
   userId: string;
   code: string;
+  environment?: SandboxEnvironment;
 }
 
 /** Worker processes run sandbox jobs on their own pool. */
 export function registerSandboxJob(jobs: JobQueue, pool: SandboxPool): void {
-  jobs.register<SandboxJob, SandboxOutcome>(SANDBOX_RUN_JOB, (job) => pool.run(job.userId, { code: job.code }));
+  jobs.register<SandboxJob, SandboxOutcome>(SANDBOX_RUN_JOB, (job) =>
+    pool.run(job.userId, { code: job.code, environment: job.environment }),
+  );
 }
 
 /**
@@ -40,9 +43,13 @@ export function registerSandboxJob(jobs: JobQueue, pool: SandboxPool): void {
  */
 export function queuedSandboxRunner(jobs: JobQueue): SandboxRunner {
   return {
-    async run(userId, code) {
+    async run(userId, code, environment) {
       try {
-        return await jobs.request<SandboxJob, SandboxOutcome>(SANDBOX_RUN_JOB, { userId, code }, QUEUED_RUN_TIMEOUT_MS);
+        return await jobs.request<SandboxJob, SandboxOutcome>(
+          SANDBOX_RUN_JOB,
+          { userId, code, environment },
+          QUEUED_RUN_TIMEOUT_MS,
+        );
       } catch {
         throw new AppError(503, 'The Lua sandbox is busy. Please try again in a moment.', {
           headers: { 'Retry-After': '1' },

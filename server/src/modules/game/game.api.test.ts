@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GAME_CONNECTED_WINDOW_MS, GAME_PING_MAX_COMMANDS } from '@moonrelay/contract/constants';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
@@ -69,6 +70,40 @@ describeEachEngine('game link API', (engine) => {
       expect(Date.now() - Date.parse(s.lastPing)).toBeLessThan(2_000);
       expect(s.gameData).toMatchObject({ playerName: 'SimPlayer', position: { x: 1.5, y: 2, z: -3 }, health: 100 });
       expect(s.servers.map((x: { serverId: string }) => x.serverId)).toContain(g.options.serverId);
+    });
+
+    it('announces a server that stopped pinging as gone, once, and saves when it went', async () => {
+      const user = await registerUser(server);
+      const g = game(user.user.apiKey);
+      await g.ping();
+      const events: BusEvent[] = [];
+      const unsubscribe = server.app.services.bus.subscribe((event) => events.push(event));
+      const gone = () =>
+        events
+          .flatMap((event) => (event.type === 'game:servers' ? event.changes : []))
+          .filter((change) => change.userId === user.user.id)
+          .flatMap((change) => change.gone.map((entry) => entry.serverId));
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + GAME_CONNECTED_WINDOW_MS + 1_000);
+        // Twice: the second sweep (and the app's own, every second) has nothing more to say.
+        await server.app.services.gameLink.sweepDisconnected();
+        await server.app.services.gameLink.sweepDisconnected();
+        await expect.poll(gone).toEqual([g.options.serverId]);
+        const s = (await status(user.token)).body;
+        expect(s.connected).toBe(false);
+        const row = await server.app.database.db
+          .selectFrom('gameServers')
+          .selectAll()
+          .where('userId', '=', user.user.id)
+          .executeTakeFirstOrThrow();
+        expect(row.disconnectedAt).not.toBeNull();
+        expect(Date.parse(row.disconnectedAt!)).toBeGreaterThan(Date.parse(row.lastPing));
+      } finally {
+        vi.useRealTimers();
+        unsubscribe();
+      }
+      expect(gone()).toEqual([g.options.serverId]);
     });
   });
 
@@ -213,6 +248,39 @@ describeEachEngine('game link API', (engine) => {
       // Bob's status says nothing of Alice's servers.
       const bobStatus = (await status(bob.token)).body;
       expect(bobStatus.servers.map((s: { serverId: string }) => s.serverId)).toEqual(['shared-id']);
+    });
+
+    it(`hands out at most ${GAME_PING_MAX_COMMANDS} commands a ping, oldest first, the rest on the next pings`, async () => {
+      const user = await registerUser(server);
+      const g = game(user.user.apiKey);
+      await g.ping();
+      const ids: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        ids.push((await send({ type: 'heal', serverId: g.options.serverId }, user.token)).body.id);
+      }
+      const batches: string[][] = [];
+      for (let i = 0; i < 4; i++) batches.push((await g.ping()).commands.map((command) => command.id));
+      expect(batches.map((batch) => batch.length)).toEqual([GAME_PING_MAX_COMMANDS, GAME_PING_MAX_COMMANDS, 5, 0]);
+      expect(batches.flat()).toEqual(ids);
+    });
+
+    it('never hands one command to two pings of the same game server sent at the same moment', async () => {
+      const user = await registerUser(server);
+      const g = game(user.user.apiKey);
+      await g.ping();
+      for (let round = 0; round < 5; round++) {
+        const ids: string[] = [];
+        for (let i = 0; i < 12; i++) {
+          ids.push((await send({ type: 'heal', serverId: g.options.serverId }, user.token)).body.id);
+        }
+        const [a, b, c] = await Promise.all([g.ping({ run: false }), g.ping({ run: false }), g.ping({ run: false })]);
+        const taken = [...a.commands, ...b.commands, ...c.commands].map((command) => command.id);
+        expect(taken.length).toBe(new Set(taken).size);
+        expect(taken.every((id) => ids.includes(id))).toBe(true);
+        // Whatever the race left behind comes with the next ping, and nothing twice.
+        const rest = (await g.ping({ run: false })).commands.map((command) => command.id);
+        expect([...taken, ...rest].sort()).toEqual([...ids].sort());
+      }
     });
 
     it('targets one game server, or every live one when no serverId is given', async () => {

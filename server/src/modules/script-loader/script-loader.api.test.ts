@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
-import { VALIDATION } from '@moonrelay/contract/messages';
+import { CATALOGUE_ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { startEmulatedGame, type EmulatedGame } from '../../../test/roblox-emulation/emulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
@@ -114,6 +114,20 @@ describeEachEngine('long scripts: POST /api/scripts/temp and the loader URL', (e
       .selectFrom('tempScripts')
       .select('id')
       .where('id', '=', kept.id)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('answers 409 for an account that has no API key (a loader URL needs one)', async () => {
+    const user = await registerUser(server);
+    await server.app.database.db.deleteFrom('apiKeys').where('userId', '=', user.user.id).execute();
+    const res = await keep(longScript('keyless'), user.token);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: CATALOGUE_ERRORS.noApiKey });
+    const rows = await server.app.database.db
+      .selectFrom('tempScripts')
+      .select('id')
+      .where('userId', '=', user.user.id)
       .execute();
     expect(rows).toEqual([]);
   });

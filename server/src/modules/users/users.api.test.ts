@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
+import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 describeEachEngine('user API', (engine) => {
@@ -69,6 +70,16 @@ describeEachEngine('user API', (engine) => {
       const other = await registerUser(server);
       await server.call('POST', '/api/scripts', { token, body: { name: 'mine', code: 'print(1)' } });
       await server.call('POST', '/api/scripts', { token: other.token, body: { name: 'theirs', code: 'print(2)' } });
+      // A run, a connected game and a command for it.
+      const run = await server.call('POST', '/api/scripts/execute', {
+        token,
+        body: { code: 'return 1', target: 'sandbox' },
+      });
+      expect(run.status).toBe(200);
+      const game = new SimulatedGame({ url: server.url, key: user.apiKey!, serverId: 'doomed' });
+      expect((await game.ping()).status).toBe(200);
+      expect((await server.call('POST', '/api/game/command', { token, body: { type: 'heal' } })).status).toBe(200);
+      expect(await server.app.services.presence.list(user.id)).toHaveLength(1);
 
       const res = await server.call('DELETE', '/api/user/account', { token });
       expect(res.status).toBe(200);
@@ -82,10 +93,21 @@ describeEachEngine('user API', (engine) => {
       expect(login.status).toBe(401);
 
       const db = server.app.database.db;
-      for (const table of ['sessions', 'apiKeys', 'scripts'] as const) {
-        const rows = await db.selectFrom(table).select('id').where('userId', '=', user.id).execute();
+      for (const table of ['sessions', 'apiKeys', 'scripts', 'executions', 'gameCommands', 'gameServers'] as const) {
+        const rows = await db.selectFrom(table).select('userId').where('userId', '=', user.id).execute();
         expect(rows, table).toEqual([]);
       }
+      // The game that was connected goes quiet (its key is refused); when the sweep finds it gone,
+      // nothing of the deleted account is written back.
+      expect((await game.ping()).status).toBe(401);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 60_000);
+        await server.app.services.gameLink.sweepDisconnected();
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(await db.selectFrom('gameServers').select('serverId').where('userId', '=', user.id).execute()).toEqual([]);
       // Another user's data is untouched.
       expect((await server.call('GET', '/api/scripts', { token: other.token })).body).toHaveLength(1);
       // The email can be registered again.

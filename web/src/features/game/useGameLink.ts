@@ -14,21 +14,24 @@ export interface GameLinkState extends GameLink {
 export function useGameLink(): GameLinkState {
   const status = useGameStatus();
   const chosenServerId = useServerChoice((state) => state.serverId);
-  const [now, setNow] = useState(() => Date.now());
+  // A new object at every re-read, even when the clock reads the same as last time: the re-read
+  // then still renders and re-arms the timer below (a clock that has not moved yet must not stop it).
+  const [reading, setReading] = useState(() => ({ now: Date.now() }));
+  const { now } = reading;
 
   // A status that just arrived is judged against the clock now, not against the last re-read.
   const { dataUpdatedAt } = status;
-  useEffect(() => setNow(Date.now()), [dataUpdatedAt]);
+  useEffect(() => setReading({ now: Date.now() }), [dataUpdatedAt]);
 
   const link = useMemo(() => gameLinkOf(status.data, chosenServerId, now), [status.data, chosenServerId, now]);
 
   const { staleAt } = link;
   useEffect(() => {
     if (staleAt === null) return;
-    // `now` is a dependency: should the timer fire a hair early, the next render sets a new one.
-    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, staleAt - Date.now()) + 1);
+    // `reading` is a dependency: should the timer fire a hair early, the next render sets a new one.
+    const timer = setTimeout(() => setReading({ now: Date.now() }), Math.max(0, staleAt - Date.now()) + 1);
     return () => clearTimeout(timer);
-  }, [staleAt, now]);
+  }, [staleAt, reading]);
 
   const state = status.data ? 'ready' : status.isError ? 'failed' : 'loading';
   return { ...link, state };

@@ -1,12 +1,12 @@
 /**
  * Prints how the sandbox stops each hostile case (with the default limits) and what a run costs:
- * fib(27) with the instruction hook on, against Debian's lua5.4 when it is installed, and the
- * per-run overhead (fresh engine + trivial script, median of 50).
+ * fib(27) with the instruction limit on, against Debian's lua5.4 when it is installed, and the
+ * per-run overhead (fresh state + trivial script, median of 50). `npm run bench -- sandbox` has
+ * the breakdown of where the time goes.
  *
  *   npx tsx worker/src/sandbox/cli/sandbox-report.ts
  */
 import { spawnSync } from 'node:child_process';
-import { LuaFactory } from 'wasmoon';
 import { HOSTILE_CASES } from '../hostile-cases.ts';
 import { runLua, warmUpSandbox } from '../run-lua.ts';
 import { runInThread } from '../thread-harness.ts';
@@ -70,7 +70,7 @@ async function measurements(): Promise<void> {
     fibRuns.push(Number(result.returns[1]));
   }
   console.log(
-    `fib(27) in the sandbox, hook on: median ${median(fibRuns).toFixed(1)} ms of 5 (${fibRuns.map((ms) => ms.toFixed(0)).join(', ')})`,
+    `fib(27) in the sandbox: median ${median(fibRuns).toFixed(1)} ms of 5 (${fibRuns.map((ms) => ms.toFixed(0)).join(', ')})`,
   );
 
   const native = spawnSync('lua5.4', ['-e', NATIVE_FIB], { encoding: 'utf8' });
@@ -87,23 +87,8 @@ async function measurements(): Promise<void> {
     trivial.push(performance.now() - started);
   }
   console.log(
-    `fresh engine + libraries + prelude + trivial script + close: median ${median(trivial).toFixed(2)} ms of 50`,
+    `fresh state + libraries + prelude + trivial script + close: median ${median(trivial).toFixed(2)} ms of 50`,
   );
-
-  const factory = new LuaFactory();
-  const bare: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    const started = performance.now();
-    const engine = await factory.createEngine({
-      openStandardLibs: false,
-      injectObjects: false,
-      enableProxy: false,
-      traceAllocations: true,
-    });
-    engine.global.close();
-    bare.push(performance.now() - started);
-  }
-  console.log(`bare wasmoon engine create + close: median ${median(bare).toFixed(2)} ms of 50`);
 
   const rows = [['busy script', 'stopped by', 'ms']];
   for (const [name, code] of WORKLOADS) {

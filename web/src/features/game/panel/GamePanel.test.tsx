@@ -54,6 +54,7 @@ beforeEach(() => {
   useLiveSocketState.setState({ connected: true });
 });
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   useLiveSocketState.setState({ connected: false });
   useServerChoice.setState({ serverId: null });
@@ -100,9 +101,14 @@ describe('Game Connection', () => {
   });
 
   it('turns Disconnected by itself when the last ping passes 10 s, with no new status', async () => {
+    // Only the clock the screen reads is held: however slow the render, the ping is 9.2 s old until
+    // the test moves the clock; the screen's own timer (a real one) then has to notice by itself.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now());
     const server = testServer({ lastPing: agoIso(GAME_CONNECTED_WINDOW_MS - 800) });
     const { fetch } = renderPanel(connectedStatus({ lastPing: server.lastPing, servers: [server] }));
     expect(await connectionBadge()).toHaveTextContent('Connected');
+    vi.setSystemTime(Date.now() + 1000);
     await waitFor(() => expect(screen.getByTestId('game-connection')).toHaveTextContent('Disconnected'), {
       timeout: 3000,
     });

@@ -597,6 +597,99 @@ describe('ScriptEditor Run in Sandbox', () => {
   });
 });
 
+describe('ScriptEditor Dry run', () => {
+  const summary = {
+    created: [
+      { className: 'Part', count: 3 },
+      { className: 'Folder', count: 1 },
+    ],
+    destroyed: [],
+    changed: [
+      {
+        instance: 'Workspace.Player1.HumanoidRootPart',
+        property: 'CFrame',
+        value: '0, 50, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1',
+      },
+    ],
+    changedOmitted: 2,
+    propertiesSet: 14,
+    gameSeconds: 60,
+    waitingThreads: 1,
+    endedBy: 'game-time-limit',
+  };
+  const dryRunAnswer = (overrides: object) => ({
+    success: true,
+    output: '',
+    error: null,
+    target: 'dry-run',
+    executionId: 'e2',
+    durationMs: 12,
+    limit: null,
+    dryRun: summary,
+    ...overrides,
+  });
+
+  it('dry-runs the code on screen and shows its output, warnings and the summary', async () => {
+    const { held, release } = gate();
+    const calls = stubApi(
+      {
+        'POST /api/scripts/execute': () => ({
+          body: dryRunAnswer({ output: 'spawned 3\nwarning: careful\nerror: script:9: boom\n' }),
+        }),
+      },
+      { hold: held },
+    );
+    renderEditor();
+    setCode('print("spawned", 3)');
+    await userEvent.click(screen.getByRole('button', { name: 'Dry run' }));
+
+    expect(await screen.findByText('Executing script...')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Dry run');
+    expect(screen.getByRole('button', { name: 'Running...' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Run in Sandbox' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Execute' })).toBeDisabled();
+    release();
+
+    expect(within(await toast()).getByText('Script Executed')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-status')).toHaveTextContent('Success');
+    expect(screen.getByTestId('execution-output')).toHaveTextContent(
+      'spawned 3 warning: careful error: script:9: boom',
+    );
+    expect(screen.getByText('warning: careful')).toHaveStyle({ color: 'var(--chakra-colors-fg-warning)' });
+    expect(screen.getByText('error: script:9: boom')).toHaveStyle({ color: 'var(--chakra-colors-fg-error)' });
+    expect(screen.getByTestId('dry-run-created')).toHaveTextContent('Created: 3 Part, 1 Folder');
+    expect(screen.getByTestId('dry-run-destroyed')).toHaveTextContent('Destroyed: none');
+    expect(screen.getByTestId('dry-run-changed')).toHaveTextContent(
+      'Workspace.Player1.HumanoidRootPart.CFrame = 0, 50, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1… and 2 more',
+    );
+    expect(screen.getByTestId('dry-run-ending')).toHaveTextContent(
+      '60 s of game time, stopped at the dry run’s game-time limit, 1 thread still waiting',
+    );
+    expect(calls).toEqual([
+      { key: 'POST /api/scripts/execute', body: { code: 'print("spawned", 3)', target: 'dry-run' } },
+    ]);
+  });
+
+  it('shows what is not available in a dry run as the failure, and no summary after a limit', async () => {
+    stubApi({
+      'POST /api/scripts/execute': () => ({
+        body: dryRunAnswer({
+          success: false,
+          error: 'script:1: DataStoreService is not available in a dry run',
+          dryRun: null,
+        }),
+      }),
+    });
+    renderEditor(storedScript({ code: 'game:GetService("DataStoreService")' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Dry run' }));
+    const shown = await toast();
+    expect(shown).toHaveAttribute('data-type', 'error');
+    expect(within(shown).getByText('script:1: DataStoreService is not available in a dry run')).toBeInTheDocument();
+    expect(screen.getByTestId('execution-output')).toHaveTextContent('DataStoreService is not available in a dry run');
+    expect(screen.queryByTestId('dry-run-summary')).not.toBeInTheDocument();
+  });
+});
+
 describe('ScriptEditor Execute in the game', () => {
   it("toasts 'Game Not Connected' with the instructions and shows both in the output pane", async () => {
     const calls = stubApi({

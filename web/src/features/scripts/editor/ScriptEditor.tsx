@@ -14,7 +14,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { FlaskConical, Play, Save, WandSparkles, Zap } from 'lucide-react';
+import { FlaskConical, Gamepad2, Play, Save, WandSparkles, Zap } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import {
@@ -187,13 +187,16 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
     execute.mutate({ id }, reportTo('game'));
   };
 
-  /** Runs the code on screen, saved or not, in Moonrelay's Lua sandbox. */
-  const runInSandbox = () => {
+  /**
+   * Runs the code on screen, saved or not, in Moonrelay's Lua sandbox: as plain Lua, or as a dry run
+   * against an emulated game server (which also answers what the script changed).
+   */
+  const runInSandbox = (target: 'sandbox' | 'dry-run') => {
     if (running || formatting) return;
     const current = getValues('code');
     if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
-    setExecution({ status: 'running', target: 'sandbox' });
-    executeCode.mutate({ code: current, target: 'sandbox' }, reportTo('sandbox'));
+    setExecution({ status: 'running', target });
+    executeCode.mutate({ code: current, target }, reportTo(target));
   };
 
   /** Replaces the code with the server's formatting of it (Ace keeps the change undoable). */
@@ -321,12 +324,22 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
           </Button>
           <Button
             variant="outline"
-            onClick={runInSandbox}
+            onClick={() => runInSandbox('sandbox')}
             loading={running && execution.target === 'sandbox'}
             loadingText="Running..."
             disabled={running || formatting}
           >
             <FlaskConical size={16} /> Run in Sandbox
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => runInSandbox('dry-run')}
+            loading={running && execution.target === 'dry-run'}
+            loadingText="Running..."
+            disabled={running || formatting}
+            title="Run against an emulated game server in the sandbox and see what the script would change"
+          >
+            <Gamepad2 size={16} /> Dry run
           </Button>
           <Button variant="outline" onClick={() => void openSaveDialog()} disabled={saving}>
             <Save size={16} /> Save
@@ -355,8 +368,8 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
       </Flex>
       {scriptId && isDirty && (
         <Text fontSize="sm" color="fg.warning" mt="-3">
-          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute and Run in Sandbox run what
-          you see.
+          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute, Run in Sandbox and Dry run
+          run what you see.
         </Text>
       )}
 

@@ -2,6 +2,7 @@ import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { RecentExecution, RecentExecutionPage } from '@moonrelay/contract/admin';
 import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
+import { EXECUTION_TARGETS } from '../../../../components/ExecutionOutput.tsx';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
 import { ListArea } from '../lists/ListArea.tsx';
@@ -68,8 +69,8 @@ function ExecutionRow({ execution }: { execution: RecentExecution }) {
           </Text>
         </HStack>
         <HStack gap="2">
-          <Badge variant="outline" colorPalette={execution.target === 'game' ? 'orange' : 'teal'}>
-            {execution.target === 'game' ? 'Game' : 'Sandbox'}
+          <Badge variant="outline" colorPalette={EXECUTION_TARGETS[execution.target].palette}>
+            {EXECUTION_TARGETS[execution.target].label}
           </Badge>
           <Badge colorPalette={STATUS_PALETTES[execution.status] ?? 'gray'}>{execution.status.replace('_', ' ')}</Badge>
           <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap">

@@ -1,4 +1,5 @@
--- JSON as Roblox's HttpService:JSONEncode and :JSONDecode do it, for the emulated game.
+-- JSON as Roblox's HttpService:JSONEncode and :JSONDecode do it, for the dry run (and the test
+-- game server of server/test/roblox-emulation, which loads this file too).
 --
 -- Encode: a table whose keys are exactly 1..n is an array (an empty table is []); one with string
 -- keys only is an object; anything else (mixed keys, functions, NaN or infinity) raises, as Roblox
@@ -6,6 +7,10 @@
 -- Decode: null becomes nil, whole numbers become integers, so values read back the way Luau shows them.
 
 local json = {}
+-- The script shares these globals and may replace them; the emulation keeps the originals.
+local pairs, ipairs, next, type, tostring, tonumber, select = pairs, ipairs, next, type, tostring, tonumber, select
+local error, pcall, setmetatable, getmetatable, rawget = error, pcall, setmetatable, getmetatable, rawget
+local table, string, math, coroutine, os = table, string, math, coroutine, os
 
 local ESCAPES = {
   ['"'] = '\\"',
@@ -38,9 +43,6 @@ end
 local function encodeNumber(number)
   if number ~= number or number == math.huge or number == -math.huge then
     error("Can't convert to JSON: NaN and infinity have no JSON form", 0)
-  end
-  if math.type(number) == "integer" then
-    return tostring(number)
   end
   if number == math.floor(number) and math.abs(number) < 2 ^ 53 then
     return string.format("%d", number)
@@ -175,7 +177,10 @@ local function decodeNumber(text, at)
   if not number then
     fail(at, "a bad number")
   end
-  return math.tointeger(number) or number, at + #literal
+  -- Where Lua has integers (the test game server), whole numbers become integers; the sandbox, like
+  -- Luau, has only doubles (its prelude removes math.tointeger).
+  local toInteger = math.tointeger
+  return toInteger and toInteger(number) or number, at + #literal
 end
 
 local function decodeArray(text, at)
