@@ -161,6 +161,20 @@ local function formatNumber(number)
   if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / number > 0) then
     return integer .. ""
   end
+  -- Between 1e-4 and 1e15, %g writes fixed notation at every precision up to 17, which is Luau's
+  -- text once the precision is the shortest that round-trips.
+  local magnitude = number < 0 and -number or number
+  if magnitude >= 1e-4 and magnitude < 1e15 then
+    local text = format("%.15g", number)
+    if tonumber(text) == number then
+      return text
+    end
+    text = format("%.16g", number)
+    if tonumber(text) == number then
+      return text
+    end
+    return format("%.17g", number)
+  end
   if mathType(number) == "integer" then
     number = number + 0.0
   end
