@@ -292,6 +292,16 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     error: /^script:4: attempt to index a nil value \(global 'missing'\)$/,
   },
   {
+    name: 'error in the else branch of a multi-line local if-expression (line 4)',
+    code: lines('local flag = false', 'local v = if flag', '  then 1', '  else missing.value'),
+    error: /^script:4: attempt to index a nil value \(global 'missing'\)$/,
+  },
+  {
+    name: 'error in the value of a multi-line compound assignment (line 3)',
+    code: lines('local t = { a = { b = 1 } }', 't.a.b +=', '  t.none.value'),
+    error: /^script:3: attempt to index a nil value \(field 'none'\)$/,
+  },
+  {
     name: 'error in % and .. (lines 2 and 3)',
     code: lines('local ok, err = pcall(function()', '  return nil % 2', 'end) print(err)', 'print("a" .. {})'),
     output: 'script:2: attempt to perform arithmetic on a nil value\n',
