@@ -518,6 +518,12 @@ describe('Luau parser: recovery', () => {
     ]);
   });
 
+  it('takes a keyword written as a field name for the name, after saying so', () => {
+    expect(messages('local x = a.end\nprint(x)')).toEqual(["Expected identifier, got 'end'"]);
+    expect(messages('a.then = 1')).toEqual(["Expected identifier, got 'then'"]);
+    expect(messages('local x = a.\nlocal y = 1')).toEqual(["Expected identifier, got 'local'"]);
+  });
+
   it('skips a stray token before the expected one', () => {
     expect(messages('local function f() ] end')).toEqual(["Expected identifier when parsing expression, got ']'"]);
     expect(messages('for i = 1, 2 x do end')).toEqual(["Expected 'do' when parsing for loop, got 'x'"]);

@@ -37,7 +37,7 @@ import type {
   BinaryOperator,
   UnaryOperator,
 } from './ast.ts';
-import { describeExpected, describeToken, Lexer, type Token, type TokenType } from './lexer.ts';
+import { describeExpected, describeToken, KEYWORDS, Lexer, type Token, type TokenType } from './lexer.ts';
 import { decodeString, longStringValue } from './strings.ts';
 
 export type { ParseResult, SyntaxDiagnostic } from './ast.ts';
@@ -1139,8 +1139,9 @@ class Parser {
     for (;;) {
       const type = this.token.type;
       if (type === '.') {
+        const dot = this.token;
         this.next();
-        const name = this.parseName(null);
+        const name = this.parseIndexName(dot);
         expr = { kind: 'Member', object: expr, name, span: this.spanFrom(start) };
       } else if (type === '[') {
         const matchBracket = this.token;
@@ -1241,6 +1242,17 @@ class Parser {
     // After `.`, Luau accepts a keyword as a field name only with an error (`a.end`).
     this.reportNameError(context);
     return { kind: 'Name', name: '', span: { start: startOf(token), end: endOf(token) } };
+  }
+
+  /** A field name after `.`: a keyword on the same line (`a.end`) is reported, then taken as the name. */
+  private parseIndexName(dot: Token): Name {
+    const token = this.token;
+    const name = this.parseName(null);
+    if (name.name === '' && KEYWORDS.has(token.type) && token.line === dot.line) {
+      this.next();
+      return { kind: 'Name', name: token.text, span: this.spanFrom(token) };
+    }
+    return name;
   }
 
   private reportNameError(context: string | null): void {
