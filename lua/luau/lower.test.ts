@@ -100,13 +100,21 @@ describe('lowering Luau to Lua 5.4', () => {
   });
 
   it('lowers if-expressions without a closure', () => {
-    const lowered = lower(
-      'local a = 1 print(if a then nil else 2, if a then "x" else "y") local b = if a then a else 0',
+    const lowered = squash(
+      lower(
+        'local a = 1 print(if a then nil else 2, if a then "x" else "y") print(f(), if a then nil else 2, if a then nil else a) local b = if a then a else 0',
+      ),
     );
     expect(lowered).not.toContain('function');
-    expect(lowered).toContain('__luau_U(');
-    // In statement position, an ordinary if statement.
-    expect(squash(lowered)).toContain('local b ; if a then b = a else b = 0.0 end');
+    // Computed before a statement that evaluates nothing that may call before it.
+    expect(lowered).toContain(
+      'do local __luau_v1; if a then __luau_v1 = nil else __luau_v1 = 2.0 end local __luau_v2; if a then __luau_v2 = "x" else __luau_v2 = "y" end print ( __luau_v1 , __luau_v2 ) ; end',
+    );
+    // After a call it stays in place (the call may change what it reads): and/or, with the
+    // condition negated when only the else value is never falsy, or else the value boxed.
+    expect(lowered).toContain('print ( f ( ) , ( not a and 2.0 or nil ) , __luau_U( a and __luau_N( nil ) or a ) )');
+    // The whole value of a local: an ordinary if statement.
+    expect(lowered).toContain('local b ; if a then b = a else b = 0.0 end');
   });
 
   it('lowers continue to a goto, wrapping later locals of a repeat body in a block', () => {

@@ -110,6 +110,8 @@ class Lowering {
   private readonly used = new Set<Helper>();
   private loops: LoopContext[] = [];
   private labels = 0;
+  /** If-expressions computed before their statement (hoistableIfExpressions), by their temporary. */
+  private readonly hoisted = new Map<IfExpression, string>();
 
   finish(): string {
     const body = this.parts.join('');
@@ -163,8 +165,10 @@ class Lowering {
       case 'CompoundAssign':
         return this.compoundAssign(statement);
       case 'CallStatement':
-        this.expression(statement.call);
-        this.write(';');
+        this.withHoisted(hoistableIfExpressions([statement.call], statement.span.start.line), () => {
+          this.expression(statement.call);
+          this.write(';');
+        });
         return;
       case 'Do':
         this.write('do');
@@ -268,7 +272,20 @@ class Lowering {
       });
       return;
     }
+    const hoist = statement.names.some((binding) => mentionsName(statement.values, binding.name))
+      ? []
+      : hoistableIfExpressions(statement.values, statement.span.start.line);
     this.write(`local ${names.join(', ')}`);
+    if (hoist.length > 0) {
+      // Declared first, then set inside the block that computes the if-expressions.
+      this.write(';');
+      this.withHoisted(hoist, () => {
+        this.write(`${names.join(', ')} =`);
+        this.expressionList(statement.values);
+        this.write(';');
+      });
+      return;
+    }
     if (statement.values.length > 0) {
       this.write('=');
       this.expressionList(statement.values);
@@ -292,13 +309,24 @@ class Lowering {
       });
       return;
     }
-    statement.targets.forEach((assignTarget, index) => {
-      if (index > 0) this.write(',');
-      this.expression(assignTarget);
+    // Lua evaluates the targets' objects and keys, then the values.
+    const evaluated = statement.targets.flatMap((assignTarget): Expression[] =>
+      assignTarget.kind === 'Member'
+        ? [assignTarget.object]
+        : assignTarget.kind === 'Index'
+          ? [assignTarget.object, assignTarget.key]
+          : [],
+    );
+    const hoist = hoistableIfExpressions([...evaluated, ...statement.values], statement.span.start.line);
+    this.withHoisted(hoist, () => {
+      statement.targets.forEach((assignTarget, index) => {
+        if (index > 0) this.write(',');
+        this.expression(assignTarget);
+      });
+      this.write('=');
+      this.expressionList(statement.values);
+      this.write(';');
     });
-    this.write('=');
-    this.expressionList(statement.values);
-    this.write(';');
   }
 
   private returnStatement(values: Expression[]): void {
@@ -311,18 +339,44 @@ class Lowering {
       });
       return;
     }
-    this.write('return');
-    // An operator lowered to a helper call would be a tail call: in parentheses it is not, so an
-    // error the helper raises still finds the user's function, and line, on the stack.
-    const multiple = value === undefined || ['Call', 'MethodCall', 'Vararg'].includes(value.kind);
-    if (values.length === 1 && !multiple) {
-      this.write('(');
-      this.expression(value);
-      this.write(')');
-    } else {
-      this.expressionList(values);
+    this.withHoisted(hoistableIfExpressions(values, values[0]?.span.start.line ?? 0), () => {
+      this.write('return');
+      // An operator lowered to a helper call would be a tail call: in parentheses it is not, so an
+      // error the helper raises still finds the user's function, and line, on the stack.
+      const multiple = value === undefined || ['Call', 'MethodCall', 'Vararg'].includes(value.kind);
+      if (values.length === 1 && !multiple) {
+        this.write('(');
+        this.expression(value);
+        this.write(')');
+      } else {
+        this.expressionList(values);
+      }
+      this.write(';');
+    });
+  }
+
+  /**
+   * Writes a statement (`emit`) after computing its hoistable if-expressions into locals, by
+   * ordinary if statements, all in one `do` block: no helper, no closure.
+   */
+  private withHoisted(candidates: IfExpression[], emit: () => void): void {
+    if (candidates.length === 0) {
+      emit();
+      return;
     }
-    this.write(';');
+    this.write('do');
+    candidates.forEach((candidate, index) => {
+      const temporary = `${PREFIX}v${index + 1}`;
+      this.write(`local ${temporary};`);
+      this.ifStatementFor(candidate, (branch) => {
+        this.write(`${temporary} =`);
+        this.expression(branch);
+      });
+      this.hoisted.set(candidate, temporary);
+    });
+    emit();
+    this.write('end');
+    for (const candidate of candidates) this.hoisted.delete(candidate);
   }
 
   /** An if-expression in statement position: `if c then <emit a> elseif ... else <emit e> end`. */
@@ -595,8 +649,10 @@ class Lowering {
         this.write(`:${expression.method.name}(`);
         this.expressionList(expression.args);
         return this.write(')');
-      case 'IfExpression':
-        return this.ifExpression(expression);
+      case 'IfExpression': {
+        const temporary = this.hoisted.get(expression);
+        return temporary === undefined ? this.ifExpression(expression) : this.write(temporary);
+      }
       case 'Cast':
         // The value is the expression's first: parentheses truncate a call or `...`.
         this.write('(');
@@ -633,7 +689,7 @@ class Lowering {
       // inf or nan, and Luau's a % b is a - floor(a / b) * b. A literal divisor is a float, so Lua's
       // own operator runs on doubles: floor division is Luau's exactly, and Lua's fmod-based modulo
       // differs only in the last bits of huge quotients (docs/luau-in-the-sandbox.md). It runs at
-      // full speed, where the helper costs a call (bench/luau.ts).
+      // full speed, where the helper costs a call (bench/luau-sandbox.ts).
       this.write(`${this.helper(operator === '%' ? 'mod' : 'idiv')}(`);
       left();
       this.write(',');
@@ -642,7 +698,10 @@ class Lowering {
       return;
     }
     if (operator === '..') {
-      this.concatLeft(left, leftIsPlaced);
+      // Only compound assignment gets here (`s ..= v`): the old value may be a number too.
+      this.write(`${this.helper('str')}(`);
+      left();
+      this.write(')');
       this.write('..');
       this.concatOperand(right, rightPriority);
       return;
@@ -659,12 +718,6 @@ class Lowering {
     }
     this.write(operator);
     this.expressionAt(right, rightPriority + (operator === '^' ? 0 : 1));
-  }
-
-  private concatLeft(left: () => void, _placed: boolean): void {
-    this.write(`${this.helper('str')}(`);
-    left();
-    this.write(')');
   }
 
   private concatOperand(operand: Expression, minimum: number): void {
@@ -709,6 +762,25 @@ class Lowering {
    * nothing extra.
    */
   private ifExpression(expression: IfExpression): void {
+    const [only] = expression.clauses;
+    if (
+      expression.clauses.length === 1 &&
+      only !== undefined &&
+      !isTruthy(only.value) &&
+      isTruthy(expression.elseValue) &&
+      expression.span.start.line === expression.span.end.line
+    ) {
+      // `if c then v else <never falsy>`: `(not c and e or v)` needs no box. (One line only: e is
+      // written before v.)
+      this.write('( not');
+      this.expressionAt(only.condition, UNARY_PRIORITY);
+      this.write('and');
+      this.expressionAt(expression.elseValue, PRIORITY.and![1] + 1, true);
+      this.write('or');
+      this.expressionAt(only.value, PRIORITY.or![1] + 1, true);
+      this.write(')');
+      return;
+    }
     const boxed = expression.clauses.some((clause) => !isTruthy(clause.value));
     this.write(boxed ? `${this.helper('unbox')}(` : '(');
     expression.clauses.forEach((clause, index) => {
@@ -742,6 +814,104 @@ function expressionPriority(expression: Expression): number {
   }
   if (expression.kind === 'Unary') return UNARY_PRIORITY;
   return ATOM;
+}
+
+/**
+ * The if-expressions of a statement that can be computed before it, into locals, without changing
+ * what the statement does: each is evaluated whenever the statement runs (not behind `and`/`or` or
+ * another if-expression), calls nothing itself, and nothing that may call (a call, an operator
+ * with a possible metamethod, an interpolation) is evaluated before it; moving reads before reads
+ * changes nothing. Each is written on the statement's first line, so its if statement keeps the
+ * statement on its line. `roots` are the statement's expressions in Lua's evaluation order.
+ */
+function hoistableIfExpressions(roots: Expression[], line: number): IfExpression[] {
+  const found: IfExpression[] = [];
+  let calledBefore = false;
+  let stopped = false;
+  const visit = (expression: Expression): void => {
+    if (stopped) return;
+    switch (expression.kind) {
+      case 'Paren':
+      case 'Cast':
+        return visit(expression.expression);
+      case 'Table':
+        for (const field of expression.fields) {
+          if (field.kind === 'KeyedField') visit(field.key);
+          visit(field.value);
+        }
+        return;
+      case 'Member':
+        return visit(expression.object);
+      case 'Index':
+        visit(expression.object);
+        return visit(expression.key);
+      case 'Call':
+        visit(expression.callee);
+        expression.args.forEach(visit);
+        calledBefore = true;
+        return;
+      case 'MethodCall':
+        visit(expression.object);
+        expression.args.forEach(visit);
+        calledBefore = true;
+        return;
+      case 'InterpolatedString':
+        expression.expressions.forEach(visit);
+        calledBefore = true;
+        return;
+      case 'Unary':
+        visit(expression.operand);
+        if (expression.operator !== 'not') calledBefore = true;
+        return;
+      case 'Binary':
+        visit(expression.left);
+        if (expression.operator === 'and' || expression.operator === 'or') {
+          // The right side runs only sometimes: nothing after it moves.
+          stopped = true;
+          return;
+        }
+        visit(expression.right);
+        calledBefore = true;
+        return;
+      case 'IfExpression':
+        if (
+          !calledBefore &&
+          expression.span.start.line === line &&
+          expression.span.end.line === line &&
+          !containsCall(expression)
+        ) {
+          found.push(expression);
+          return;
+        }
+        visit(expression.clauses[0]!.condition);
+        stopped = true;
+        return;
+      default:
+        return;
+    }
+  };
+  roots.forEach(visit);
+  return found;
+}
+
+/** Whether evaluating `expression` may call a function (a function body's calls do not count). */
+function containsCall(expression: Expression): boolean {
+  const stack: unknown[] = [expression];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      stack.push(...current);
+      continue;
+    }
+    const record = current as Record<string, unknown>;
+    if (record.kind === 'Call' || record.kind === 'MethodCall' || record.kind === 'InterpolatedString') return true;
+    if (record.kind === 'FunctionExpression') continue;
+    for (const key in record) {
+      if (key !== 'span') stack.push(record[key]);
+    }
+  }
+  return false;
 }
 
 function flattenConcat(expression: Expression): Expression[] {

@@ -14,6 +14,10 @@
 --   * adds the Luau functions Roblox scripts expect: table.find/clear/create, string.split,
 --     math.clamp/sign/round and Luau's other math functions, bit32, typeof, task.wait/spawn, and
 --     Luau-style print, warn and tostring;
+--   * makes numbers behave as Luau's doubles: printed by Luau's rule, library results as doubles,
+--     string.format/table.concat formatting as Luau, Lua-only integer functions removed;
+--   * publishes the helpers that scripts lowered from Luau call (lua/luau/lower.ts) under the global
+--     __luau_runtime, which the script's first line takes and removes;
 --   * then locks the library tables (read-only proxies with locked metatables) and the string metatable.
 --
 -- The host hands over its two functions as chunk arguments, so they are never globals:
@@ -156,6 +160,20 @@ local function formatNumber(number)
   local integer = toInteger(number)
   if integer ~= nil and integer < TWO_53 and integer > -TWO_53 and (integer ~= 0 or 1 / number > 0) then
     return integer .. ""
+  end
+  -- Between 1e-4 and 1e15, %g writes fixed notation at every precision up to 17, which is Luau's
+  -- text once the precision is the shortest that round-trips.
+  local magnitude = number < 0 and -number or number
+  if magnitude >= 1e-4 and magnitude < 1e15 then
+    local text = format("%.15g", number)
+    if tonumber(text) == number then
+      return text
+    end
+    text = format("%.16g", number)
+    if tonumber(text) == number then
+      return text
+    end
+    return format("%.17g", number)
   end
   if mathType(number) == "integer" then
     number = number + 0.0

@@ -158,6 +158,18 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     output: 'nil false nil 3\n',
   },
   {
+    name: 'if-expression inside an expression, after a call',
+    code: lines(
+      'local function pick(...) return select("#", ...), ... end',
+      'local function id(v) return v end',
+      'local yes, no, none = true, false, nil',
+      'print(pick(id(1), if yes then none else 1, if no then 1 else none, if yes then no else "s", if no then none else 2))',
+      'print(pick(id(1), if no then 1 elseif yes then none else 3, if no then 1 elseif no then 2 else no, if yes then 4 elseif none then 5 else 6))',
+      'print(pick(id(1), if yes then 7 else none, if no then 7 else none), tostring(if yes then "a" else 1) .. (if no then "b" else "c"))',
+    ),
+    output: '5 1 nil nil false 2\n4 1 nil false 4\n3 ac\n',
+  },
+  {
     name: 'if-expression with ... in its branches',
     code: lines(
       'local function first(...) return if select("#", ...) > 0 then ... else "none" end',
@@ -167,6 +179,18 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
       'third("a", "b")',
     ),
     output: 'none 7 2 none\na! a\n',
+  },
+  {
+    name: 'if-expressions computed before their statement keep its order of evaluation',
+    code: lines(
+      'local flag = false',
+      'local function flip() flag = not flag return "called" end',
+      'print(flip(), if flag then "after the call" else "before the call")',
+      'local t = { flag, if flag then "yes" else "no", n = if not flag then 0 else nil }',
+      'print(t[1], t[2], t.n)',
+      'local list = {} list[#list + 1] = if flag then "x" else "y" print(list[1])',
+    ),
+    output: 'called after the call\ntrue yes nil\nx\n',
   },
   {
     name: 'if-expression reading the local it declares reads the outer one',
@@ -266,6 +290,16 @@ export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
     name: 'error in the chosen branch of an if-expression (line 4)',
     code: lines('local flag = false', 'print(if flag', '  then 1', '  else missing.value)'),
     error: /^script:4: attempt to index a nil value \(global 'missing'\)$/,
+  },
+  {
+    name: 'error in the else branch of a multi-line local if-expression (line 4)',
+    code: lines('local flag = false', 'local v = if flag', '  then 1', '  else missing.value'),
+    error: /^script:4: attempt to index a nil value \(global 'missing'\)$/,
+  },
+  {
+    name: 'error in the value of a multi-line compound assignment (line 3)',
+    code: lines('local t = { a = { b = 1 } }', 't.a.b +=', '  t.none.value'),
+    error: /^script:3: attempt to index a nil value \(field 'none'\)$/,
   },
   {
     name: 'error in % and .. (lines 2 and 3)',

@@ -1,5 +1,5 @@
 /**
- * Luau in the sandbox: `npm run bench -- luau [--runs N]`.
+ * Luau in the sandbox: `npm run bench -- luau-sandbox [--runs N]`.
  *
  * 1. What parsing and lowering Luau (lua/luau/compile.ts) adds to a run: a small script and a
  *    100 KB one, each against the whole run of the small script (runLua, warm thread) measured in
@@ -73,16 +73,18 @@ async function loopMs(setup: string, body: string, runs: number, native = false)
 }
 
 async function constructCosts(runs: number): Promise<void> {
-  const setup = 'local sink = nil local flag = true local x, y = "x", nil local seven = 7';
+  const setup = 'local sink = nil local flag = true local x, y = "x", nil local seven = 7 local function f() end';
   const cases: Array<[string, string, string, boolean?]> = [
     ['baseline: if statement', 'if flag then sink = 1 else sink = 2 end', setup],
-    ['if-expression, hoisted (local v = if ...)', 'local v = if flag then x else y sink = v', setup],
-    ['if-expression, truthy branches (and/or)', 'sink = { if flag then 1 else 2 }', setup],
-    ['baseline: table of a plain value', 'sink = { 1 }', setup],
-    ['if-expression, boxed (value may be nil)', 'sink = { if flag then y else x }', setup],
+    ['if-expression, whole value (local v = if ...)', 'local v = if flag then x else y sink = v', setup],
+    ['baseline: { value }', 'sink = { y }', setup],
+    ['if-expression, computed before its statement', 'sink = { if flag then y else x }', setup],
+    ['if-expression, truthy branches (and/or)', 'sink = { f(), if flag then 1 else 2 }', setup],
+    ['baseline: { f(), value }', 'sink = { f(), y }', setup],
+    ['if-expression after a call (boxed)', 'sink = { f(), if flag then y else x }', setup],
     [
       'closure per evaluation (what lowering avoids)',
-      'sink = { (function() if flag then return y else return x end end)() }',
+      'sink = { f(), (function() if flag then return y else return x end end)() }',
       setup,
     ],
     ['a % b (helper: variable divisor)', 'sink = i % seven', setup],
