@@ -51,6 +51,8 @@ const HELPERS = {
   unbox: 'U',
   /** `obj:name(...)` for a method name Lua reserves (`goto`) */
   invoke: 'I',
+  /** generic `for`: Luau's generalized iteration (a table, or its __iter) besides iterator functions */
+  iterate: 'E',
 } as const;
 type Helper = keyof typeof HELPERS;
 const HELPER_ORDER = Object.keys(HELPERS) as Helper[];
@@ -217,7 +219,11 @@ class Lowering {
         this.write('for');
         this.write(statement.variables.map((variable) => userName(variable.name)).join(', '));
         this.write('in');
+        // Luau iterates a table itself (`for k, v in t do`) or through its __iter; Lua 5.4 would
+        // call it. The helper answers an iterator function either way, once per loop.
+        this.write(`${this.helper('iterate')}(`);
         this.expressionList(statement.iterators);
+        this.write(')');
         this.write('do');
         this.loopBody(statement.body);
         this.write('end');

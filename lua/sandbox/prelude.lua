@@ -1015,7 +1015,31 @@ local function invoke(object, name, ...)
   return object[name](object, ...)
 end
 
+-- Generalized iteration: `for k, v in t do` walks a table as next does (the array part in order,
+-- then the rest), a table whose metatable has __iter answers that iterator, and a function (pairs,
+-- ipairs, a custom iterator) or a callable value is used as Lua uses it.
+local function iterate(value, state, control)
+  if type(value) == "function" then
+    return value, state, control
+  end
+  local metatable = getmetatable(value)
+  if type(metatable) == "table" then
+    local iter = rawget(metatable, "__iter")
+    if iter ~= nil then
+      return iter(value)
+    end
+    if rawget(metatable, "__call") ~= nil then
+      return value, state, control
+    end
+  end
+  if type(value) == "table" then
+    return next, value, nil
+  end
+  error("attempt to iterate over a " .. type(value) .. " value", 2)
+end
+
 local HELPERS = {
+  E = iterate,
   S = concatOperand,
   T = luauTostring,
   M = luauMod,

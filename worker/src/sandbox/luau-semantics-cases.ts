@@ -17,6 +17,35 @@ export interface LuauSemanticsCase {
 const lines = (...text: string[]): string => text.join('\n');
 
 export const LUAU_SEMANTICS_CASES: readonly LuauSemanticsCase[] = [
+  // Generalized iteration.
+  {
+    name: 'for k, v in t walks a table: the array part in order, then the rest',
+    code: 'local t = { 10, 20, 30, x = 1 } for i, v in t do print(i, v) end',
+    output: '1 10\n2 20\n3 30\nx 1\n',
+  },
+  {
+    name: 'for ... in t uses the __iter metamethod',
+    code: lines(
+      'local t = setmetatable({}, { __iter = function(self) return next, { "a", "b" } end })',
+      'for _, v in t do print(v) end',
+    ),
+    output: 'a\nb\n',
+  },
+  {
+    name: 'pairs, ipairs and iterator functions work as before, continue included',
+    code: lines(
+      'for i, v in ipairs({ 7, 8 }) do print(i, v) end',
+      'for k, v in pairs({ a = 1 }) do print(k, v) end',
+      'for _, v in { 3, 4 } do if v == 3 then continue end print(v) end',
+    ),
+    output: '1 7\n2 8\na 1\n4\n',
+  },
+  {
+    name: 'iterating nil names the line',
+    code: 'local x\nfor k in x do end',
+    error: /^script:2: attempt to iterate over a nil value$/,
+  },
+
   // Compound assignment.
   { name: 'compound assignment', code: 'local x = 1 x += 1 print(x)', output: '2\n' },
   {
