@@ -33,6 +33,7 @@
  * (the sandbox then counts with the plain count hook) unless that function never writes its
  * local 0 and lua_sethook is exported with the expected type.
  */
+import { name, signed32, unsigned } from './wasm-encoding.ts';
 
 /** Lua 5.4's opcode count (NUM_OPCODES). */
 const LUA_OPCODES = 83;
@@ -102,17 +103,6 @@ class Reader {
     this.at += length;
     return text;
   }
-}
-
-function unsigned(value: number): number[] {
-  const bytes: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
 }
 
 interface Section {
@@ -348,8 +338,8 @@ function patch(bytes: Uint8Array): Uint8Array<ArrayBuffer> | null {
   ];
   const initial = [0x7fffffff, 0x7fffffff, 0, 0, 0];
   const newGlobals = initial.map((value) => [I32, 0x01, 0x41, ...signed32(value), 0x0b]);
-  const newExports = GLOBAL_NAMES.map((name, index) => [
-    ...nameBytes(exportName(name)),
+  const newExports = GLOBAL_NAMES.map((global, index) => [
+    ...name(exportName(global)),
     0x03,
     ...unsigned(first + index),
   ]);
@@ -396,21 +386,4 @@ function appendToVector(content: Uint8Array, items: number[][]): ArrayLike<numbe
   const reader = new Reader(content);
   const count = reader.unsigned();
   return [unsigned(count + items.length), content.subarray(reader.at), items.flat()];
-}
-
-function nameBytes(text: string): number[] {
-  return [...unsigned(text.length), ...Buffer.from(text, 'utf8')];
-}
-
-function signed32(value: number): number[] {
-  const bytes: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) {
-      bytes.push(byte);
-      return bytes;
-    }
-    bytes.push(byte | 0x80);
-  }
 }

@@ -55,6 +55,7 @@
  *           (global.set $budget (i32.const 0))))))
  *       (local.get $result)))
  */
+import { name, section, signed32, unsigned, vector } from './wasm-encoding.ts';
 
 /** The raw exports of wasmoon's Lua module the meter calls. */
 export interface LuaModuleExports {
@@ -130,42 +131,6 @@ const WORK = 2;
 /** f64 memory access: alignment 2^3, then the offset. */
 const f64At = (offset: number) => [3, offset];
 
-function unsigned(value: number): number[] {
-  const bytes: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-}
-
-function vector(items: number[][]): number[] {
-  return [...unsigned(items.length), ...items.flat()];
-}
-
-function name(text: string): number[] {
-  return [...unsigned(text.length), ...Buffer.from(text, 'utf8')];
-}
-
-function signed(value: number): number[] {
-  const bytes: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) {
-      bytes.push(byte);
-      return bytes;
-    }
-    bytes.push(byte | 0x80);
-  }
-}
-
-function section(id: number, content: number[]): number[] {
-  return [id, ...unsigned(content.length), ...content];
-}
-
 const ALLOCATE_BODY = [
   // Freeing: count the block out, free it, answer NULL.
   ...[op.localGet, NEW_SIZE, op.i32Eqz, op.if, VOID],
@@ -192,7 +157,7 @@ const ALLOCATE_BODY = [
   // Every WORK_BYTES allocated, the counter's budget is spent, into its credit.
   ...[op.globalGet, WORK, op.localGet, NEW_SIZE, op.i32Sub, op.globalSet, WORK],
   ...[op.globalGet, WORK, op.i32Const, 0, op.i32LeS, op.if, VOID],
-  ...[op.i32Const, ...signed(WORK_BYTES), op.globalSet, WORK],
+  ...[op.i32Const, ...signed32(WORK_BYTES), op.globalSet, WORK],
   ...[op.globalGet, CREDIT, op.globalGet, BUDGET, op.i32Add, op.globalSet, CREDIT],
   ...[op.i32Const, 0, op.globalSet, BUDGET],
   op.end,
@@ -223,7 +188,7 @@ const METER_MODULE = new Uint8Array([
   ),
   ...section(3, vector([[0]])),
   ...section(5, vector([[0x00, 1]])),
-  ...section(6, vector([[I32, 0x01, op.i32Const, ...signed(WORK_BYTES), op.end]])),
+  ...section(6, vector([[I32, 0x01, op.i32Const, ...signed32(WORK_BYTES), op.end]])),
   ...section(
     7,
     vector([
