@@ -1,11 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import {
-  buildValidScript,
-  CORPUS_MISSING,
-  corpusAvailable,
-  readCorpusFile,
-  readManifest,
-} from './corpus.test-support.ts';
+import { expect, it } from 'vitest';
+import { corpusSuites } from './corpus-suites.test-support.ts';
+import { buildValidScript, readCorpusFile } from './corpus.test-support.ts';
 import type { Position, Span } from './ast.ts';
 import { parseLuau } from './parser.ts';
 
@@ -43,12 +38,7 @@ function badSpans(source: string, root: unknown): string[] {
  * where the reference Luau parser reports it.
  */
 
-const present = corpusAvailable();
-const manifest = present ? readManifest() : [];
-const suite = (title: string, body: () => void) =>
-  present ? describe(title, body) : describe.skip(`${title} ${CORPUS_MISSING}`, body);
-const valid = manifest.filter((entry) => entry.kind === 'valid');
-const invalid = manifest.filter((entry) => entry.kind === 'invalid');
+const { suite, valid, invalid } = corpusSuites();
 
 suite('Luau parser on the corpus: valid files', () => {
   it('has files to check', () => {

@@ -1,7 +1,8 @@
 import { LuaFactory, LuaReturn, type LuaWasm } from 'wasmoon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileLuau } from './compile.ts';
-import { CORPUS_MISSING, corpusAvailable, readCorpusFile, readManifest } from './corpus.test-support.ts';
+import { corpusSuites } from './corpus-suites.test-support.ts';
+import { readCorpusFile } from './corpus.test-support.ts';
 import { LowerError, lowerLuau, luaNumber, luaString, RUNTIME_GLOBAL } from './lower.ts';
 import { parseLuau } from './parser.ts';
 
@@ -198,10 +199,7 @@ describe('lowering Luau to Lua 5.4', () => {
   });
 });
 
-const present = corpusAvailable();
-const valid = present ? readManifest().filter((entry) => entry.kind === 'valid') : [];
-const suite = (title: string, body: () => void) =>
-  present ? describe(title, body) : describe.skip(`${title} ${CORPUS_MISSING}`, body);
+const { suite, valid } = corpusSuites();
 
 suite('lowering the Luau corpus', () => {
   it('has files to lower', () => {

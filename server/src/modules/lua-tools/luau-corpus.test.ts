@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { CORPUS_MISSING, corpusAvailable, readCorpusFile, readManifest } from './corpus.test-support.ts';
+import { expect, it } from 'vitest';
+import { corpusSuites } from '@moonrelay/lua/luau/corpus-suites.test-support.ts';
+import { readCorpusFile } from './corpus.test-support.ts';
 import { LuauFormatError } from './lua-tools.errors.ts';
 import { formatLuau } from './luau-format.ts';
 import { checkLuau } from './luau-syntax.ts';
@@ -10,12 +11,7 @@ import { checkLuau } from './luau-syntax.ts';
  * reports it. (lua/luau/corpus.test.ts holds the parser's own corpus suite.)
  */
 
-const present = corpusAvailable();
-const manifest = present ? readManifest() : [];
-const suite = (title: string, body: () => void) =>
-  present ? describe(title, body) : describe.skip(`${title} ${CORPUS_MISSING}`, body);
-const valid = manifest.filter((entry) => entry.kind === 'valid');
-const invalid = manifest.filter((entry) => entry.kind === 'invalid');
+const { suite, valid, invalid } = corpusSuites();
 
 suite('Luau corpus: valid files', () => {
   it('has files to check', () => {
