@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import { SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
 
 /**
  * A local stand-in for the ScriptBlox API (`<url>/api`), answering in its documented shapes
@@ -182,6 +183,9 @@ function crc32(data: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
+/** A script only reachable by its id (in no listing) whose source is over Moonrelay's 1 MiB cap. */
+export const OVERSIZED_SCRIPT_ID = '64f0c0de00000000000000aa';
+
 export function fakeCatalogue(options: { slowMs?: number } = {}) {
   const slowMs = options.slowMs ?? 3_000;
   const hits: CatalogueHit[] = [];
@@ -248,6 +252,11 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
     }
     const raw = /^\/api\/script\/raw\/([^/]+)$/.exec(url.pathname);
     const one = /^\/api\/script\/([^/]+)$/.exec(url.pathname);
+    if ((raw ?? one)?.[1] === OVERSIZED_SCRIPT_ID) {
+      if (one) return send(200, { script: { _id: OVERSIZED_SCRIPT_ID, title: 'Oversized', script: undefined } });
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end(`print("${'x'.repeat(SCRIPT_CODE_MAX_BYTES)}")`);
+    }
     const script = CATALOGUE_SCRIPTS.find((entry) => entry._id === (raw ?? one)?.[1]);
     if (raw) {
       if (!script) return send(404, { message: 'Script not found' });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CATALOGUE_ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
-import { CATALOGUE_SCRIPTS, catalogueScript, fakeCatalogue } from '../../../test/fake-catalogue.ts';
+import {
+  CATALOGUE_SCRIPTS,
+  catalogueScript,
+  fakeCatalogue,
+  OVERSIZED_SCRIPT_ID,
+} from '../../../test/fake-catalogue.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const SITE = 'https://scriptblox.test';
@@ -229,6 +235,11 @@ describeEachEngine('script catalogue proxy', (engine) => {
     const missing = await get('/api/scriptblox/script/64f0c0de0000000000000fff');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'Catalogue script not found' });
+
+    // A source over 1 MiB is refused as too large for Moonrelay, not passed on or answered 502.
+    const oversized = await get(`/api/scriptblox/script/${OVERSIZED_SCRIPT_ID}`);
+    expect(oversized.status).toBe(422);
+    expect(oversized.body).toEqual({ error: CATALOGUE_ERRORS.scriptTooLarge });
   });
 
   it('answers 400 for bad input and 401 without a session or key', async () => {
