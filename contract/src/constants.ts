@@ -94,6 +94,19 @@ export const GAME_COMMAND_EXPIRY_MS = 10 * 60 * 1000;
 export const GAME_EXECUTION_WAIT_MS = 8_000;
 /** Presence is written to the database at most this often per game server (and on connect/disconnect). */
 export const GAME_PRESENCE_PERSIST_MS = 30_000;
+/**
+ * The live game console (contract/src/console.ts). Per ping the game sends at most this many lines
+ * and bytes, dropping the oldest (and counting them) when its scripts log faster than that.
+ */
+export const CONSOLE_BATCH_MAX_LINES = 200;
+export const CONSOLE_BATCH_MAX_BYTES = 32 * 1024;
+/** A console line's text and an error's stack are kept up to these lengths. */
+export const CONSOLE_LINE_MAX_CHARS = 2_000;
+export const CONSOLE_STACK_MAX_CHARS = 4_000;
+/** Lines kept per game server by default (CONSOLE_LINES_PER_SERVER setting). */
+export const CONSOLE_KEEP_LINES_PER_SERVER = 5_000;
+export const CONSOLE_PAGE_MAX_LINES = 500;
+export const CONSOLE_SEARCH_MAX_CHARS = 200;
 /** Pings per minute one game server may send (a 2 s loop sends 30; long-poll answers add a few). */
 export const RATE_LIMIT_GAME_PING_PER_MINUTE = 300;
 /** Player profiles fetched from Roblox are kept this long. */
