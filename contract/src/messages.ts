@@ -53,6 +53,8 @@ export const ERRORS = {
   textHasNul: 'Text must not contain the NUL character (U+0000)',
   notFound: 'Not found',
   internal: 'Internal server error',
+  /** The database connection was lost (a restart or failover); the request did not happen and may be retried. */
+  databaseUnavailable: 'The database is unavailable right now. Please try again shortly.',
   luaSyntaxPrefix: 'Lua syntax error: ',
   identityProviderNotConfigured: 'Sign-in with an identity provider is not configured on this server',
   identityProviderUnavailable: 'The identity provider could not be reached. Please try again later.',

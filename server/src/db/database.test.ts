@@ -7,20 +7,26 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../test/engines.ts';
 import type { DatabaseConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.ts';
-import { uniqueViolation } from './errors.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from './database.ts';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { errorAnswer } from '../http/error-handler.ts';
+import { databaseUnavailable, uniqueViolation } from './errors.ts';
 
 describeEachEngine('data layer', (engine) => {
   let handle: DatabaseHandle;
   let drop: () => Promise<void>;
   let config: DatabaseConfig;
-  const warnings: unknown[][] = [];
+  /** Resolves with the next warning the data layer logs. */
+  let onWarning: ((args: unknown[]) => void) | undefined;
+  const nextWarning = () => new Promise<unknown[]>((resolve) => (onWarning = resolve));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moonrelay-db-'));
   beforeAll(async () => {
     const created = await engine.create(dir);
     drop = created.drop;
     config = created.config;
-    handle = openDatabase(config, { warn: ((...args: unknown[]) => warnings.push(args)) as Logger['warn'] });
+    handle = openDatabase(config, {
+      warn: ((...args: unknown[]) => onWarning?.(args)) as Logger['warn'],
+    });
   });
   afterAll(async () => {
     await handle.close();
@@ -122,23 +128,48 @@ describeEachEngine('data layer', (engine) => {
   }
 
   if (engine.name === 'PostgreSQL') {
-    it('outlives PostgreSQL ending an idle connection: a warning, no crash, and the next query works', async () => {
-      const pid = async () =>
-        (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]!.pid;
-      const idle = await pid();
+    const pid = async (db: Db) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]!.pid;
+    /** Ends a backend from outside, as a restart, failover or an administrator does. */
+    async function terminate(backend: number) {
       const other = new pg.Client({ connectionString: config.kind === 'postgres' ? config.url : '' });
       await other.connect();
       try {
-        await other.query('select pg_terminate_backend($1)', [idle]);
+        await other.query('select pg_terminate_backend($1)', [backend]);
       } finally {
         await other.end();
       }
-      // Without the pool's listener this 'error' would have been an uncaught exception.
-      for (let waited = 0; warnings.length === 0 && waited < 5_000; waited += 20)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]![1]).toMatch(/idle database connection lost/);
-      expect(await pid()).not.toBe(idle);
+    }
+
+    it('outlives PostgreSQL ending an idle connection: a warning, no crash, and the next query works', async () => {
+      const idle = await pid(handle.db);
+      const warned = nextWarning();
+      await terminate(idle);
+      // Without a listener this 'error' would have been an uncaught exception.
+      expect(String((await warned)[1])).toMatch(/database connection lost/);
+      expect(await pid(handle.db)).not.toBe(idle);
+    });
+
+    it('outlives a connection ended inside a transaction: that transaction fails as "unavailable" (503), the process and the pool go on', async () => {
+      let failure: unknown;
+      await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          const inUse = await pid(trx);
+          const warned = nextWarning();
+          await terminate(inUse);
+          // Checked out between two statements: pg's pool does not listen to this connection now.
+          await warned;
+          await sql`select 1`.execute(trx);
+        })
+        .catch((error: unknown) => (failure = error));
+      expect(failure).toBeDefined();
+      expect(databaseUnavailable(failure)).toBe(true);
+      expect(errorAnswer(failure)).toEqual({
+        status: 503,
+        body: { error: ERRORS.databaseUnavailable },
+        headers: { 'Retry-After': '1' },
+      });
+      expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
     });
   }
 });

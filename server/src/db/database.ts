@@ -54,10 +54,13 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 }
 
 /**
- * `logger` hears of PostgreSQL connections lost while idle in the pool (the server restarted, an
- * administrator ended the session, the database was dropped): pg reports those as an 'error' event
- * on the pool, which with no listener is an uncaught exception that would end the whole process.
- * The pool has already discarded the connection and opens a new one for the next query.
+ * `logger` hears of PostgreSQL connections lost (the server restarted or failed over, an
+ * administrator ended the session, the database was dropped). pg reports a loss as an 'error' event
+ * on the connection, which with no listener is an uncaught exception that would end the whole
+ * process. The pool listens only while a connection is idle; a connection checked out (inside a
+ * transaction, between two of its statements) has no listener of pg's, so each connection gets one
+ * of ours for its whole life. The query in flight, or the next one, then fails the one request
+ * (answered 503, see ./errors.ts), and the pool discards the connection when it comes back.
  */
 export function openDatabase(config: DatabaseConfig, logger: Pick<Logger, 'warn'>): DatabaseHandle {
   const plugins = [new CamelCasePlugin()];
@@ -67,7 +70,13 @@ export function openDatabase(config: DatabaseConfig, logger: Pick<Logger, 'warn'
     return { db, kind: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
-  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection lost; the pool opens a new one'));
+  pool.on('connect', (client) => {
+    client.on('error', (error) =>
+      logger.warn({ err: error }, 'database connection lost; the pool opens a new one for the next query'),
+    );
+  });
+  // Also emitted for an idle connection's loss, already logged by the connection's own listener.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

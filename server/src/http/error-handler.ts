@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ERRORS } from '@moonrelay/contract/messages';
+import { databaseUnavailable } from '../db/errors.ts';
 import { AppError } from './app-error.ts';
 import type { AppState } from './context.ts';
 import { bodyErrorAnswer } from './json-body.ts';
@@ -13,6 +14,8 @@ interface HttpLikeError {
 function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (typeof error !== 'object' || error === null) return undefined;
+  if (databaseUnavailable(error))
+    return new AppError(503, ERRORS.databaseUnavailable, { headers: { 'Retry-After': '1' } });
   const httpError = error as HttpLikeError;
   const parserError = bodyErrorAnswer(httpError);
   if (parserError) return parserError;
