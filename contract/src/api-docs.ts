@@ -46,7 +46,8 @@ export interface OpenApiOperation {
   tags: string[];
   'x-auth': EndpointAuth;
   'x-rate-limit': string;
-  'x-rate-limit-per-minute': number;
+  /** Absent for calls that are never rate-limited (the health checks). */
+  'x-rate-limit-per-minute'?: number;
   parameters?: OpenApiParameter[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HealthSchema } from './operations.ts';
+import { HealthLiveSchema, HealthReadySchema, HealthSchema } from './operations.ts';
 import { IdParamsSchema, SuccessResponseSchema } from './common.ts';
 import {
   AuthProvidersSchema,
@@ -72,7 +72,7 @@ import {
  * own ping budget, so a game's steady pinging never eats into the user's general budget.
  */
 export type EndpointAuth = 'none' | 'session' | 'session-or-key' | 'game-key' | 'admin';
-export type RateLimitPolicy = 'general' | 'execution' | 'game';
+export type RateLimitPolicy = 'general' | 'execution' | 'game' | 'none';
 
 export interface Endpoint {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -537,8 +537,30 @@ export const endpoints = {
     tag: 'Operations',
     summary: 'Whether this instance can serve: the database (503 when it does not answer) and Redis.',
     auth: 'none',
-    rateLimit: 'general',
+    // Probed every few seconds by load balancers and orchestrators, from one address: never refused.
+    rateLimit: 'none',
     response: HealthSchema,
+    errors: [503],
+  }),
+  healthLive: endpoint({
+    method: 'get',
+    path: '/api/health/live',
+    tag: 'Operations',
+    summary: 'Liveness: the process answers (restart it if not). Touches no database or Redis; never rate-limited.',
+    auth: 'none',
+    rateLimit: 'none',
+    response: HealthLiveSchema,
+    errors: [],
+  }),
+  healthReady: endpoint({
+    method: 'get',
+    path: '/api/health/ready',
+    tag: 'Operations',
+    summary:
+      'Readiness: the database, Redis and the workers, each with its state; 503 while the database or Redis does not answer. Never rate-limited.',
+    auth: 'none',
+    rateLimit: 'none',
+    response: HealthReadySchema,
     errors: [503],
   }),
   authProviders: endpoint({

@@ -254,6 +254,9 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
   it('reports health and metrics', async () => {
     const health = await call(b, 'GET', '/api/health');
     expect(health.body).toMatchObject({ status: 'ok', mode: 'scale-out', database: 'ok', redis: 'ok' });
+    const ready = await call(b, 'GET', '/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ok', redis: 'ok', workers: { status: 'ok', count: 1 } });
     expect((await call(b, 'GET', '/metrics')).status).toBe(401);
     const metrics = await fetch(`${b.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } });
     const text = await metrics.text();
@@ -267,6 +270,10 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     await redis.stop();
     const during = await call(b, 'GET', '/api/health');
     expect(during.body.redis).toBe('error');
+    // Out of rotation while Redis is away, answered at once rather than after the clients' retries.
+    const notReady = await call(b, 'GET', '/api/health/ready');
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toMatchObject({ status: 'degraded', redis: 'error', workers: { status: 'error' } });
     redis = await startRedis(redis.port);
     await eventually(async () => (await call(b, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'B reconnecting');
     await eventually(async () => (await call(a, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'A reconnecting');

@@ -128,7 +128,8 @@ export function mountEndpoint<E extends Endpoint>(
   if (endpoint.auth === 'game-key') {
     if (!gate) throw new Error(`${endpoint.path} needs a gate that checks its key`);
   } else {
-    stack.push(rateLimit(limits[endpoint.rateLimit]), authorize(endpoint));
+    if (endpoint.rateLimit !== 'none') stack.push(rateLimit(limits[endpoint.rateLimit]));
+    stack.push(authorize(endpoint));
   }
   if (endpoint.body) stack.push(jsonBody(endpoint.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
   if (gate) stack.push(gateStep(gate));

@@ -10,7 +10,7 @@ import type { AppState } from './context.ts';
  * execution, each counted for one session, one API key, or one IP address when anonymous.
  * Every answer carries RateLimit-* headers; a refusal is 429 with Retry-After.
  */
-export type RateLimits = Record<RateLimitPolicy, WindowCounter>;
+export type RateLimits = Record<Exclude<RateLimitPolicy, 'none'>, WindowCounter>;
 
 export function createRateLimits(
   backend: RateLimitBackend,

@@ -9,6 +9,11 @@ export interface JobQueue {
   enqueue<P>(name: string, payload: P): Promise<void>;
   /** Runs a job and answers its result (rejects with the job's error, or after `timeoutMs`). */
   request<P, R>(name: string, payload: P, timeoutMs: number): Promise<R>;
+  /**
+   * Worker processes consuming the queue right now: 'in-process' when jobs run in this process
+   * (the embedded mode). Rejects when the queue's store cannot be asked.
+   */
+  workerCount(): Promise<number | 'in-process'>;
   /** Waits for running jobs, then drops the rest. */
   close(): Promise<void>;
 }
@@ -55,6 +60,7 @@ export function createMemoryJobQueue(options: {
       waiting.push({ name, payload });
       pump();
     },
+    workerCount: async () => 'in-process',
     async close() {
       closed = true;
       waiting.length = 0;

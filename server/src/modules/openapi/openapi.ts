@@ -107,7 +107,7 @@ function queryParameters(endpoint: Endpoint): object[] {
 }
 
 /** Requests per minute of each budget, as this server enforces them (the documented defaults unless configured). */
-export type RateLimitsPerMinute = Record<RateLimitPolicy, number>;
+export type RateLimitsPerMinute = Record<Exclude<RateLimitPolicy, 'none'>, number>;
 
 const DOCUMENTED_RATE_LIMITS: RateLimitsPerMinute = {
   general: RATE_LIMIT_GENERAL_PER_MINUTE,
@@ -126,7 +126,8 @@ function operation(
     ? { [endpoint.responseType]: { schema: { type: 'string' } } }
     : { 'application/json': { schema: toRef(endpoint.response) } };
   const responses: Record<string, unknown> = { 200: { description: 'Success', content: success } };
-  for (const status of [...endpoint.errors, 429]) {
+  const limited = endpoint.rateLimit !== 'none';
+  for (const status of limited ? [...endpoint.errors, 429] : endpoint.errors) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: errorRef } },
@@ -148,7 +149,7 @@ function operation(
     tags: [endpoint.tag],
     security: SECURITY[endpoint.auth],
     'x-rate-limit': endpoint.rateLimit,
-    'x-rate-limit-per-minute': perMinute[endpoint.rateLimit],
+    ...(limited ? { 'x-rate-limit-per-minute': perMinute[endpoint.rateLimit as keyof RateLimitsPerMinute] } : {}),
     // Who may call it, in the contract's words (game-key: the API key travels in the body or query).
     'x-auth': endpoint.auth,
     ...(pathParams.length ? { parameters: pathParams } : {}),

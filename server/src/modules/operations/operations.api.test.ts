@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HealthSchema } from '@moonrelay/contract/operations';
+import { HealthLiveSchema, HealthReadySchema, HealthSchema } from '@moonrelay/contract/operations';
 import { engines } from '../../../test/engines.ts';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 
@@ -7,7 +7,8 @@ import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 describe('operations routes', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(engines[0]!);
+    // A general budget of 5 a minute: probes must never spend it.
+    server = await startTestServer(engines[0]!, { RATE_LIMIT_PER_MINUTE: '5' });
   });
   afterAll(() => server.close());
 
@@ -20,7 +21,32 @@ describe('operations routes', () => {
     }
   });
 
-  it('answers health 200 while the database answers, and 503 "degraded" once it does not', async () => {
+  it('never rate-limits the health checks: 60 probes of each from one address, while the same address is refused other calls', async () => {
+    for (let probe = 0; probe < 60; probe++) {
+      for (const path of ['/api/health', '/api/health/live', '/api/health/ready']) {
+        const res = await server.call('GET', path);
+        expect(res.status, `${path} probe ${probe}`).toBe(200);
+        expect(res.headers.get('ratelimit-limit')).toBeNull();
+      }
+    }
+    const others = [];
+    for (let call = 0; call < 6; call++) others.push((await server.call('GET', '/api/auth/providers')).status);
+    expect(others).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('answers readiness with each dependency: the embedded mode runs its jobs in-process', async () => {
+    const ready = await server.call('GET', '/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(HealthReadySchema.parse(ready.body)).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      redis: 'disabled',
+      workers: { status: 'in-process', count: null },
+    });
+    expect(HealthLiveSchema.parse((await server.call('GET', '/api/health/live')).body).status).toBe('ok');
+  });
+
+  it('answers health 200 while the database answers, and 503 "degraded" once it does not; liveness stays 200', async () => {
     const healthy = await server.call('GET', '/api/health');
     expect(healthy.status).toBe(200);
     expect(HealthSchema.parse(healthy.body)).toMatchObject({ status: 'ok', database: 'ok', mode: 'embedded' });
@@ -30,5 +56,10 @@ describe('operations routes', () => {
     const down = await server.call('GET', '/api/health');
     expect(down.status).toBe(503);
     expect(HealthSchema.parse(down.body)).toMatchObject({ status: 'degraded', database: 'error' });
+    const notReady = await server.call('GET', '/api/health/ready');
+    expect(notReady.status).toBe(503);
+    expect(HealthReadySchema.parse(notReady.body)).toMatchObject({ status: 'degraded', database: 'error' });
+    // The process itself is fine: an orchestrator must not restart it for its database.
+    expect((await server.call('GET', '/api/health/live')).status).toBe(200);
   });
 });

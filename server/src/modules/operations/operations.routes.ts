@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { APP_VERSION } from '@moonrelay/contract/constants';
 import { endpoints } from '@moonrelay/contract/endpoints';
+import type { HealthReady } from '@moonrelay/contract/operations';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AppState } from '../../http/context.ts';
@@ -22,6 +23,27 @@ async function databaseAnswers(db: Db): Promise<boolean> {
   }
 }
 
+const uptimeSeconds = () => Math.round((Date.now() - startedAt) / 1000);
+
+/** How long a readiness probe waits for the queue's store before calling the workers' state unknown. */
+const WORKER_CHECK_TIMEOUT_MS = 1_000;
+
+/** The job queue's workers, asked of Redis within a second (a probe must never hang on a Redis that is away). */
+async function workerState(platform: Platform): Promise<HealthReady['workers']> {
+  try {
+    const count = await Promise.race([
+      platform.jobs.workerCount(),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('timeout')), WORKER_CHECK_TIMEOUT_MS).unref(),
+      ),
+    ]);
+    if (count === 'in-process') return { status: 'in-process', count: null };
+    return { status: count > 0 ? 'ok' : 'none', count };
+  } catch {
+    return { status: 'error', count: null };
+  }
+}
+
 const sameToken = (given: string, expected: string) => {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -29,8 +51,10 @@ const sameToken = (given: string, expected: string) => {
 };
 
 /**
- * Health for load balancers and people (GET /api/health: 200 while the database answers, 503 when
- * it does not; Redis reported beside it) and Prometheus metrics (GET /metrics, only with the
+ * Health for load balancers, orchestrators and people, never rate-limited (probes come every few
+ * seconds from one address): GET /api/health (200 while the database answers, 503 when it does
+ * not; Redis reported beside it), GET /api/health/live (the process answers) and
+ * GET /api/health/ready (503 while the database or Redis is away; the workers reported beside) and Prometheus metrics (GET /metrics, only with the
  * METRICS_TOKEN as a Bearer token; without the setting the metrics are not served at all).
  */
 export function mountOperationsRoutes(
@@ -38,20 +62,35 @@ export function mountOperationsRoutes(
   limits: RateLimits,
   deps: { db: Db; platform: Platform; metrics: Metrics; metricsToken: string | undefined },
 ): void {
-  mountEndpoint(router, endpoints.health, limits, async ({ ctx }) => {
+  const dependencies = async () => {
     const [database, redis] = await Promise.all([databaseAnswers(deps.db), deps.platform.redisStatus()]);
-    const healthy = database && redis !== 'error';
-    const answer = {
-      status: healthy ? ('ok' as const) : ('degraded' as const),
+    return {
+      status: database && redis !== 'error' ? ('ok' as const) : ('degraded' as const),
       version: APP_VERSION,
       mode: deps.platform.mode,
       database: database ? ('ok' as const) : ('error' as const),
       redis,
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      uptimeSeconds: uptimeSeconds(),
     };
+  };
+
+  mountEndpoint(router, endpoints.health, limits, async ({ ctx }) => {
+    const answer = await dependencies();
     // The database is what every request needs: without it this instance should leave the rotation.
-    if (!database) ctx.status = 503;
+    if (answer.database === 'error') ctx.status = 503;
     return answer;
+  });
+
+  mountEndpoint(router, endpoints.healthLive, limits, async () => ({
+    status: 'ok' as const,
+    version: APP_VERSION,
+    uptimeSeconds: uptimeSeconds(),
+  }));
+
+  mountEndpoint(router, endpoints.healthReady, limits, async ({ ctx }) => {
+    const [answer, workers] = await Promise.all([dependencies(), workerState(deps.platform)]);
+    if (answer.status !== 'ok') ctx.status = 503;
+    return { ...answer, workers };
   });
 
   const metricsRoute: Middleware<AppState> = async (ctx) => {

@@ -49,6 +49,8 @@ export function createBullJobQueue(options: {
       const job = await queue.add(name, payload, { removeOnComplete: true, removeOnFail: true });
       return job.waitUntilFinished(events, timeoutMs);
     },
+    // BullMQ names its workers' Redis connections; the count comes from Redis's client list.
+    workerCount: () => queue.getWorkersCount(),
     async close() {
       await worker?.close();
       await events?.close();

@@ -31,7 +31,8 @@ export interface DocsEndpoint {
   path: string;
   summary: string;
   auth: EndpointAuth;
-  rateLimit: { policy: string; perMinute: number };
+  /** perMinute is null for calls that are never rate-limited. */
+  rateLimit: { policy: string; perMinute: number | null };
   headers: { name: string; value: string }[];
   pathParams: Field[];
   queryParams: Field[];
@@ -148,7 +149,7 @@ function endpointView(op: DocsOperation, doc: OpenApiDocument, example: Endpoint
     path: op.path,
     summary: operation.summary,
     auth: op.auth,
-    rateLimit: { policy: operation['x-rate-limit'], perMinute: operation['x-rate-limit-per-minute'] },
+    rateLimit: { policy: operation['x-rate-limit'], perMinute: operation['x-rate-limit-per-minute'] ?? null },
     headers,
     pathParams: parameterFields(op, doc, 'path'),
     queryParams: parameterFields(op, doc, 'query'),

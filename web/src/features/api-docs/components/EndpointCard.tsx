@@ -51,7 +51,10 @@ export function EndpointCard({ endpoint, context }: { endpoint: DocsEndpoint; co
             </Badge>
           )}
           <Badge variant="outline" data-testid="rate-limit">
-            <Timer size={12} /> {endpoint.rateLimit.perMinute.toLocaleString('en')} requests / minute
+            <Timer size={12} />{' '}
+            {endpoint.rateLimit.perMinute === null
+              ? 'Not rate-limited'
+              : `${endpoint.rateLimit.perMinute.toLocaleString('en')} requests / minute`}
           </Badge>
         </HStack>
         <Text color="fg.muted" fontSize="sm">
