@@ -55,6 +55,8 @@ export const ERRORS = {
   internal: 'Internal server error',
   /** The database connection was lost (a restart or failover); the request did not happen and may be retried. */
   databaseUnavailable: 'The database is unavailable right now. Please try again shortly.',
+  /** Redis (the scale-out mode's shared state) is away; the request did not happen and may be retried. */
+  serviceUnavailable: 'Moonrelay is briefly unavailable. Please try again shortly.',
   luaSyntaxPrefix: 'Lua syntax error: ',
   identityProviderNotConfigured: 'Sign-in with an identity provider is not configured on this server',
   identityProviderUnavailable: 'The identity provider could not be reached. Please try again later.',

@@ -1,6 +1,7 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_PATH, type GameServersEvent, type MassProgressEvent } from '@moonrelay/contract/events';
+import { ERRORS } from '@moonrelay/contract/messages';
 import { engines } from '../test/engines.ts';
 import { startInstance, startRedis, type Instance } from '../test/instances.ts';
 import { SimulatedGame } from '../test/simulated-game.ts';
@@ -64,7 +65,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       // metrics are text
     }
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: response.status, body: parsed as any, text };
+    return { status: response.status, body: parsed as any, text, headers: response.headers };
   };
   let counter = 0;
   const register = async (instance: Instance) => {
@@ -265,8 +266,10 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     expect(text).toMatch(/^moonrelay_game_servers_connected \d+$/m);
   });
 
-  it('survives Redis restarting: requests fail briefly, then everything works again', async () => {
+  it('survives Redis restarting: requests answer 503 with Retry-After meanwhile, never 500, then everything works again', async () => {
     const user = await register(a);
+    const live = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'before-restart' });
+    expect((await live.ping()).status).toBe(200);
     await redis.stop();
     const during = await call(b, 'GET', '/api/health');
     expect(during.body.redis).toBe('error');
@@ -274,6 +277,12 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     const notReady = await call(b, 'GET', '/api/health/ready');
     expect(notReady.status).toBe(503);
     expect(notReady.body).toMatchObject({ status: 'degraded', redis: 'error', workers: { status: 'error' } });
+    // What games and users meet meanwhile: a clear, retryable refusal.
+    const ping = await live.ping();
+    expect(ping).toMatchObject({ status: 503, body: { error: ERRORS.serviceUnavailable } });
+    const command = await call(b, 'POST', '/api/game/command', user.token, { type: 'heal' });
+    expect(command).toMatchObject({ status: 503, body: { error: ERRORS.serviceUnavailable } });
+    expect(command.headers.get('retry-after')).toBe('1');
     redis = await startRedis(redis.port);
     await eventually(async () => (await call(b, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'B reconnecting');
     await eventually(async () => (await call(a, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'A reconnecting');

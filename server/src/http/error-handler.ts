@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { databaseUnavailable } from '../db/errors.ts';
+import { redisUnavailable } from '../platform/redis/connection.ts';
 import { AppError } from './app-error.ts';
 import type { AppState } from './context.ts';
 import { bodyErrorAnswer } from './json-body.ts';
@@ -11,11 +12,14 @@ interface HttpLikeError {
   message?: string;
 }
 
+const RETRY_SOON = { headers: { 'Retry-After': '1' } };
+
 function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (typeof error !== 'object' || error === null) return undefined;
-  if (databaseUnavailable(error))
-    return new AppError(503, ERRORS.databaseUnavailable, { headers: { 'Retry-After': '1' } });
+  // A dependency that is away: nothing of the request happened, and a retry in a second may work.
+  if (databaseUnavailable(error)) return new AppError(503, ERRORS.databaseUnavailable, RETRY_SOON);
+  if (redisUnavailable(error)) return new AppError(503, ERRORS.serviceUnavailable, RETRY_SOON);
   const httpError = error as HttpLikeError;
   const parserError = bodyErrorAnswer(httpError);
   if (parserError) return parserError;

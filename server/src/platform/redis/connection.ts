@@ -15,15 +15,43 @@ export function connectRedis(url: string, name: string, logger: Logger, options:
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 6), 5_000),
   });
   let down = false;
+  // While Redis is away (after having answered once), a plain command fails at once instead of
+  // waiting in ioredis's offline queue through the retries: the request it belongs to is answered
+  // 503 with Retry-After right away (redisUnavailable). Before the first connection, commands wait
+  // as usual, so start-up does not race the connection. BullMQ's blocking connections keep their
+  // queue: they must survive an outage on their own.
+  const failFastWhileDown = (failFast: boolean) => {
+    if (!options.forBullMq) redis.options.enableOfflineQueue = !failFast;
+  };
   redis.on('ready', () => {
     if (down) logger.info({ redis: name }, 'redis connection restored');
     down = false;
+    failFastWhileDown(false);
   });
-  redis.on('error', (error: Error) => {
-    if (!down) logger.warn({ redis: name, err: error.message }, 'redis connection lost; reconnecting');
+  const lost = (reason: string) => {
+    if (!down) logger.warn({ redis: name, err: reason }, 'redis connection lost; reconnecting');
     down = true;
+    failFastWhileDown(true);
+  };
+  redis.on('error', (error: Error) => lost(error.message));
+  redis.on('close', () => {
+    if (redis.status !== 'end') lost('connection closed');
   });
   return redis;
+}
+
+/** ioredis's messages for a command that could not reach Redis (an outage, a restart). */
+const REDIS_UNREACHABLE =
+  /^(Stream isn't writeable|Connection is closed|Reached the max retries per request limit|Command timed out)/;
+
+/**
+ * Whether a failed call failed because Redis could not be reached: the request is then answered
+ * 503 with Retry-After (see http/error-handler.ts), not 500.
+ */
+export function redisUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  return name === 'MaxRetriesPerRequestError' || (typeof message === 'string' && REDIS_UNREACHABLE.test(message));
 }
 
 /** Whether Redis answers right now (the health check). */
