@@ -401,7 +401,8 @@ export const endpoints = {
     method: 'post',
     path: '/api/admin/users/:id/execute-script',
     tag: 'Admin',
-    summary: "Run code on a user's connected game and wait up to 8 s for its output. Audited.",
+    summary:
+      "Run code (`script`; `code` is taken too) on a user's connected game and wait up to 8 s for its output. Audited.",
     auth: 'admin',
     rateLimit: 'execution',
     params: AdminUserIdParamsSchema,
