@@ -173,6 +173,17 @@ export const endpoints = {
     response: ScriptListSchema,
     errors: [401],
   }),
+  getScript: endpoint({
+    method: 'get',
+    path: '/api/scripts/:id',
+    tag: 'Scripts',
+    summary: "One of the user's scripts, code included. Another user's script answers 404, as an unknown id does.",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: ScriptSchema,
+    errors: [401, 404],
+  }),
   createScript: endpoint({
     method: 'post',
     path: '/api/scripts',

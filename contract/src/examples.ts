@@ -188,6 +188,11 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       },
     },
   },
+  getScript: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    response: script,
+    error: scriptNotFound,
+  },
   updateScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },
     body: { code: 'print("Hello again")' },
