@@ -62,8 +62,9 @@ export type DryRunSummary = z.infer<typeof DryRunSummarySchema>;
  * The answer of both execute calls. A sandbox run answers success, output, error and its limit; a
  * dry run also answers `dryRun`, its summary (null when a sandbox limit ended the run).
  * A game run answers queued true and gameConnected true; success, output and error are the game's
- * result when it came back within the wait, else success is false with no error and `pending` is
- * true (the result arrives later as an `execution:result` event and in the history). Without a
+ * result when it came back within the wait (8 s by default). Otherwise it is the spec's queued
+ * shape: success true (the game has the script; that is no failure), `pending` true, no output and
+ * no error yet; the result arrives later as an `execution:result` event and in the history. Without a
  * connected game the answer is the spec's not-connected shape (queued false, gameConnected false,
  * instructions, error 'Game not connected').
  */
@@ -82,7 +83,7 @@ export const ExecutionResponseSchema = z
     queued: z.boolean().optional(),
     gameConnected: z.boolean().optional(),
     instructions: z.string().optional(),
-    /** Game target: the result has not come back yet. */
+    /** Game target: the result has not come back within the wait; it arrives later (success is true). */
     pending: z.boolean().optional(),
     /** Game target: the game server that runs it. */
     serverId: z.string().optional(),

@@ -142,6 +142,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const executions = createExecutionsService({
     db,
     bus,
+    gameWaitMs: config.gameExecutionWaitMs,
     sandbox: platform.sandboxInWorkers ? queuedSandboxRunner(jobs) : sandboxRunner(sandboxPool),
     syntax: luaTools,
     game: {
