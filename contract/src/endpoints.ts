@@ -17,6 +17,7 @@ import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScript
 import { SCRIPT_CODE_MAX_BYTES } from './constants.ts';
 import {
   ExecuteCodeRequestSchema,
+  ExecuteCodeResponseSchema,
   ExecuteScriptRequestSchema,
   ExecutionResponseSchema,
   LuaCheckResponseSchema,
@@ -92,6 +93,12 @@ export interface Endpoint {
   errors: readonly number[];
   /** Largest JSON body accepted, in bytes (default 1 MB). */
   bodyLimitBytes?: number;
+  /**
+   * A 'session-or-key' endpoint that also takes the API key as `key` in its JSON body, as the game
+   * client sends it, when no Authorization header names the caller. Its rate limit and
+   * authorization then come after the body is read.
+   */
+  keyInBody?: true;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -225,12 +232,14 @@ export const endpoints = {
     path: '/api/scripts/execute',
     tag: 'Scripts',
     summary:
-      'Run code: in the connected game (default target), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). Syntax is checked first.',
+      'Run code: in the connected game (default target; a result not back within 8 s answers queued with `pending`), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). ' +
+      'Or, as the game client calls it, `key` (your API key) and `script` (the name of one of your scripts): answers that script’s code for the game to run itself, and with `gameData` the commands waiting for that game. Syntax is checked first.',
     auth: 'session-or-key',
+    keyInBody: true,
     rateLimit: 'execution',
     body: ExecuteCodeRequestSchema,
-    response: ExecutionResponseSchema,
-    errors: [400, 401, 413, 503],
+    response: ExecuteCodeResponseSchema,
+    errors: [400, 401, 404, 413, 503],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   executeScript: endpoint({

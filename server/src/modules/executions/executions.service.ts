@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { printableText } from '@moonrelay/contract/common';
-import type { DryRunSummary, ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
-import type { CommandView } from '@moonrelay/contract/game';
+import type { DryRunSummary, ExecutionResponse, ExecutionTarget, ScriptForGame } from '@moonrelay/contract/executions';
+import type { CommandView, DeliveredCommand, PlayerData } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
@@ -41,6 +41,8 @@ export interface GameRunner {
   queueExecution(userId: string, serverId: string, code: string, executionId: string): Promise<string>;
   /** The command's final state, or null if it did not finish in time. */
   waitForResult(commandId: string, timeoutMs: number): Promise<CommandView | null>;
+  /** A game server's ping (its player's data); answers the commands waiting for it, taken as a ping takes them. */
+  ping(userId: string, serverId: string | undefined, playerData: PlayerData): Promise<DeliveredCommand[]>;
 }
 
 const EXCERPT_LENGTH = 500;
@@ -181,6 +183,32 @@ export function createExecutionsService(deps: {
     /** `initiatedBy`: the admin running it on this user's game (the admin panel). */
     runCode(userId: string, code: string, target: ExecutionTarget = 'game', serverId?: string, initiatedBy?: string) {
       return execute({ userId, scriptId: null, initiatedBy: initiatedBy ?? null }, code, target, serverId);
+    },
+
+    /**
+     * The game client's documented call: the code of the user's script of that name, which the game
+     * runs itself. It counts as a run of the script on the game (executionCount and the history),
+     * recorded as succeeded: Moonrelay's part, handing the code to the game that asked for it, is
+     * done, and the game never reports how its own run went, so a queued record would stay pending
+     * for ever. With `gameData` the call is also that game server's ping, and answers its commands.
+     */
+    async scriptForGame(
+      userId: string,
+      name: string,
+      asking: { serverId?: string; gameData?: PlayerData },
+    ): Promise<ScriptForGame> {
+      const script = await scriptsRepo.findByNameForUser(db, userId, name);
+      if (!script) throw new AppError(404, ERRORS.scriptNotFound);
+      await syntax.assertValidSyntax(script.code);
+      const commands = asking.gameData ? await game.ping(userId, asking.serverId, asking.gameData) : undefined;
+      await record({ userId, scriptId: script.id, initiatedBy: null }, script.code, 'game', {
+        success: true,
+        output: '',
+        error: null,
+        durationMs: 0,
+        status: 'succeeded',
+      });
+      return { success: true, code: script.code, name: script.name, output: '', ...(commands ? { commands } : {}) };
     },
 
     async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game', serverId?: string) {
