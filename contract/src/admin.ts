@@ -3,6 +3,7 @@ import { IsoDateTimeSchema } from './common.ts';
 import { ExecutionTargetSchema } from './executions.ts';
 import { GameCommandRequestSchema, PlayerDataSchema } from './game.ts';
 import { ScriptCodeSchema } from './scripts.ts';
+import { VALIDATION } from './messages.ts';
 
 /**
  * The admin panel (spec sections 2 Admin, 6, 7 Admin). Every /api/admin route is for admins only
@@ -105,8 +106,20 @@ export const AdminRegenerateKeyResponseSchema = z
 
 export const AdminCommandRequestSchema = GameCommandRequestSchema;
 
+/**
+ * The spec's admin panel sends the code as `script`; `code` (the name the other execute calls use)
+ * is taken too. With both, `script` is run.
+ */
 export const AdminExecuteScriptRequestSchema = z
-  .object({ code: ScriptCodeSchema, serverId: z.string().max(100).optional() })
+  .object({
+    script: ScriptCodeSchema.optional().meta({ description: 'The Lua code to run on the user’s game' }),
+    code: ScriptCodeSchema.optional().meta({ description: 'Another name for script' }),
+    serverId: z.string().max(100).optional(),
+  })
+  .refine((body) => body.script !== undefined || body.code !== undefined, {
+    message: VALIDATION.scriptCodeRequired,
+    path: ['script'],
+  })
   .meta({ id: 'AdminExecuteScriptRequest' });
 export type AdminExecuteScriptRequest = z.infer<typeof AdminExecuteScriptRequestSchema>;
 

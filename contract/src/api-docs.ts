@@ -45,6 +45,8 @@ export interface OpenApiOperation {
   summary: string;
   tags: string[];
   'x-auth': EndpointAuth;
+  /** The API key is also taken as `key` in the JSON body (the game client's way). */
+  'x-key-in-body'?: boolean;
   'x-rate-limit': string;
   /** Absent for calls that are never rate-limited (the health checks). */
   'x-rate-limit-per-minute'?: number;
@@ -68,6 +70,8 @@ export interface DocsOperation {
   /** OpenAPI form: /api/scripts/{id} */
   path: string;
   auth: EndpointAuth;
+  /** Also takes the API key as `key` in the body. */
+  keyInBody: boolean;
   textResponse: boolean;
   operation: OpenApiOperation;
 }
@@ -86,6 +90,7 @@ export function listDocsOperations(doc: OpenApiDocument): DocsOperation[] {
           method,
           path,
           auth: operation['x-auth'],
+          keyInBody: operation['x-key-in-body'] === true,
           textResponse: Boolean(operation.responses['200']?.content?.['text/plain']),
           operation,
         });
@@ -95,10 +100,11 @@ export function listDocsOperations(doc: OpenApiDocument): DocsOperation[] {
   return found;
 }
 
+/** The request an example makes: the endpoint's, with the example's own way of sending the key if it has one. */
 export const snippetRequest = (op: DocsOperation, example: EndpointExample): SnippetRequest => ({
   method: op.method,
   path: op.path,
-  auth: op.auth,
+  auth: example.auth ?? op.auth,
   example,
   textResponse: op.textResponse,
 });

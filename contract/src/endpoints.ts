@@ -17,6 +17,7 @@ import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScript
 import { SCRIPT_CODE_MAX_BYTES } from './constants.ts';
 import {
   ExecuteCodeRequestSchema,
+  ExecuteCodeResponseSchema,
   ExecuteScriptRequestSchema,
   ExecutionResponseSchema,
   LuaCheckResponseSchema,
@@ -92,6 +93,12 @@ export interface Endpoint {
   errors: readonly number[];
   /** Largest JSON body accepted, in bytes (default 1 MB). */
   bodyLimitBytes?: number;
+  /**
+   * A 'session-or-key' endpoint that also takes the API key as `key` in its JSON body, as the game
+   * client sends it, when no Authorization header names the caller. Its rate limit and
+   * authorization then come after the body is read.
+   */
+  keyInBody?: true;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -173,6 +180,17 @@ export const endpoints = {
     response: ScriptListSchema,
     errors: [401],
   }),
+  getScript: endpoint({
+    method: 'get',
+    path: '/api/scripts/:id',
+    tag: 'Scripts',
+    summary: "One of the user's scripts, code included. Another user's script answers 404, as an unknown id does.",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: ScriptSchema,
+    errors: [401, 404],
+  }),
   createScript: endpoint({
     method: 'post',
     path: '/api/scripts',
@@ -214,12 +232,14 @@ export const endpoints = {
     path: '/api/scripts/execute',
     tag: 'Scripts',
     summary:
-      'Run code: in the connected game (default target), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). Syntax is checked first.',
+      'Run code: in the connected game (default target; a result not back within 8 s answers queued with `pending`), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). ' +
+      'Or, as the game client calls it, `key` (your API key) and `script` (the name of one of your scripts): answers that script’s code for the game to run itself, and with `gameData` the commands waiting for that game. Syntax is checked first.',
     auth: 'session-or-key',
+    keyInBody: true,
     rateLimit: 'execution',
     body: ExecuteCodeRequestSchema,
-    response: ExecutionResponseSchema,
-    errors: [400, 401, 413, 503],
+    response: ExecuteCodeResponseSchema,
+    errors: [400, 401, 404, 413, 503],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   executeScript: endpoint({
@@ -401,7 +421,8 @@ export const endpoints = {
     method: 'post',
     path: '/api/admin/users/:id/execute-script',
     tag: 'Admin',
-    summary: "Run code on a user's connected game and wait up to 8 s for its output. Audited.",
+    summary:
+      "Run code (`script`; `code` is taken too) on a user's connected game and wait up to 8 s for its output. Audited.",
     auth: 'admin',
     rateLimit: 'execution',
     params: AdminUserIdParamsSchema,

@@ -144,11 +144,12 @@ function luaValue(value: unknown, indent: string): string {
   return entries.length ? `{\n${entries.join('\n')}\n${indent}}` : '{}';
 }
 
-/** The line that shows the answer: its first field, or how many items a list has. */
+/** The lines that use the answer: the example's own, or its first field, or how many items a list has. */
 function luaPrint(request: SnippetRequest): string[] {
   if (request.textResponse) return ['print(response.Body)'];
   const { response } = request.example;
   const decode = 'local data = HttpService:JSONDecode(response.Body)';
+  if (request.example.luaAnswer) return [decode, ...request.example.luaAnswer];
   if (Array.isArray(response)) return [decode, 'print(#data .. " items")'];
   const first = response && typeof response === 'object' ? Object.keys(response)[0] : undefined;
   if (!first) return [decode];

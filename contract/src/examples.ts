@@ -1,5 +1,5 @@
 import type { ErrorResponse } from './common.ts';
-import type { EndpointName } from './endpoints.ts';
+import type { EndpointAuth, EndpointName } from './endpoints.ts';
 import { ERRORS, VALIDATION } from './messages.ts';
 
 /**
@@ -9,6 +9,10 @@ import { ERRORS, VALIDATION } from './messages.ts';
  * must answer in the documented success shape (server/src/modules/openapi/examples.api.test.ts),
  * every documented answer must parse with the endpoint's response schema, and every endpoint a docs
  * tab shows must have an example here.
+ *
+ * An endpoint called in more than one way (POST /api/scripts/execute: code in the sandbox, code in
+ * the game, the game client's script by name) has its other ways as `variants`, each shown, run
+ * and checked like the first.
  *
  * Placeholders: the page puts the reader's own API key in place of API_KEY_PLACEHOLDER (when it
  * knows it); the reader supplies the session token from login and the id of one of their scripts.
@@ -39,6 +43,19 @@ export interface EndpointExample {
   error: { status: number; body: ErrorResponse };
   /** Something the reader should know before running it. */
   note?: string;
+  /** What this way of calling it is, when the endpoint has `variants`. */
+  title?: string;
+  /** How this example's caller proves itself, when not as its endpoint's `auth` says ('game-key': `key` in the body, no header). */
+  auth?: EndpointAuth;
+  /** The Lua example's lines after it decodes the answer as `data`, instead of printing its first field. */
+  luaAnswer?: string[];
+  /** Other ways of calling the same endpoint. */
+  variants?: EndpointExample[];
+}
+
+/** Every way an endpoint's example shows it being called: the example itself, then its variants. */
+export function examplesOf(example: EndpointExample): EndpointExample[] {
+  return [example, ...(example.variants ?? [])];
 }
 
 const USER_ID = '827e8511-e451-4feb-8970-a59c3c1d366e';
@@ -85,6 +102,20 @@ const sandboxRun = {
   executionId: '0c64cd59-17b0-4a20-b231-900155f2a22f',
   durationMs: 7,
   limit: null,
+};
+
+/** A game run whose result was not back within the wait: the spec's queued shape, with pending. */
+const queuedGameRun = {
+  success: true,
+  output: '',
+  error: null,
+  target: 'game',
+  executionId: '5b0a8d0e-3f6e-4a8e-9a51-0e2f1d1c7c11',
+  serverId: 'studio',
+  durationMs: 0,
+  queued: true,
+  gameConnected: true,
+  pending: true,
 };
 
 const dryRun = {
@@ -188,6 +219,11 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       },
     },
   },
+  getScript: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    response: script,
+    error: scriptNotFound,
+  },
   updateScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },
     body: { code: 'print("Hello again")' },
@@ -200,10 +236,41 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     error: scriptNotFound,
   },
   executeCode: {
+    title: 'Code in the sandbox',
     body: { code: 'print("Hello from Moonrelay")', target: 'sandbox' },
     response: sandboxRun,
     error: { status: 400, body: syntaxError },
-    note: 'Leave out target (or send "game") to run it in your connected game instead; the answer then waits up to 8 s for its output.',
+    note: 'Leave out target (or send "game") to run it in your connected game instead (see "Code in your game").',
+    variants: [
+      {
+        title: 'Code in your game',
+        body: { code: 'print("Hello from Moonrelay")' },
+        response: queuedGameRun,
+        error: { status: 400, body: syntaxError },
+        note: 'Needs a connected game. The answer waits up to 8 s for the game’s result (success, output, error); a result not back by then is answered queued, as here, with pending true: the game has the script, and the result arrives later in your execution history (and live on the dashboard).',
+      },
+      {
+        title: 'Game client: a script by name',
+        auth: 'game-key',
+        body: { key: API_KEY_PLACEHOLDER, script: 'Hello', gameData: playerData },
+        response: {
+          success: true,
+          code: 'print("Hello from Moonrelay")',
+          name: 'Hello',
+          output: '',
+          commands: [{ id: 'a9276542-66e4-4abc-8981-57233614a36f', type: 'teleport', data: { x: 0, y: 50, z: 0 } }],
+        },
+        error: scriptNotFound,
+        luaAnswer: [
+          'local run, problem = loadstring(data.code)',
+          'if not run then',
+          '  error(problem)',
+          'end',
+          'run()',
+        ],
+        note: 'How a game fetches one of your scripts by its name and runs it itself (LoadStringEnabled must be on): your API key goes in the body, with no Authorization header. With gameData the call also counts as the game’s ping, and commands holds the commands waiting for it (run them in order; their results go on the next ping).',
+      },
+    ],
   },
   executeScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ScriptCodeSchema } from './scripts.ts';
+import { ScriptCodeSchema, ScriptNameSchema } from './scripts.ts';
 import { VALIDATION } from './messages.ts';
-import { ServerIdSchema } from './game.ts';
+import { DeliveredCommandSchema, PlayerDataSchema, ServerIdSchema } from './game.ts';
 
 /**
  * Where code runs: the user's connected game (default), Moonrelay's own Lua sandbox, or a dry run
@@ -10,18 +10,47 @@ import { ServerIdSchema } from './game.ts';
 export const ExecutionTargetSchema = z.enum(['game', 'sandbox', 'dry-run']);
 export type ExecutionTarget = z.infer<typeof ExecutionTargetSchema>;
 
-/** `code`, or `loadstring` (the catalogue's name for the same thing). */
+/**
+ * POST /api/scripts/execute, in the spec's variants (section 7):
+ * - `code`, or `loadstring` (the catalogue's name for the same thing), run where `target` says. The
+ *   catalogue screen also sends `key` (the user's token); the Authorization header decides then.
+ * - The game client's documented call: `key` (the API key), `script` (the name of one of the key
+ *   owner's scripts) and optional `gameData` (its player's data). The answer is the script's code
+ *   for the game to run itself (ScriptForGame).
+ */
 export const ExecuteCodeRequestSchema = z
   .object({
     code: ScriptCodeSchema.optional(),
     loadstring: ScriptCodeSchema.optional(),
     target: ExecutionTargetSchema.optional(),
-    /** Game target: which of the user's game servers runs it (default: the most recently pinged). */
+    /**
+     * Game target: which of the user's game servers runs it (default: the most recently pinged). With
+     * `script` and `gameData`: the game server that is asking (default "default", as the ping's).
+     */
     serverId: ServerIdSchema.optional(),
+    key: z
+      .string()
+      .max(200)
+      .optional()
+      .meta({ description: 'Your API key, as the game client sends it (when no Authorization header is sent)' }),
+    script: ScriptNameSchema.optional().meta({
+      description:
+        'The game client’s call: the name of one of your scripts, whose code is answered for the game to run',
+    }),
+    gameData: PlayerDataSchema.optional().meta({
+      description:
+        'With script: your game’s player data; the call then also counts as its ping and answers its commands',
+    }),
   })
-  .refine((body) => body.code !== undefined || body.loadstring !== undefined, {
-    message: VALIDATION.scriptCodeRequired,
-    path: ['code'],
+  .superRefine((body, ctx) => {
+    const hasCode = body.code !== undefined || body.loadstring !== undefined;
+    if (!hasCode && body.script === undefined) {
+      ctx.addIssue({ code: 'custom', message: VALIDATION.scriptCodeRequired, path: ['code'] });
+    } else if (hasCode && body.script !== undefined) {
+      ctx.addIssue({ code: 'custom', message: VALIDATION.executeCodeOrScript, path: ['script'] });
+    } else if (body.script !== undefined && body.target !== undefined && body.target !== 'game') {
+      ctx.addIssue({ code: 'custom', message: VALIDATION.executeScriptTarget, path: ['target'] });
+    }
   })
   .meta({ id: 'ExecuteCodeRequest' });
 export type ExecuteCodeRequest = z.infer<typeof ExecuteCodeRequestSchema>;
@@ -62,8 +91,9 @@ export type DryRunSummary = z.infer<typeof DryRunSummarySchema>;
  * The answer of both execute calls. A sandbox run answers success, output, error and its limit; a
  * dry run also answers `dryRun`, its summary (null when a sandbox limit ended the run).
  * A game run answers queued true and gameConnected true; success, output and error are the game's
- * result when it came back within the wait, else success is false with no error and `pending` is
- * true (the result arrives later as an `execution:result` event and in the history). Without a
+ * result when it came back within the wait (8 s by default). Otherwise it is the spec's queued
+ * shape: success true (the game has the script; that is no failure), `pending` true, no output and
+ * no error yet; the result arrives later as an `execution:result` event and in the history. Without a
  * connected game the answer is the spec's not-connected shape (queued false, gameConnected false,
  * instructions, error 'Game not connected').
  */
@@ -82,13 +112,37 @@ export const ExecutionResponseSchema = z
     queued: z.boolean().optional(),
     gameConnected: z.boolean().optional(),
     instructions: z.string().optional(),
-    /** Game target: the result has not come back yet. */
+    /** Game target: the result has not come back within the wait; it arrives later (success is true). */
     pending: z.boolean().optional(),
     /** Game target: the game server that runs it. */
     serverId: z.string().optional(),
   })
   .meta({ id: 'ExecutionResponse' });
 export type ExecutionResponse = z.infer<typeof ExecutionResponseSchema>;
+
+/**
+ * The game client's call (`script` by name): the script's code for the game to run itself. Moonrelay
+ * never sees that run's output, so `output` is empty. `commands` (only when the call sent
+ * `gameData`, which makes it the game's ping too) are the commands waiting for that game server,
+ * such as a teleport with x, y, z, delivered as a ping delivers them: run them in order and report
+ * their results on the next ping.
+ */
+export const ScriptForGameSchema = z
+  .object({
+    success: z.literal(true),
+    code: z.string(),
+    name: z.string(),
+    output: z.string(),
+    commands: z.array(DeliveredCommandSchema).optional(),
+  })
+  .meta({ id: 'ScriptForGame' });
+export type ScriptForGame = z.infer<typeof ScriptForGameSchema>;
+
+/** What POST /api/scripts/execute answers: a run (code), or the game client's script by name. */
+export const ExecuteCodeResponseSchema = z
+  .union([ExecutionResponseSchema, ScriptForGameSchema])
+  .meta({ id: 'ExecuteCodeResponse' });
+export type ExecuteCodeResponse = z.infer<typeof ExecuteCodeResponseSchema>;
 
 export const LuaCodeRequestSchema = z
   .object({ code: z.string({ error: VALIDATION.scriptCodeRequired }) })

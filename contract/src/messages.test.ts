@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { LoginRequestSchema, OidcCallbackRequestSchema, RegisterFormSchema } from './auth.ts';
 import { VALIDATION } from './messages.ts';
 import { CreateScriptRequestSchema, UpdateScriptRequestSchema } from './scripts.ts';
+import { ExecuteCodeRequestSchema } from './executions.ts';
 
 const register = {
   email: 'ada@example.com',
@@ -35,6 +36,8 @@ const cases: Record<keyof typeof VALIDATION, [z.ZodType, unknown]> = {
   scriptCodeRequired: [CreateScriptRequestSchema, { ...script, code: '\n\t ' }],
   scriptCodeTooLarge: [CreateScriptRequestSchema, { ...script, code: 'x'.repeat(1024 * 1024 + 1) }],
   scriptUpdateEmpty: [UpdateScriptRequestSchema, {}],
+  executeCodeOrScript: [ExecuteCodeRequestSchema, { code: 'print(1)', script: 'Hello' }],
+  executeScriptTarget: [ExecuteCodeRequestSchema, { script: 'Hello', target: 'sandbox' }],
   autoExecuteGamesTooMany: [CreateScriptRequestSchema, { ...script, autoExecuteGames: manyGames }],
   codeRequired: [OidcCallbackRequestSchema, { ...callback, code: '' }],
   codeTooLong: [OidcCallbackRequestSchema, { ...callback, code: 'c'.repeat(2049) }],

@@ -22,6 +22,8 @@ export const VALIDATION = {
   scriptCodeRequired: 'Code is required',
   scriptCodeTooLarge: 'Code must be at most 1 MiB',
   scriptUpdateEmpty: 'Nothing to update: send at least one script field',
+  executeCodeOrScript: 'Send code or a script name, not both',
+  executeScriptTarget: 'A script fetched by name runs in the game that asked for it: leave out target',
   autoExecuteGamesTooMany: 'autoExecuteGames may hold at most 100 games',
   codeRequired: 'code is required',
   codeTooLong: 'code must be at most 2048 characters',

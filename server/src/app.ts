@@ -142,6 +142,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const executions = createExecutionsService({
     db,
     bus,
+    gameWaitMs: config.gameExecutionWaitMs,
     sandbox: platform.sandboxInWorkers ? queuedSandboxRunner(jobs) : sandboxRunner(sandboxPool),
     syntax: luaTools,
     game: {
@@ -156,6 +157,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
         return row!.id;
       },
       waitForResult: (commandId, timeoutMs) => waits.commandFinished(commandId, timeoutMs),
+      ping: async (userId, serverId, playerData) => (await gameLink.ping(userId, { serverId, playerData })).commands,
     },
   });
   completeGameRuns = executions.completeGameRuns;
@@ -270,7 +272,11 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountAuthRoutes(api, services.rateLimits, services.accounts);
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
-  mountExecutionRoutes(api, services.rateLimits, services.executions);
+  mountExecutionRoutes(api, services.rateLimits, {
+    executions: services.executions,
+    apiKeys: services.apiKeys,
+    sessions: services.sessions,
+  });
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {

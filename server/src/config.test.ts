@@ -44,6 +44,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ OIDC_ISSUER_URL: 'accounts.google.com' })).toThrow(/OIDC_ISSUER_URL/);
   });
 
+  it('waits 8 s for a game run by default; GAME_EXECUTION_WAIT_MS sets 0 to 30000 ms', () => {
+    expect(loadConfig({}).gameExecutionWaitMs).toBe(8_000);
+    expect(loadConfig({ GAME_EXECUTION_WAIT_MS: '0' }).gameExecutionWaitMs).toBe(0);
+    expect(loadConfig({ GAME_EXECUTION_WAIT_MS: '30000' }).gameExecutionWaitMs).toBe(30_000);
+    for (const bad of ['-1', '30001', '1.5', 'soon']) {
+      expect(() => loadConfig({ GAME_EXECUTION_WAIT_MS: bad }), bad).toThrow(/GAME_EXECUTION_WAIT_MS/);
+    }
+  });
+
   it('fails fast naming every invalid setting', () => {
     let error: unknown;
     try {

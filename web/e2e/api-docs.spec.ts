@@ -69,6 +69,21 @@ describe('API docs and analytics', () => {
     const { stdout } = await run('sh', ['-c', copied]);
     expect((JSON.parse(stdout) as { name: string }[]).map((script) => script.name)).toEqual(['Docs Script']);
 
+    // The execute call's game-client way: its cURL sends the key in the body, no header, and runs as it is.
+    await suite.app.call('POST', '/api/scripts', { token: key, body: { name: 'Hello', code: 'print("hi")' } });
+    const execute = endpointCard(page, 'POST /api/scripts/execute');
+    const gameClient = 'Game client: a script by name';
+    await execute.getByRole('tab', { name: gameClient, exact: true }).click();
+    await execute
+      .getByRole('button', { name: `Copy cURL example for POST /api/scripts/execute (${gameClient})` })
+      .click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('"script": "Hello"');
+    const fetchByName = await page.evaluate(() => navigator.clipboard.readText());
+    expect(fetchByName).not.toContain('Authorization');
+    const fetched = JSON.parse((await run('sh', ['-c', fetchByName])).stdout) as Record<string, unknown>;
+    expect(fetched).toMatchObject({ success: true, name: 'Hello', code: 'print("hi")', output: '' });
+    await screenshot(page, 'api-docs-execute-game-client');
+
     // The other tabs.
     await docsTab(page, 'Game').click();
     await expectPath(page, '/api-docs', '?tab=game');

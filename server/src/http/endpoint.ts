@@ -116,6 +116,8 @@ function gateStep(gate: KeyGate): Middleware<AppState> {
  *
  * Endpoints whose caller proves itself with a key inside the request ('game-key': the game's ping
  * and loader) bring their own `gate`, run after the body is read, which authenticates and rate limits.
+ * So do endpoints that take a key in the body besides the Authorization header (`keyInBody`): their
+ * gate may name the caller from the body, and the rate limit and authorization follow it.
  */
 export function mountEndpoint<E extends Endpoint>(
   router: Router<AppState>,
@@ -125,14 +127,21 @@ export function mountEndpoint<E extends Endpoint>(
   gate?: KeyGate,
 ): void {
   const stack: Middleware<AppState>[] = [];
-  if (endpoint.auth === 'game-key') {
+  // Health checks ('none') are never rate-limited: probes come every few seconds from one address.
+  const checks = [
+    ...(endpoint.rateLimit === 'none' ? [] : [rateLimit(limits[endpoint.rateLimit])]),
+    authorize(endpoint),
+  ];
+  if (endpoint.auth === 'game-key' || endpoint.keyInBody) {
     if (!gate) throw new Error(`${endpoint.path} needs a gate that checks its key`);
+    if (endpoint.keyInBody && !endpoint.body)
+      throw new Error(`${endpoint.path} takes a key in a body it does not have`);
   } else {
-    if (endpoint.rateLimit !== 'none') stack.push(rateLimit(limits[endpoint.rateLimit]));
-    stack.push(authorize(endpoint));
+    stack.push(...checks);
   }
   if (endpoint.body) stack.push(jsonBody(endpoint.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
   if (gate) stack.push(gateStep(gate));
+  if (endpoint.keyInBody) stack.push(...checks);
   stack.push(async (ctx) => {
     const raw = {
       params: ctx.params,

@@ -50,7 +50,7 @@ describe('executionOutcome', () => {
   });
 
   it("answers 'Script Queued' when the game took the script and its result is still to come", () => {
-    const outcome = executionOutcome({ success: false, error: null, queued: true, gameConnected: true, pending: true });
+    const outcome = executionOutcome({ success: true, error: null, queued: true, gameConnected: true, pending: true });
     expect(outcome.notice).toEqual({
       type: 'info',
       title: 'Script Queued',

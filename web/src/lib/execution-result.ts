@@ -70,8 +70,10 @@ export function failureDescription(
 
 /**
  * A game run whose result has not come back within the call's wait: the game has the script, and
- * the result arrives later (an `execution:result` event). A game run that did come back in time is
- * also `queued` (it went through the game's queue) but carries its result, so `pending` decides.
+ * the result arrives later (an `execution:result` event). The server answers it in the spec's queued
+ * shape (success and queued true) plus `pending`. A game run that did come back in time is also
+ * `queued` (it went through the game's queue) but carries its result, so `pending` decides, and it
+ * is read before `success`.
  */
 export const isPending = (result: ExecutionResult) => result.pending === true;
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ERRORS } from '@moonrelay/contract/messages';
+import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
@@ -146,7 +146,7 @@ describeEachEngine('admin API', (engine) => {
     game.start();
     try {
       const res = await as(admin.token).post(`/api/admin/users/${user.user.id}/execute-script`, {
-        code: 'print("from the admin")',
+        script: 'print("from the admin")',
       });
       expect(res.body).toMatchObject({ success: true, output: 'from the admin\n', gameConnected: true });
       expect(await lastAudit()).toMatchObject({
@@ -165,6 +165,51 @@ describeEachEngine('admin API', (engine) => {
     } finally {
       await game.stop();
     }
+  });
+
+  it("takes the code as script (the spec's field) or code; script wins; bad bodies answer 400", async () => {
+    const user = await registerUser(server);
+    const path = `/api/admin/users/${user.user.id}/execute-script`;
+    const codeOf = async (executionId: string) =>
+      (
+        await server.app.database.db
+          .selectFrom('executions')
+          .select('codeExcerpt')
+          .where('id', '=', executionId)
+          .executeTakeFirstOrThrow()
+      ).codeExcerpt;
+    // No game is connected: the run is answered (and recorded) in the not-connected shape.
+    for (const [body, ran] of [
+      [{ script: 'print("as script")' }, 'print("as script")'],
+      [{ code: 'print("as code")' }, 'print("as code")'],
+      [{ script: 'print("script")', code: 'print("code")' }, 'print("script")'],
+    ] as const) {
+      const res = await as(admin.token).post(path, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body).toMatchObject({ gameConnected: false, error: ERRORS.gameNotConnected });
+      expect(await codeOf(res.body.executionId)).toBe(ran);
+    }
+    for (const body of [
+      {},
+      { script: '' },
+      { script: '   ' },
+      { script: 42 },
+      { code: ['print(1)'] },
+      { serverId: 'x' },
+    ]) {
+      const res = await as(admin.token).post(path, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error, JSON.stringify(body)).toBe(VALIDATION.scriptCodeRequired);
+    }
+    const syntax = await as(admin.token).post(path, { script: 'print(' });
+    expect(syntax.status).toBe(400);
+    expect(syntax.body.error).toMatch(/^Lua syntax error: /);
+    const tooLarge = await as(admin.token).post(path, { script: `-- ${'x'.repeat(2 * 1024 * 1024)}` });
+    expect(tooLarge.status).toBe(413);
+    const unknownUser = await as(admin.token).post(`/api/admin/users/${crypto.randomUUID()}/execute-script`, {
+      script: 'print(1)',
+    });
+    expect(unknownUser.status).toBe(404);
   });
 
   it('promotes and demotes, audited; the last admin cannot be demoted', async () => {

@@ -31,7 +31,7 @@ export function mountAdminRoutes(
     admin.command(await actor(principal), params.id, body),
   );
   mountEndpoint(router, endpoints.adminExecuteScript, limits, async ({ principal, params, body }) =>
-    admin.executeScript(await actor(principal), params.id, body.code, body.serverId),
+    admin.executeScript(await actor(principal), params.id, (body.script ?? body.code)!, body.serverId),
   );
   mountEndpoint(router, endpoints.adminSetRole, limits, async ({ principal, params, body }) =>
     admin.setRole(await actor(principal), params.id, body.isAdmin),

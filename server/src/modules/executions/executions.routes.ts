@@ -1,17 +1,64 @@
 import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { AppError } from '../../http/app-error.ts';
 import type { AppState } from '../../http/context.ts';
-import { mountEndpoint } from '../../http/endpoint.ts';
-import type { RateLimits } from '../../http/rate-limit.ts';
+import { mountEndpoint, type KeyGate } from '../../http/endpoint.ts';
+import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
+import { looksLikeApiKey } from '../../security/api-keys.ts';
+import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
+import type { SessionsService } from '../auth/sessions.service.ts';
 import type { ExecutionsService } from './executions.service.ts';
+
+/**
+ * POST /api/scripts/execute also takes its credential as `key` in the body (spec section 6: the
+ * game client's documented execute call sends its API key there; the catalogue screen sends the
+ * user's token there too). The Authorization header, when it names a caller, decides; else the
+ * body's key does, an API key or a session token. A refused body key, or the game client's call
+ * (`script`) with no key at all, answers 401 Invalid API key after spending the caller's IP
+ * budget, as a refused key of the ping does.
+ */
+function bodyKeyGate(deps: { apiKeys: ApiKeysService; sessions: SessionsService }, limits: RateLimits): KeyGate {
+  return async ({ body, caller }) => {
+    if (caller.principal) return;
+    const fields = (body ?? {}) as Record<string, unknown>;
+    const key = typeof fields.key === 'string' ? fields.key : undefined;
+    // Without a key the header's refusal stands (401 Authentication failed), unless this is the game's call.
+    if (key === undefined && fields.script === undefined) return;
+    if (key && looksLikeApiKey(key)) {
+      const owner = await deps.apiKeys.resolve(key);
+      if (owner) caller.principal = { kind: 'api-key', ...owner };
+    } else if (key) {
+      const session = await deps.sessions.resolve(key);
+      if (session) caller.principal = { kind: 'session', ...session };
+    }
+    if (!caller.principal) {
+      await spend(caller, limits.execution, ipKey(caller.ip()));
+      throw new AppError(401, ERRORS.invalidApiKey, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    }
+  };
+}
 
 export function mountExecutionRoutes(
   router: Router<AppState>,
   limits: RateLimits,
-  executions: ExecutionsService,
+  deps: { executions: ExecutionsService; apiKeys: ApiKeysService; sessions: SessionsService },
 ): void {
-  mountEndpoint(router, endpoints.executeCode, limits, ({ principal, body }) =>
-    executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId),
+  const { executions } = deps;
+  mountEndpoint(
+    router,
+    endpoints.executeCode,
+    limits,
+    ({ principal, body }) => {
+      if (body.script !== undefined) {
+        return executions.scriptForGame(principal.userId, body.script, {
+          serverId: body.serverId,
+          gameData: body.gameData,
+        });
+      }
+      return executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId);
+    },
+    bodyKeyGate(deps, limits),
   );
   mountEndpoint(router, endpoints.executeScript, limits, ({ principal, params, body }) =>
     executions.runScript(principal.userId, params.id, body.target, body.serverId),

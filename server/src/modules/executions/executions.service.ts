@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import { GAME_EXECUTION_WAIT_MS } from '@moonrelay/contract/constants';
 import { printableText } from '@moonrelay/contract/common';
-import type { DryRunSummary, ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
-import type { CommandView } from '@moonrelay/contract/game';
+import type { DryRunSummary, ExecutionResponse, ExecutionTarget, ScriptForGame } from '@moonrelay/contract/executions';
+import type { CommandView, DeliveredCommand, PlayerData } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
@@ -42,6 +41,8 @@ export interface GameRunner {
   queueExecution(userId: string, serverId: string, code: string, executionId: string): Promise<string>;
   /** The command's final state, or null if it did not finish in time. */
   waitForResult(commandId: string, timeoutMs: number): Promise<CommandView | null>;
+  /** A game server's ping (its player's data); answers the commands waiting for it, taken as a ping takes them. */
+  ping(userId: string, serverId: string | undefined, playerData: PlayerData): Promise<DeliveredCommand[]>;
 }
 
 const EXCERPT_LENGTH = 500;
@@ -58,8 +59,9 @@ interface RunContext {
  * Target "sandbox" runs in a fresh locked-down Lua state on the worker pool; target "dry-run" runs
  * there too, in an emulated Roblox game server, and answers a summary of what the script changed
  * (docs/decisions/019-dry-runs.md; the summary is answered, not stored). Target "game" (the
- * default) becomes an execute command for a connected game server and waits up to 8 s for its
- * result; a later result completes the record and is pushed (`execution:result`). Without a
+ * default) becomes an execute command for a connected game server and waits for its result (8 s by
+ * default, GAME_EXECUTION_WAIT_MS), else answers it queued; a later result completes the record and
+ * is pushed (`execution:result`). Without a
  * connected game the answer is the spec's not-connected shape. Every run is recorded, and a saved
  * script's executionCount counts it.
  */
@@ -69,8 +71,10 @@ export function createExecutionsService(deps: {
   syntax: SyntaxChecker;
   game: GameRunner;
   bus: EventBus;
+  /** How long a game run waits for its result before it is answered queued (GAME_EXECUTION_WAIT_MS). */
+  gameWaitMs: number;
 }) {
-  const { db, sandbox, syntax, game, bus } = deps;
+  const { db, sandbox, syntax, game, bus, gameWaitMs } = deps;
 
   async function record(
     run: RunContext,
@@ -98,19 +102,20 @@ export function createExecutionsService(deps: {
     return id;
   }
 
+  /**
+   * A game run's answer. Its result, when the game sent it in time; otherwise the spec's queued
+   * shape: the game has the script, which is no failure, so success is true and `pending` says the
+   * result (output, error) is still to come, as an `execution:result` event and in the history.
+   */
   function gameAnswer(executionId: string, serverId: string, command: CommandView | null): ExecutionResponse {
-    const finished = command !== null;
+    const base = { queued: true, gameConnected: true, target: 'game', executionId, serverId } as const;
+    if (!command) return { ...base, success: true, pending: true, output: '', error: null, durationMs: 0 };
     return {
-      queued: true,
-      gameConnected: true,
-      success: command?.status === 'succeeded',
-      output: command?.output ?? '',
-      error: command?.error ?? null,
-      target: 'game',
-      executionId,
-      serverId,
-      durationMs: command?.durationMs ?? 0,
-      ...(finished ? {} : { pending: true }),
+      ...base,
+      success: command.status === 'succeeded',
+      output: command.output ?? '',
+      error: command.error ?? null,
+      durationMs: command.durationMs ?? 0,
     };
   }
 
@@ -145,7 +150,7 @@ export function createExecutionsService(deps: {
       status: 'queued',
     });
     const commandId = await game.queueExecution(userId, server, code, executionId);
-    return gameAnswer(executionId, server, await game.waitForResult(commandId, GAME_EXECUTION_WAIT_MS));
+    return gameAnswer(executionId, server, await game.waitForResult(commandId, gameWaitMs));
   }
 
   async function execute(
@@ -178,6 +183,32 @@ export function createExecutionsService(deps: {
     /** `initiatedBy`: the admin running it on this user's game (the admin panel). */
     runCode(userId: string, code: string, target: ExecutionTarget = 'game', serverId?: string, initiatedBy?: string) {
       return execute({ userId, scriptId: null, initiatedBy: initiatedBy ?? null }, code, target, serverId);
+    },
+
+    /**
+     * The game client's documented call: the code of the user's script of that name, which the game
+     * runs itself. It counts as a run of the script on the game (executionCount and the history),
+     * recorded as succeeded: Moonrelay's part, handing the code to the game that asked for it, is
+     * done, and the game never reports how its own run went, so a queued record would stay pending
+     * for ever. With `gameData` the call is also that game server's ping, and answers its commands.
+     */
+    async scriptForGame(
+      userId: string,
+      name: string,
+      asking: { serverId?: string; gameData?: PlayerData },
+    ): Promise<ScriptForGame> {
+      const script = await scriptsRepo.findByNameForUser(db, userId, name);
+      if (!script) throw new AppError(404, ERRORS.scriptNotFound);
+      await syntax.assertValidSyntax(script.code);
+      const commands = asking.gameData ? await game.ping(userId, asking.serverId, asking.gameData) : undefined;
+      await record({ userId, scriptId: script.id, initiatedBy: null }, script.code, 'game', {
+        success: true,
+        output: '',
+        error: null,
+        durationMs: 0,
+        status: 'succeeded',
+      });
+      return { success: true, code: script.code, name: script.name, output: '', ...(commands ? { commands } : {}) };
     },
 
     async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game', serverId?: string) {

@@ -114,7 +114,8 @@ export function createGameLinkService(deps: {
   return {
     status,
 
-    async ping(userId: string, request: GamePingRequest): Promise<GamePingResponse> {
+    /** The key was checked by the caller (the route's gate): the request is the key owner's. */
+    async ping(userId: string, request: Omit<GamePingRequest, 'key'>): Promise<GamePingResponse> {
       const serverId = request.serverId || DEFAULT_SERVER_ID;
       const nowMs = Date.now();
       if (admission.busy && !(await presence.get(userId, serverId))) {

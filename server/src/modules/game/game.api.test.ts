@@ -441,41 +441,7 @@ describeEachEngine('game link API', (engine) => {
       }
     });
 
-    it('answers pending when the result is late; the result arrives later as an event and in the history', async () => {
-      const user = await registerUser(server);
-      const g = game(user.user.apiKey);
-      await g.ping();
-      const events: BusEvent[] = [];
-      const unsubscribe = server.app.services.bus.subscribe((event) => events.push(event));
-      try {
-        const res = await server.call('POST', '/api/scripts/execute', {
-          token: user.token,
-          body: { code: 'print("late")' },
-        });
-        expect(res.body).toMatchObject({
-          queued: true,
-          gameConnected: true,
-          pending: true,
-          success: false,
-          error: null,
-        });
-        await g.ping();
-        await g.ping();
-        const late = events.find((e) => e.type === 'execution:result');
-        expect(late).toMatchObject({
-          userId: user.user.id,
-          execution: { executionId: res.body.executionId, success: true, output: 'late\n' },
-        });
-        const row = await server.app.database.db
-          .selectFrom('executions')
-          .selectAll()
-          .where('id', '=', res.body.executionId)
-          .executeTakeFirstOrThrow();
-        expect(row).toMatchObject({ status: 'succeeded', output: 'late\n' });
-      } finally {
-        unsubscribe();
-      }
-    }, 15_000);
+    // A result not back within the wait (answered queued): queued-runs.api.test.ts.
 
     it('answers the not-connected shape when no game is connected', async () => {
       const user = await registerUser(server);

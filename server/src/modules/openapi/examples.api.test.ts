@@ -14,6 +14,7 @@ import { renderSnippets, type Snippets } from '@moonrelay/contract/example-snipp
 import {
   API_KEY_PLACEHOLDER,
   EXAMPLES,
+  examplesOf,
   fillPlaceholders,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
@@ -29,9 +30,10 @@ import { buildOpenApiDocument } from './openapi.ts';
 
 /**
  * The API docs page's examples work: every cURL and JavaScript example of every endpoint the page
- * shows is run, as the text the page renders, against a real server (cURL through the shell,
- * JavaScript in a fresh Node process), and must answer in the documented success shape. The Lua
- * examples must pass the Luau syntax check (they need a Roblox game server to run).
+ * shows (each way of calling it, its variants included) is run, as the text the page renders,
+ * against a real server (cURL through the shell, JavaScript in a fresh Node process), and must
+ * answer in the documented success shape. The Lua examples must pass the Luau syntax check (they
+ * need a Roblox game server to run).
  */
 
 const run = promisify(execFile);
@@ -41,6 +43,13 @@ const doc = buildOpenApiDocument() as unknown as OpenApiDocument;
 const shown = listDocsOperations(doc);
 const endpointOf = (op: DocsOperation) => (endpoints as Record<string, Endpoint>)[op.name]!;
 const exampleOf = (op: DocsOperation) => EXAMPLES[op.name as keyof typeof EXAMPLES]!;
+
+/** Every example the page shows, as [test name, operation, example]: an endpoint's own, then its variants. */
+const shownExamples = shown.flatMap((op) =>
+  examplesOf(exampleOf(op)).map(
+    (example, index) => [index === 0 ? op.name : `${op.name}: ${example.title}`, op, example] as const,
+  ),
+);
 
 /** The keys a reader sees at the top of an answer (of the first item, for a list). */
 function shape(value: unknown): string[] {
@@ -62,37 +71,43 @@ describe('API docs examples: coverage and documented shapes', () => {
     expect(shown.some((op) => op.path.startsWith('/api/admin/'))).toBe(false);
   });
 
-  it.each(shown.map((op) => [op.name, op] as const))(
-    '%s: the documented request, answer and error match the contract',
-    (_name, op) => {
-      const endpoint = endpointOf(op);
-      const example = exampleOf(op);
-      expect(endpoint.response.safeParse(example.response).error).toBeUndefined();
-      if (endpoint.body) {
-        expect(example.body, 'a body example').toBeDefined();
-        expect(endpoint.body.safeParse(example.body).error).toBeUndefined();
-      } else {
-        expect(example.body).toBeUndefined();
-      }
-      if (endpoint.query) expect(endpoint.query.safeParse(example.query ?? {}).error).toBeUndefined();
-      for (const name of endpoint.path.matchAll(/:(\w+)/g)) expect(example.params?.[name[1]!], name[1]).toBeDefined();
-      expect(ErrorResponseSchema.safeParse(example.error.body).error).toBeUndefined();
-      expect([...endpoint.errors, 429]).toContain(example.error.status);
-    },
-  );
+  it('titles every way of calling an endpoint that has several, and nests no variants', () => {
+    const several = shown.filter((op) => exampleOf(op).variants?.length);
+    expect(several.map((op) => op.name)).toContain('executeCode');
+    for (const op of several) {
+      for (const example of examplesOf(exampleOf(op))) expect(example.title, op.name).toBeTruthy();
+      for (const variant of exampleOf(op).variants!) expect(variant.variants, op.name).toBeUndefined();
+    }
+  });
+
+  it.each(shownExamples)('%s: the documented request, answer and error match the contract', (_name, op, example) => {
+    const endpoint = endpointOf(op);
+    expect(endpoint.response.safeParse(example.response).error).toBeUndefined();
+    if (endpoint.body) {
+      expect(example.body, 'a body example').toBeDefined();
+      expect(endpoint.body.safeParse(example.body).error).toBeUndefined();
+    } else {
+      expect(example.body).toBeUndefined();
+    }
+    if (endpoint.query) expect(endpoint.query.safeParse(example.query ?? {}).error).toBeUndefined();
+    for (const name of endpoint.path.matchAll(/:(\w+)/g)) expect(example.params?.[name[1]!], name[1]).toBeDefined();
+    expect(ErrorResponseSchema.safeParse(example.error.body).error).toBeUndefined();
+    expect([...endpoint.errors, 429]).toContain(example.error.status);
+  });
 });
 
 /**
  * A fresh account for one example, so that examples cannot disturb each other, with what a reader
- * fills in by hand: their session token, one of their scripts, and a kept long script.
+ * fills in by hand: their session token, one of their scripts (the one the create example makes,
+ * which the game client's example fetches by name), and a kept long script. Its game is connected
+ * (one ping) and never answers, so a run on the game answers queued as the example documents.
  */
 async function exampleContext(server: TestServer) {
   const { token, user } = await registerUser(server);
-  const created = await server.call('POST', '/api/scripts', {
-    token,
-    body: { name: 'Example', code: 'print("Hello from Moonrelay")' },
-  });
+  const created = await server.call('POST', '/api/scripts', { token, body: EXAMPLES.createScript!.body });
   expect(created.status).toBe(200);
+  const ping = await server.call('POST', '/api/game/ping', { body: { key: user.apiKey, serverId: 'studio' } });
+  expect(ping.status).toBe(200);
   const temp = await server.call('POST', '/api/scripts/temp', { token, body: EXAMPLES.createTempScript!.body });
   expect(temp.status).toBe(200);
   const loadUrl = new URL(temp.body.url as string);
@@ -107,8 +122,13 @@ async function exampleContext(server: TestServer) {
   };
 }
 
-function renderFor(server: TestServer, op: DocsOperation, context: Awaited<ReturnType<typeof exampleContext>>) {
-  const snippets = renderSnippets(snippetRequest(op, exampleOf(op)), { origin: server.url, apiKey: context.apiKey });
+function renderFor(
+  server: TestServer,
+  op: DocsOperation,
+  example: EndpointExample,
+  context: Awaited<ReturnType<typeof exampleContext>>,
+) {
+  const snippets = renderSnippets(snippetRequest(op, example), { origin: server.url, apiKey: context.apiKey });
   const fill = (text: string) => fillPlaceholders(text, context.fill);
   return {
     curl: fill(snippets.curl),
@@ -135,7 +155,12 @@ for (const language of ['curl', 'javascript'] as const) {
     let server: TestServer;
     beforeAll(async () => {
       const base = await roblox.start();
-      server = await startTestServer(engines[0]!, { ROBLOX_USERS_API_URL: base, ROBLOX_THUMBNAILS_API_URL: base });
+      server = await startTestServer(engines[0]!, {
+        ROBLOX_USERS_API_URL: base,
+        ROBLOX_THUMBNAILS_API_URL: base,
+        // The examples' game never answers: a run on it answers queued once this passes.
+        GAME_EXECUTION_WAIT_MS: '100',
+      });
     });
     afterAll(async () => {
       await server?.close();
@@ -149,22 +174,22 @@ for (const language of ['curl', 'javascript'] as const) {
       );
     });
 
-    it.each(shown.map((op) => [op.name, op] as const))('%s answers as documented', async (_name, op) => {
+    it.each(shownExamples)('%s answers as documented', async (_name, op, example) => {
       const context = await exampleContext(server);
-      const snippet = renderFor(server, op, context)[language];
+      const snippet = renderFor(server, op, example, context)[language];
       expect(snippet).not.toContain(API_KEY_PLACEHOLDER);
       const { stdout } =
         language === 'curl'
           ? await run('sh', ['-c', snippet], { timeout: TIMEOUT_MS })
           : await run(process.execPath, ['--input-type=module', '-e', snippet], { timeout: TIMEOUT_MS });
-      expectDocumentedAnswer(op, exampleOf(op), stdout.trimEnd());
+      expectDocumentedAnswer(op, example, stdout.trimEnd());
     });
   });
 }
 
 describe('API docs examples: Lua', () => {
-  it.each(shown.map((op) => [op.name, op] as const))('%s passes the Luau syntax check', (_name, op) => {
-    const { lua } = renderSnippets(snippetRequest(op, exampleOf(op)), {
+  it.each(shownExamples)('%s passes the Luau syntax check', (_name, op, example) => {
+    const { lua } = renderSnippets(snippetRequest(op, example), {
       origin: 'https://moonrelay.example.com',
       apiKey: 'mr_cNhVSVDoTsbl8HadMirhCD0YrPTc',
     });

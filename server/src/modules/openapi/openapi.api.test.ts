@@ -43,4 +43,31 @@ describe('GET /api/openapi.json', () => {
     expect(doc.components.schemas.Script.properties.autoExecuteGames).toBeDefined();
     expect(doc.paths['/api/scripts'].get.security).toEqual([{ sessionToken: [] }, { apiKey: [] }]);
   });
+
+  it('documents the execute call’s ways, the key it takes in the body, one script by id and the admin’s script field', async () => {
+    const doc = (await server.call('GET', '/api/openapi.json')).body;
+    const execute = doc.paths['/api/scripts/execute'].post;
+    expect(execute['x-key-in-body']).toBe(true);
+    expect(Object.keys(execute.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '429']));
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.ExecuteCodeRequest.properties)).toEqual(
+      expect.arrayContaining(['code', 'loadstring', 'target', 'serverId', 'key', 'script', 'gameData']),
+    );
+    expect(schemas.ExecuteCodeResponse.anyOf).toEqual([
+      { $ref: '#/components/schemas/ExecutionResponse' },
+      { $ref: '#/components/schemas/ScriptForGame' },
+    ]);
+    expect(schemas.ScriptForGame.required).toEqual(['success', 'code', 'name', 'output']);
+    expect(schemas.ExecutionResponse.properties).toHaveProperty('pending');
+    expect(doc.paths['/api/scripts/{id}/execute'].post['x-key-in-body']).toBeUndefined();
+
+    const getScript = doc.paths['/api/scripts/{id}'].get;
+    expect(getScript.operationId).toBe('getScript');
+    expect(getScript.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Script',
+    });
+    expect(Object.keys(getScript.responses)).toEqual(['200', '401', '404', '429']);
+
+    expect(Object.keys(schemas.AdminExecuteScriptRequest.properties)).toEqual(['script', 'code', 'serverId']);
+  });
 });

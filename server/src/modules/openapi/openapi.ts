@@ -152,6 +152,8 @@ function operation(
     ...(limited ? { 'x-rate-limit-per-minute': perMinute[endpoint.rateLimit as keyof RateLimitsPerMinute] } : {}),
     // Who may call it, in the contract's words (game-key: the API key travels in the body or query).
     'x-auth': endpoint.auth,
+    // The game client's way besides the header: the API key as `key` in the JSON body.
+    ...(endpoint.keyInBody ? { 'x-key-in-body': true } : {}),
     ...(pathParams.length ? { parameters: pathParams } : {}),
     ...(endpoint.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(endpoint.body) } } } }

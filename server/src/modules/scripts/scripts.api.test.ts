@@ -99,6 +99,48 @@ describeEachEngine('scripts API', (engine) => {
     expect(list.body[1].id).toBe(b.body.id);
   });
 
+  describe('get one', () => {
+    it("answers one of the caller's scripts, by session or API key", async () => {
+      const { token: own, user } = await registerUser(server);
+      const created = await create({ name: 'Single', description: 'one', code: 'print("one")' }, own);
+      for (const credential of [own, user.apiKey as string]) {
+        const res = await server.call('GET', `/api/scripts/${created.body.id}`, { token: credential });
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual(created.body);
+      }
+    });
+
+    it("answers 404 Script not found for an unknown id and for another user's script", async () => {
+      const mallory = await registerUser(server);
+      const victim = await create({ name: 'Private', code: 'print("mine")' });
+      for (const [id, credential] of [
+        [victim.body.id, mallory.token],
+        [victim.body.id, mallory.user.apiKey],
+        ['00000000-0000-4000-8000-000000000000', token],
+        ['not-a-uuid', token],
+        ['x'.repeat(5000), token],
+        [encodeURIComponent('../scripts'), token],
+      ]) {
+        const res = await server.call('GET', `/api/scripts/${id}`, { token: credential });
+        expect(res.status, id.slice(0, 40)).toBe(404);
+        expect(res.body).toEqual({ error: ERRORS.scriptNotFound });
+      }
+    });
+
+    it('answers 401 without a credential or with a bad one, and 400 for an id holding NUL', async () => {
+      const created = await create({ name: 'Guarded', code: 'print(1)' });
+      const path = `/api/scripts/${created.body.id}`;
+      const none = await server.call('GET', path);
+      expect(none.status).toBe(401);
+      expect(none.body).toEqual({ error: ERRORS.authenticationFailed });
+      const badKey = await server.call('GET', path, { token: 'mr_AAAAAAAAAAAAAAAAAAAAAA000000' });
+      expect(badKey.status).toBe(401);
+      expect(badKey.body).toEqual({ error: ERRORS.invalidApiKey });
+      const nul = await server.call('GET', '/api/scripts/a%00b', { token });
+      expect(nul.status).toBe(400);
+    });
+  });
+
   describe('update', () => {
     it('takes code only, keeping the other fields', async () => {
       const created = await create({ name: 'Keep', description: 'd', code: 'print(1)', isAutoExecute: true });

@@ -21,6 +21,18 @@ export const scriptsRepo = {
     return db.selectFrom('scripts').selectAll().where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
   },
 
+  /** Names are not unique: the most recently updated script of that name. */
+  findByNameForUser(db: Db, userId: string, name: string): Promise<ScriptRow | undefined> {
+    return db
+      .selectFrom('scripts')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('name', '=', name)
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id')
+      .executeTakeFirst();
+  },
+
   async insert(db: Db, row: ScriptRow): Promise<void> {
     await db.insertInto('scripts').values(row).execute();
   },

@@ -7,6 +7,9 @@ import type { ScriptsService } from './scripts.service.ts';
 
 export function mountScriptRoutes(router: Router<AppState>, limits: RateLimits, scripts: ScriptsService): void {
   mountEndpoint(router, endpoints.listScripts, limits, ({ principal }) => scripts.list(principal.userId));
+  mountEndpoint(router, endpoints.getScript, limits, ({ principal, params }) =>
+    scripts.get(principal.userId, params.id),
+  );
   mountEndpoint(router, endpoints.createScript, limits, ({ principal, body }) =>
     scripts.create(principal.userId, body),
   );

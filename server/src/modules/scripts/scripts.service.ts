@@ -53,6 +53,12 @@ export function createScriptsService(deps: { db: Db }) {
       return (await scriptsRepo.listForUser(db, userId)).map(toScript);
     },
 
+    async get(userId: string, id: string): Promise<Script> {
+      const row = await scriptsRepo.findForUser(db, userId, id);
+      if (!row) throw notFound();
+      return toScript(row);
+    },
+
     async create(userId: string, input: CreateScriptRequest): Promise<Script> {
       const now = nowIso();
       const row: ScriptRow = {

@@ -21,7 +21,7 @@ describe('API docs model', () => {
     expect(tabs.map((tab) => tab.label)).toEqual(['Auth', 'Scripts', 'Game', 'Analytics']);
     expect(tabs.map((tab) => tab.endpoints.map((endpoint) => endpoint.name))).toEqual([
       ['login', 'currentUser'],
-      ['listScripts', 'executeScript'],
+      ['listScripts', 'executeScript', 'executeCode'],
       ['gameCommand', 'gameLoader'],
       ['analyticsUsage'],
     ]);
@@ -31,14 +31,17 @@ describe('API docs model', () => {
     const [auth, scripts, game] = buildDocs(TEST_OPENAPI);
     const login = auth!.endpoints[0]!;
     expect(login).toMatchObject({ method: 'POST', path: '/api/auth/login', auth: 'none' });
-    expect(login.headers).toEqual([{ name: 'Content-Type', value: 'application/json' }]);
-    expect(auth!.endpoints[1]!.headers).toEqual([
+    expect(login.examples[0]!.headers).toEqual([{ name: 'Content-Type', value: 'application/json' }]);
+    expect(auth!.endpoints[1]!.examples[0]!.headers).toEqual([
       { name: 'Authorization', value: 'Bearer <session token from login>' },
     ]);
 
     const execute = scripts!.endpoints[1]!;
     expect(execute.rateLimit).toEqual({ policy: 'general', perMinute: 50 });
-    expect(execute.headers.map((header) => header.value)).toEqual(['Bearer <your API key>', 'application/json']);
+    expect(execute.examples[0]!.headers.map((header) => header.value)).toEqual([
+      'Bearer <your API key>',
+      'application/json',
+    ]);
     expect(execute.pathParams).toEqual([{ name: 'id', type: 'string', required: true, notes: [] }]);
     expect(execute.errors).toEqual([
       { status: '401', description: 'Missing or invalid session token or API key' },
@@ -47,8 +50,46 @@ describe('API docs model', () => {
 
     const loader = game!.endpoints[1]!;
     expect(loader.textResponse).toBe(true);
-    expect(loader.headers).toEqual([]);
+    expect(loader.examples[0]!.headers).toEqual([]);
     expect(loader.queryParams[0]).toMatchObject({ name: 'key', required: false, notes: ['at most 200 characters'] });
+  });
+
+  it('gives each way of calling an endpoint its title, credential and headers', () => {
+    const scripts = buildDocs(TEST_OPENAPI)[1]!;
+    const single = scripts.endpoints.find((endpoint) => endpoint.name === 'executeScript')!;
+    expect(single.examples.map((way) => way.title)).toEqual([undefined]);
+    const execute = scripts.endpoints.find((endpoint) => endpoint.name === 'executeCode')!;
+    expect(execute.keyInBody).toBe(true);
+    const ways = execute.examples.map((way) => ({
+      title: way.title,
+      auth: way.auth,
+      headers: way.headers.map((header) => header.name),
+      body: Object.keys(way.example.body ?? {}),
+      snippetAuth: way.snippet.auth,
+    }));
+    expect(ways).toEqual([
+      {
+        title: 'Code in the sandbox',
+        auth: 'session-or-key',
+        headers: ['Authorization', 'Content-Type'],
+        body: ['code', 'target'],
+        snippetAuth: 'session-or-key',
+      },
+      {
+        title: 'Code in your game',
+        auth: 'session-or-key',
+        headers: ['Authorization', 'Content-Type'],
+        body: ['code'],
+        snippetAuth: 'session-or-key',
+      },
+      {
+        title: 'Game client: a script by name',
+        auth: 'game-key',
+        headers: ['Content-Type'],
+        body: ['key', 'script', 'gameData'],
+        snippetAuth: 'game-key',
+      },
+    ]);
   });
 
   it('lists body fields, merging the variants of a union', () => {

@@ -9,7 +9,7 @@ import {
 } from '@moonrelay/contract/api-docs';
 import type { EndpointAuth } from '@moonrelay/contract/endpoints';
 import type { SnippetRequest } from '@moonrelay/contract/example-snippets';
-import { EXAMPLES, type EndpointExample } from '@moonrelay/contract/examples';
+import { EXAMPLES, examplesOf, type EndpointExample } from '@moonrelay/contract/examples';
 
 /**
  * What the API docs page shows, read from GET /api/openapi.json (paths, auth, rate limits, schemas,
@@ -25,22 +25,33 @@ export interface Field {
   description?: string;
 }
 
+/** One way of calling an endpoint: its example, and how its caller proves itself. */
+export interface DocsExample {
+  /** Set when the endpoint has several ways. */
+  title?: string;
+  auth: EndpointAuth;
+  headers: { name: string; value: string }[];
+  example: EndpointExample;
+  snippet: SnippetRequest;
+}
+
 export interface DocsEndpoint {
   name: string;
   method: string;
   path: string;
   summary: string;
   auth: EndpointAuth;
+  /** Also takes the API key as `key` in the body (the game client's way). */
+  keyInBody: boolean;
   /** perMinute is null for calls that are never rate-limited. */
   rateLimit: { policy: string; perMinute: number | null };
-  headers: { name: string; value: string }[];
   pathParams: Field[];
   queryParams: Field[];
   bodyFields: Field[];
   errors: { status: string; description: string }[];
   textResponse: boolean;
-  example: EndpointExample;
-  snippet: SnippetRequest;
+  /** The endpoint's example first, then its other ways of calling it. */
+  examples: DocsExample[];
 }
 
 export interface DocsTab {
@@ -135,22 +146,33 @@ const CREDENTIAL: Record<EndpointAuth, string | null> = {
   'game-key': null,
 };
 
+function exampleView(op: DocsOperation, example: EndpointExample, hasBody: boolean, titled: boolean): DocsExample {
+  const auth = example.auth ?? op.auth;
+  const credential = CREDENTIAL[auth];
+  return {
+    ...(titled && example.title ? { title: example.title } : {}),
+    auth,
+    headers: [
+      ...(credential ? [{ name: 'Authorization', value: credential }] : []),
+      ...(hasBody ? [{ name: 'Content-Type', value: 'application/json' }] : []),
+    ],
+    example,
+    snippet: snippetRequest(op, example),
+  };
+}
+
 function endpointView(op: DocsOperation, doc: OpenApiDocument, example: EndpointExample): DocsEndpoint {
   const { operation } = op;
-  const credential = CREDENTIAL[op.auth];
   const body = operation.requestBody?.content['application/json']?.schema;
-  const headers = [
-    ...(credential ? [{ name: 'Authorization', value: credential }] : []),
-    ...(body ? [{ name: 'Content-Type', value: 'application/json' }] : []),
-  ];
+  const ways = examplesOf(example);
   return {
     name: op.name,
     method: op.method.toUpperCase(),
     path: op.path,
     summary: operation.summary,
     auth: op.auth,
+    keyInBody: op.keyInBody,
     rateLimit: { policy: operation['x-rate-limit'], perMinute: operation['x-rate-limit-per-minute'] ?? null },
-    headers,
     pathParams: parameterFields(op, doc, 'path'),
     queryParams: parameterFields(op, doc, 'query'),
     bodyFields: fieldsOf(body, doc),
@@ -158,8 +180,7 @@ function endpointView(op: DocsOperation, doc: OpenApiDocument, example: Endpoint
       .filter(([status]) => status !== '200')
       .map(([status, response]) => ({ status, description: response.description })),
     textResponse: op.textResponse,
-    example,
-    snippet: snippetRequest(op, example),
+    examples: ways.map((way) => exampleView(op, way, Boolean(body), ways.length > 1)),
   };
 }
 

@@ -69,6 +69,15 @@ export const TEST_OPENAPI: OpenApiDocument = {
         type: 'object',
         properties: { target: { type: 'string', enum: ['game', 'sandbox'] } },
       },
+      ExecuteCodeRequest: {
+        type: 'object',
+        properties: {
+          code: { type: 'string' },
+          target: { type: 'string', enum: ['game', 'sandbox'] },
+          key: { type: 'string', maxLength: 200 },
+          script: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+      },
     },
   },
   paths: {
@@ -92,6 +101,20 @@ export const TEST_OPENAPI: OpenApiDocument = {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/ExecuteScriptRequest' } } },
+          },
+        },
+        50,
+      ),
+    },
+    '/api/scripts/execute': {
+      post: op(
+        'executeCode',
+        'Scripts',
+        'session-or-key',
+        {
+          'x-key-in-body': true,
+          requestBody: {
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ExecuteCodeRequest' } } },
           },
         },
         50,

@@ -38,7 +38,7 @@ describe('ApiDocsScreen', () => {
     ).toBeInTheDocument();
     await screen.findByRole('article', { name: 'GET /api/scripts' });
     expect(screen.getByRole('tab', { name: /Scripts/, selected: true })).toBeInTheDocument();
-    expect(screen.getAllByTestId('endpoint-card')).toHaveLength(2);
+    expect(screen.getAllByTestId('endpoint-card')).toHaveLength(3);
     expect(screen.getByRole('region', { name: 'About the API' })).toHaveTextContent('Error handling');
   });
 
@@ -79,6 +79,40 @@ describe('ApiDocsScreen', () => {
     expect(inCard.getByText(/HttpService:RequestAsync/)).toBeInTheDocument();
   });
 
+  it('shows each way of calling an endpoint that has several: the game client’s sends its key in the body', async () => {
+    signInAs(testUser({ apiKey: KEY }));
+    renderWithProviders(<ApiDocsScreen />, { route: '/api-docs' });
+    const execute = await screen.findByRole('article', { name: 'POST /api/scripts/execute' });
+    const inCard = within(execute);
+    const ways = within(inCard.getByRole('tablist', { name: 'Ways to call POST /api/scripts/execute' }));
+    expect(ways.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Code in the sandbox',
+      'Code in your game',
+      'Game client: a script by name',
+    ]);
+    expect(inCard.getByRole('table', { name: /^Headers of/ })).toHaveTextContent('Bearer <your API key>');
+    expect(inCard.getByText(/as key in the body \(no Authorization header\)/)).toBeInTheDocument();
+    // The first code block is the example body.
+    expect(inCard.getAllByTestId('code-block')[0]).toHaveTextContent('"target": "sandbox"');
+
+    await userEvent.click(ways.getByRole('tab', { name: 'Code in your game' }));
+    expect(await inCard.findByText(/"pending": true/)).toBeInTheDocument();
+
+    await userEvent.click(ways.getByRole('tab', { name: 'Game client: a script by name' }));
+    const headers = await inCard.findByRole('table', { name: /^Headers of/ });
+    expect(headers).not.toHaveTextContent('Authorization');
+    expect(
+      inCard.getByText('Your API key as key, in the request itself (no Authorization header).'),
+    ).toBeInTheDocument();
+    expect(inCard.getAllByTestId('code-block')[0]).toHaveTextContent(`"key": "${KEY}"`);
+    expect(inCard.getByText(/"name": "Hello"/)).toBeInTheDocument();
+    const curl = inCard.getAllByTestId('code-block').find((block) => block.textContent?.startsWith('curl'));
+    expect(curl).not.toHaveTextContent('Authorization');
+    expect(curl).toHaveTextContent(`"key": "${KEY}"`);
+    // Only the way shown is on the page: one set of response tabs.
+    expect(inCard.getAllByRole('tab', { name: 'Success' })).toHaveLength(1);
+  });
+
   it('shows the parts of a description marked with backticks as code', async () => {
     renderWithProviders(<ApiDocsScreen />, { route: '/api-docs' });
     await screen.findByRole('article', { name: 'GET /api/scripts' });
@@ -90,13 +124,15 @@ describe('ApiDocsScreen', () => {
   it('switches tabs; Admin endpoints and the identity-provider flow are not on the page', async () => {
     signInAs(testUser({ apiKey: KEY }));
     renderWithProviders(<ApiDocsScreen />, { route: '/api-docs' });
-    await waitFor(() => expect(cardTitles()).toEqual(['GET /api/scripts', 'POST /api/scripts/{id}/execute']));
+    await waitFor(() =>
+      expect(cardTitles()).toEqual(['GET /api/scripts', 'POST /api/scripts/{id}/execute', 'POST /api/scripts/execute']),
+    );
     for (const [tab, titles] of [
       ['Game', ['POST /api/game/command', 'GET /api/game/loader']],
       ['Auth', ['POST /api/auth/login', 'GET /api/user']],
       ['Analytics', ['GET /api/analytics/usage']],
     ] as const) {
-      await userEvent.click(screen.getByRole('tab', { name: new RegExp(`^${tab}`) }));
+      await userEvent.click(screen.getByRole('tab', { name: new RegExp(`^${tab}\\s*\\d+$`) }));
       await waitFor(() => expect(cardTitles()).toEqual(titles));
     }
   });

@@ -38,8 +38,9 @@ export function DocsFooter() {
         <Card.Body>
           <Text fontSize="sm" color="fg.muted">
             Send your API key as <Code size="sm">Authorization: Bearer mr_...</Code>. Account endpoints need the session
-            token from login instead. The game&apos;s ping and loader carry the key as <Code size="sm">key</Code> in the
-            body or query. A missing or wrong credential answers 401; regenerating the key stops the old one at once.
+            token from login instead. The game&apos;s ping, its script fetch (POST /api/scripts/execute with a script
+            name) and the loader carry the key as <Code size="sm">key</Code> in the body or query. A missing or wrong
+            credential answers 401; regenerating the key stops the old one at once.
           </Text>
         </Card.Body>
       </Card.Root>

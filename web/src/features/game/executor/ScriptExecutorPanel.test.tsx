@@ -136,7 +136,7 @@ describe('ScriptExecutorPanel', () => {
     renderExecutor({
       execute: () => ({
         body: {
-          success: false,
+          success: true,
           queued: true,
           gameConnected: true,
           pending: true,

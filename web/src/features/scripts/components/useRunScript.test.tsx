@@ -55,7 +55,7 @@ describe('useRunScript', () => {
 
   it("toasts 'Script Queued' when the game takes the script and its result is still to come", async () => {
     const { shown } = await runWith(() => ({
-      body: { success: false, error: null, queued: true, gameConnected: true, pending: true },
+      body: { success: true, error: null, queued: true, gameConnected: true, pending: true },
     }));
     expect(within(shown).getByText('Script Queued')).toBeInTheDocument();
     expect(within(shown).getByText('Script has been sent to your game for execution')).toBeInTheDocument();

@@ -717,7 +717,7 @@ describe('ScriptEditor Execute in the game', () => {
     stubApi({
       'POST /api/scripts/s1/execute': () => ({
         body: {
-          success: false,
+          success: true,
           queued: true,
           gameConnected: true,
           pending: true,
