@@ -10,7 +10,7 @@
  *    arithmetic, `..` of a number against `..` of a string.
  */
 import { parseArgs } from 'node:util';
-import { buildValidScript } from '../lua/luau/corpus.test-support.ts';
+import { buildValidScript, ownCorpus, sharedCorpus } from '../lua/luau/corpus.test-support.ts';
 import { compileLuau } from '../lua/luau/compile.ts';
 import { lowerLuau } from '../lua/luau/lower.ts';
 import { parseLuau } from '../lua/luau/parser.ts';
@@ -32,7 +32,7 @@ function timeMs(action: () => void, runs: number): number {
 }
 
 async function compileOverhead(runs: number): Promise<void> {
-  const big = buildValidScript(100_000);
+  const big = buildValidScript(100_000, sharedCorpus() ?? ownCorpus());
   // Warm the parser and the lowering before timing.
   for (let i = 0; i < 5; i++) compileLuau(big);
   const smallCompile = timeMs(() => compileLuau(SMALL), runs * 10);

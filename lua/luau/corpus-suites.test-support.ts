@@ -1,17 +1,19 @@
-import { describe } from 'vitest';
-import { CORPUS_MISSING, corpusAvailable, readManifest } from './corpus.test-support.ts';
+import { describe, it } from 'vitest';
+import { ownCorpus, sharedCorpus, sharedCorpusDir, type LuauCorpus } from './corpus.test-support.ts';
 
 /**
- * The corpus as the suites read it: its valid and invalid entries, and `suite`, a describe that is
- * skipped, naming the missing folder, on a plain clone without the corpus (never in CI).
+ * Runs a corpus suite once per corpus: always over Moonrelay's own, and over the shared one when it
+ * is present. Without the shared corpus that variant is reported as skipped, naming the missing
+ * folder; in CI (`CI=true`) it is required, and its absence fails the file.
  */
-export function corpusSuites() {
-  const present = corpusAvailable();
-  const manifest = present ? readManifest() : [];
-  return {
-    valid: manifest.filter((entry) => entry.kind === 'valid'),
-    invalid: manifest.filter((entry) => entry.kind === 'invalid'),
-    suite: (title: string, body: () => void) =>
-      present ? describe(title, body) : describe.skip(`${title} ${CORPUS_MISSING}`, body),
-  };
+export function describeEachCorpus(title: string, suite: (corpus: LuauCorpus) => void): void {
+  const shared = sharedCorpus();
+  for (const corpus of shared ? [ownCorpus(), shared] : [ownCorpus()]) {
+    describe(`${title} [${corpus.label}]`, () => suite(corpus));
+  }
+  if (!shared) {
+    describe.skip(`${title} [shared corpus: none at ${sharedCorpusDir}]`, () => {
+      it('runs the same suite on the shared corpus', () => {});
+    });
+  }
 }

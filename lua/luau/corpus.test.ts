@@ -1,6 +1,6 @@
-import { expect, it } from 'vitest';
-import { corpusSuites } from './corpus-suites.test-support.ts';
-import { buildValidScript, readCorpusFile } from './corpus.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { describeEachCorpus } from './corpus-suites.test-support.ts';
+import { buildValidScript, ownCorpus, ownCorpusFiles } from './corpus.test-support.ts';
 import type { Position, Span } from './ast.ts';
 import { parseLuau } from './parser.ts';
 
@@ -33,20 +33,36 @@ function badSpans(source: string, root: unknown): string[] {
 }
 
 /**
- * The shared Luau corpus against Moonrelay's parser: every valid file parses without a diagnostic,
- * and every invalid one fails with its FIRST diagnostic on the manifest's mutation_line, exactly
- * where the reference Luau parser reports it.
+ * The Luau corpora against Moonrelay's parser: every valid file parses without a diagnostic, and
+ * every invalid one fails with its FIRST diagnostic on the manifest's mutation_line (for the shared
+ * corpus, exactly where the reference Luau parser reports it) and, where the manifest gives it, in
+ * its words.
  */
 
-const { suite, valid, invalid } = corpusSuites();
-
-suite('Luau parser on the corpus: valid files', () => {
-  it('has files to check', () => {
-    expect(valid.length).toBeGreaterThan(100);
+describe("Moonrelay's own Luau corpus", () => {
+  it('lists every file of its folders in its manifest, and only those', () => {
+    expect(
+      ownCorpus()
+        .entries.map((entry) => entry.file)
+        .sort(),
+    ).toEqual(ownCorpusFiles().sort());
   });
 
-  it.each(valid.map((entry) => [entry.file]))('%s parses, with consistent spans', (file) => {
-    const source = readCorpusFile(file);
+  it('gives every invalid file its error line and message', () => {
+    for (const entry of ownCorpus().invalid) {
+      expect(entry.mutationLine, entry.file).toBeGreaterThan(1);
+      expect(entry.message, entry.file).not.toBeNull();
+    }
+  });
+});
+
+describeEachCorpus('Luau parser on the corpus: valid files', (corpus) => {
+  it('has files to check', () => {
+    expect(corpus.valid.length).toBeGreaterThanOrEqual(corpus.minimum.valid);
+  });
+
+  it.each(corpus.valid.map((entry) => [entry.file]))('%s parses, with consistent spans', (file) => {
+    const source = corpus.read(file);
     const result = parseLuau(source);
     expect(result.diagnostics).toEqual([]);
     expect(result.chunk.body.body.length).toBeGreaterThan(0);
@@ -54,24 +70,28 @@ suite('Luau parser on the corpus: valid files', () => {
   });
 
   it('parses the whole valid corpus as one script', () => {
-    const script = buildValidScript(valid.reduce((total, entry) => total + entry.bytes, 0));
+    const script = buildValidScript(
+      corpus.valid.reduce((total, entry) => total + entry.bytes, 0),
+      corpus,
+    );
     const result = parseLuau(script);
     expect(result.diagnostics).toEqual([]);
     expect(result.chunk.span.end.offset).toBe(script.length);
   });
 });
 
-suite('Luau parser on the corpus: invalid files', () => {
+describeEachCorpus('Luau parser on the corpus: invalid files', (corpus) => {
   it('has files to check', () => {
-    expect(invalid.length).toBeGreaterThan(30);
+    expect(corpus.invalid.length).toBeGreaterThanOrEqual(corpus.minimum.invalid);
   });
 
-  it.each(invalid.map((entry) => [entry.file, entry.mutationLine, entry.mutation] as const))(
+  it.each(corpus.invalid.map((entry) => [entry.file, entry.mutationLine, entry.mutation, entry.message] as const))(
     '%s fails first on line %i (%s)',
-    (file, mutationLine) => {
-      const result = parseLuau(readCorpusFile(file));
+    (file, mutationLine, _mutation, message) => {
+      const result = parseLuau(corpus.read(file));
       expect(result.diagnostics.length).toBeGreaterThan(0);
       expect(result.diagnostics[0]!.line).toBe(mutationLine);
+      if (message !== null) expect(result.diagnostics[0]!.message).toBe(message);
     },
   );
 });

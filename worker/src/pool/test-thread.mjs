@@ -1,6 +1,8 @@
 // A stand-in job thread for the pool's tests: echoes, spins the CPU, or dies, as the job says.
 import { parentPort } from 'node:worker_threads';
 
+parentPort.postMessage({ ready: true });
+
 parentPort.on('message', ({ id, job }) => {
   if (job.kind === 'crash') throw new Error('thread crashed');
   if (job.kind === 'spin') {

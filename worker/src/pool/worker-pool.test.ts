@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorkerPool, PoolBusyError, PoolClosedError, type WorkerPool } from './worker-pool.ts';
 
 interface Job {
@@ -27,9 +27,13 @@ const make = (options: Partial<Parameters<typeof createWorkerPool<Job, Result>>[
   }));
 
 afterEach(async () => {
+  vi.useRealTimers();
   await pool?.close();
   pool = undefined;
 });
+
+/** A thread entry written inline, for threads that misbehave before they are ready. */
+const inlineEntry = (source: string) => new URL(`data:text/javascript,${encodeURIComponent(source)}`);
 
 describe('worker pool', () => {
   it('runs jobs on threads and answers their results', async () => {
@@ -41,6 +45,8 @@ describe('worker pool', () => {
 
   it("keeps one user's long jobs from delaying another user's", async () => {
     const p = make({ perUserInFlight: 1 });
+    // A ready thread takes the first hog at once.
+    await p.run('hog', { kind: 'echo' });
     // Ten 300 ms jobs on two threads: a plain queue would answer the other user after nine of them.
     let hogsDone = 0;
     const hogs = Array.from({ length: 10 }, () =>
@@ -85,6 +91,38 @@ describe('worker pool', () => {
     expect(first.limit).toBe('memory');
     expect(p.stats().threads).toBe(0);
     expect((await p.run('u1', { kind: 'echo', value: 2 })).value).toBe(2);
+  });
+
+  it("starts a job's deadline only once its thread is ready, however long the thread takes to start", async () => {
+    const p = make({ size: 1 });
+    // A job that hit a limit retires its thread: the next job needs a new one.
+    expect((await p.run('u1', { kind: 'echo', limit: 'instructions' })).limit).toBe('instructions');
+    expect(p.stats().threads).toBe(0);
+    // The pool's clock (its timers) is the test's: ten deadlines pass while the new thread is
+    // still starting, as on a machine busy enough that starting a thread takes longer than a job may.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const next = p.run('u2', { kind: 'echo', value: 'after' });
+    vi.advanceTimersByTime(10 * 1000);
+    expect(await next).toMatchObject({ ok: true, value: 'after', limit: null });
+  });
+
+  it('rejects the job a thread was started for when the thread fails to start, without starting more', async () => {
+    const p = make({ entry: inlineEntry('throw new Error("no start today");') });
+    await expect(p.run('u1', { kind: 'echo' })).rejects.toThrow('no start today');
+    expect(p.stats()).toMatchObject({ threads: 0, waiting: 0 });
+  });
+
+  it('terminates a thread that never says it is ready, and rejects the job it was started for', async () => {
+    // Listening keeps this thread alive; it never posts { ready: true }.
+    const silent = inlineEntry('import { parentPort } from "node:worker_threads"; parentPort.on("message", () => {});');
+    const p = make({ entry: silent, startTimeoutMs: 5000 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const job = p.run('u1', { kind: 'echo' });
+    // The job waits, unsent, for its thread: no deadline runs yet.
+    expect(p.stats()).toMatchObject({ threads: 1, starting: 1, running: 0, waiting: 1 });
+    vi.advanceTimersByTime(5000);
+    await expect(job).rejects.toThrow('did not start within 5000 ms');
+    expect(p.stats()).toMatchObject({ threads: 0, waiting: 0 });
   });
 
   it('refuses work after close and rejects what was waiting', async () => {

@@ -261,6 +261,21 @@ export async function runLua(
 }
 
 /**
+ * Compiles the WASM module and prepares the first run's state: after this a run starts at once.
+ * A thread calls it before it says it is ready. A failure is thrown, and the next run tries again.
+ */
+export async function loadSandbox(): Promise<void> {
+  try {
+    await getRuntime();
+  } catch (cause) {
+    runtimePromise = undefined;
+    throw cause;
+  }
+  prepareNextState();
+  await prepared;
+}
+
+/**
  * Compiles the module and runs short loops until V8 has had time to optimise the interpreter loop
  * (about 0.3 s on the build machine), so real runs do not pay for it. Between two loops it lets the
  * event loop turn, and stops early once `stop()` says real work is waiting.

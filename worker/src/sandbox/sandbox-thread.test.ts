@@ -6,12 +6,19 @@ import { runInThread } from './thread-harness.ts';
 
 describe('the sandbox worker thread', () => {
   const worker = new Worker(new URL('./sandbox-thread.mjs', import.meta.url));
+  const firstMessage = once(worker, 'message') as Promise<[unknown]>;
 
   afterAll(async () => {
     await worker.terminate();
   });
 
+  it('announces { ready: true } once it can run a script, before any answer', async () => {
+    const [message] = await firstMessage;
+    expect(message).toEqual({ ready: true });
+  });
+
   async function ask(message: unknown): Promise<SandboxResponse> {
+    await firstMessage;
     const answer = once(worker, 'message') as Promise<[SandboxResponse]>;
     worker.postMessage(message);
     const [response] = await answer;
@@ -42,6 +49,7 @@ describe('the sandbox worker thread', () => {
     const listener = (response: SandboxResponse): void => {
       answers.push(response);
     };
+    await firstMessage;
     worker.on('message', listener);
     for (const id of ['a', 'b', 'c']) {
       worker.postMessage({ id, code: `return "${id}"` });

@@ -5,11 +5,15 @@
  * malformed message or a failure of the sandbox is answered as an unsuccessful result. The hard
  * deadline is the pool's: it terminates this thread.
  *
- * On start the thread warms the sandbox up (warmUpSandbox, up to 0.4 s) unless a run arrives first.
+ * On start the thread loads the sandbox (the WASM module and a first Lua state), then posts
+ * `{ ready: true }`: the worker pool sends runs, and starts their deadline, only after that. It then
+ * warms the sandbox up (warmUpSandbox, up to 0.4 s) unless a run arrives first.
  * Load it through sandbox-thread.mjs, which registers tsx so plain node can start it too.
  */
 import { parentPort } from 'node:worker_threads';
+import type { ThreadReady } from '../pool/worker-pool.ts';
 import {
+  loadSandbox,
   prepareNextState,
   runLua,
   warmUpSandbox,
@@ -41,10 +45,17 @@ if (port === null) {
 }
 
 let waiting = 0;
-// Every run waits for the one before it; the warm-up goes first and gives way to a waiting run.
-let queue: Promise<unknown> = warmUpSandbox(() => waiting > 0).catch((cause: unknown) => {
-  console.error('Sandbox warm-up failed', cause);
-});
+// Every run waits for the one before it. Loading goes first; a thread whose loading failed is still
+// ready (each run then tries again and answers a failure). The warm-up gives way to a waiting run.
+let queue: Promise<unknown> = loadSandbox()
+  .catch((cause: unknown) => console.error('Sandbox start-up failed', cause))
+  .then(() => {
+    port.postMessage({ ready: true } satisfies ThreadReady);
+    return warmUpSandbox(() => waiting > 0);
+  })
+  .catch((cause: unknown) => {
+    console.error('Sandbox warm-up failed', cause);
+  });
 
 port.on('message', (message: unknown) => {
   waiting += 1;

@@ -2,8 +2,9 @@
  * One sandbox thread per run, with a hard deadline, for the tests and the sandbox report. The real
  * pool (worker/src/pool) keeps warm threads and queues runs; this does the one thing of it that
  * matters for hostile code: when the deadline passes, the thread is terminated. The clock starts
- * when the run is sent to a thread that has loaded and answered a first run, as it would in the pool.
+ * when the run is sent to a thread that has announced it is ready, as it does in the pool.
  */
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { SandboxLimits, SandboxResult } from './run-lua.ts';
 import type { SandboxResponse } from './sandbox-thread.ts';
@@ -22,7 +23,7 @@ export async function runInThread(
 ): Promise<ThreadRun> {
   const worker = new Worker(new URL('./sandbox-thread.mjs', import.meta.url));
   try {
-    await ask(worker, { id: 'ready', code: 'return 1' }, Number.POSITIVE_INFINITY);
+    await once(worker, 'message'); // its { ready: true }
     const startedAt = performance.now();
     const response = await ask(worker, { id: 'run', code, limits: options.limits }, options.hardDeadlineMs);
     if (response === null) {

@@ -280,6 +280,12 @@ describe('a full sandbox queue', () => {
     const loop = (token: string) =>
       server.call('POST', '/api/scripts/execute', { token, body: { code: 'while true do end', target: 'sandbox' } });
     const pool = () => server.app.services.sandboxPool.stats();
+    // The pool's one thread is started and ready: a run is then sent to it at once.
+    const warm = await server.call('POST', '/api/scripts/execute', {
+      token: users[0]!.token,
+      body: { code: 'print(1)', target: 'sandbox' },
+    });
+    expect(warm.body).toMatchObject({ success: true });
     const running = loop(users[0]!.token);
     await expect.poll(pool).toMatchObject({ running: 1, waiting: 0 });
     const waiting = loop(users[1]!.token);
