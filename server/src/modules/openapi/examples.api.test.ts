@@ -14,6 +14,7 @@ import { renderSnippets, type Snippets } from '@moonrelay/contract/example-snipp
 import {
   API_KEY_PLACEHOLDER,
   EXAMPLES,
+  EXECUTION_ID_PLACEHOLDER,
   fillPlaceholders,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
@@ -84,7 +85,7 @@ describe('API docs examples: coverage and documented shapes', () => {
 
 /**
  * A fresh account for one example, so that examples cannot disturb each other, with what a reader
- * fills in by hand: their session token, one of their scripts, and a kept long script.
+ * fills in by hand: their session token, one of their scripts, a kept long script, and one of their runs.
  */
 async function exampleContext(server: TestServer) {
   const { token, user } = await registerUser(server);
@@ -96,6 +97,11 @@ async function exampleContext(server: TestServer) {
   const temp = await server.call('POST', '/api/scripts/temp', { token, body: EXAMPLES.createTempScript!.body });
   expect(temp.status).toBe(200);
   const loadUrl = new URL(temp.body.url as string);
+  const run = await server.call('POST', '/api/scripts/execute', {
+    token,
+    body: { code: 'print("Hello from Moonrelay")', target: 'sandbox' },
+  });
+  expect(run.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -103,6 +109,7 @@ async function exampleContext(server: TestServer) {
       [SCRIPT_ID_PLACEHOLDER]: created.body.id as string,
       [TEMP_SCRIPT_ID_PLACEHOLDER]: temp.body.id as string,
       [SCRIPT_TOKEN_PLACEHOLDER]: loadUrl.searchParams.get('key')!,
+      [EXECUTION_ID_PLACEHOLDER]: run.body.executionId as string,
     },
   };
 }
