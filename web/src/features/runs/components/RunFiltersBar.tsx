@@ -2,6 +2,7 @@ import { Button, Field, Input, NativeSelect, SimpleGrid, Stack } from '@chakra-u
 import { X } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { isTimeRange, RANGE_OPTIONS, STATUS_OPTIONS, TARGET_OPTIONS } from '../run-filters.ts';
+import { RUNS_TEXT } from '../run-text.ts';
 
 /** Address parameters the filters set; null removes one. */
 export type FilterChange = Record<string, string | null>;
@@ -60,7 +61,8 @@ export function RunFiltersBar({ scripts, params, onChange }: Props) {
       <SimpleGrid columns={{ base: 2, lg: 5 }} gap="3" alignItems="end">
         <FilterSelect label="Script" value={scriptId} onChange={set('script')}>
           <option value="">All scripts</option>
-          {!scriptKnown && <option value={scriptId}>A deleted script</option>}
+          {/* The scripts may still be loading (or the script is gone): the chosen one stays chosen. */}
+          {!scriptKnown && <option value={scriptId}>Selected script</option>}
           {scripts.map((script) => (
             <option key={script.id} value={script.id}>
               {script.name}
@@ -147,7 +149,7 @@ export function RunFiltersBar({ scripts, params, onChange }: Props) {
               variant="ghost"
               onClick={() => onChange(Object.fromEntries(FILTER_PARAMS.map((name) => [name, null])))}
             >
-              <X size={14} /> Clear filters
+              <X size={14} /> {RUNS_TEXT.clearFilters}
             </Button>
           )}
         </Stack>
