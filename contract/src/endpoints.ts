@@ -60,6 +60,7 @@ import {
   TempScriptRequestSchema,
   TempScriptResponseSchema,
 } from './catalogue.ts';
+import { RunListQuerySchema, RunPageSchema, RunSchema } from './runs.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -659,6 +660,30 @@ export const endpoints = {
     rateLimit: 'general',
     response: UserSchema,
     errors: [401, 409],
+  }),
+  listExecutions: endpoint({
+    method: 'get',
+    path: '/api/executions',
+    tag: 'Scripts',
+    summary:
+      'Your runs, newest first: filter by scriptId, target, serverId, status (pending, succeeded, failed, limit, not_connected) and time (from, to); page with the answered nextCursor.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: RunListQuerySchema,
+    response: RunPageSchema,
+    errors: [400, 401],
+  }),
+  getExecution: endpoint({
+    method: 'get',
+    path: '/api/executions/:id',
+    tag: 'Scripts',
+    summary:
+      'One of your runs: the code that ran, its output and error, where and how long it ran, and who started it.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: RunSchema,
+    errors: [401, 404],
   }),
 } as const satisfies Record<string, Endpoint>;
 

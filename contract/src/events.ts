@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CommandViewSchema, GameServerSchema } from './game.ts';
 import { ExecutionResponseSchema } from './executions.ts';
 import { AuditEntrySchema, MassProgressSchema } from './admin.ts';
+import { RunSummarySchema } from './runs.ts';
 
 /**
  * Live push (Socket.IO). The browser authenticates the handshake with its session token
@@ -38,6 +39,13 @@ export type CommandUpdateEvent = z.infer<typeof CommandUpdateEventSchema>;
 export const ExecutionResultEventSchema = z.object({ userId: z.string(), execution: ExecutionResponseSchema });
 export type ExecutionResultEvent = z.infer<typeof ExecutionResultEventSchema>;
 
+/**
+ * One of the user's runs was recorded, or changed (a game run's result came back): to that user's
+ * screens only, so the Runs page adds or updates the row in place.
+ */
+export const ExecutionUpdatedEventSchema = z.object({ run: RunSummarySchema });
+export type ExecutionUpdatedEvent = z.infer<typeof ExecutionUpdatedEventSchema>;
+
 /** Admins only: a new audit log entry. */
 export const AuditEntryEventSchema = z.object({ entry: AuditEntrySchema });
 export type AuditEntryEvent = z.infer<typeof AuditEntryEventSchema>;
@@ -51,6 +59,7 @@ export interface ServerToClientEvents {
   'game:servers': (event: GameServersEvent) => void;
   'command:update': (event: CommandUpdateEvent) => void;
   'execution:result': (event: ExecutionResultEvent) => void;
+  'execution:updated': (event: ExecutionUpdatedEvent) => void;
   'audit:entry': (event: AuditEntryEvent) => void;
   'mass:progress': (event: MassProgressEvent) => void;
 }
@@ -62,6 +71,7 @@ export const SOCKET_EVENTS = [
   'game:servers',
   'command:update',
   'execution:result',
+  'execution:updated',
   'audit:entry',
   'mass:progress',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];

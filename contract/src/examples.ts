@@ -1,6 +1,7 @@
 import type { ErrorResponse } from './common.ts';
 import type { EndpointAuth, EndpointName } from './endpoints.ts';
 import { ERRORS, VALIDATION } from './messages.ts';
+import { RUN_ERRORS } from './runs.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -24,6 +25,7 @@ export const SESSION_TOKEN_PLACEHOLDER = 'YOUR_SESSION_TOKEN';
 export const SCRIPT_ID_PLACEHOLDER = 'SCRIPT_ID';
 export const TEMP_SCRIPT_ID_PLACEHOLDER = 'TEMP_SCRIPT_ID';
 export const SCRIPT_TOKEN_PLACEHOLDER = 'SCRIPT_TOKEN';
+export const EXECUTION_ID_PLACEHOLDER = 'EXECUTION_ID';
 
 /** Puts values in place of placeholders (the longer names first: TEMP_SCRIPT_ID holds SCRIPT_ID). */
 export function fillPlaceholders(text: string, values: Record<string, string>): string {
@@ -418,5 +420,59 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       ],
     },
     error: unauthorized(ERRORS.invalidApiKey),
+  },
+  listExecutions: {
+    query: { target: 'sandbox', limit: '20' },
+    response: {
+      runs: [
+        {
+          id: sandboxRun.executionId,
+          scriptId: SCRIPT_ID,
+          scriptName: 'Hello',
+          target: 'sandbox',
+          serverId: null,
+          status: 'succeeded',
+          limitHit: null,
+          durationMs: 7,
+          startedBy: 'user',
+          createdAt: '2026-11-22T00:26:50.112Z',
+        },
+      ],
+      nextCursor: null,
+    },
+    error: {
+      status: 400,
+      body: {
+        error: 'status: Invalid option: expected one of "pending"|"succeeded"|"failed"|"limit"|"not_connected"',
+        issues: [
+          {
+            path: 'status',
+            message: 'status: Invalid option: expected one of "pending"|"succeeded"|"failed"|"limit"|"not_connected"',
+          },
+        ],
+      },
+    },
+    note: 'When nextCursor is not null, pass it as cursor (with the same filters) for the next, older page.',
+  },
+  getExecution: {
+    params: { id: EXECUTION_ID_PLACEHOLDER },
+    response: {
+      id: sandboxRun.executionId,
+      scriptId: SCRIPT_ID,
+      scriptName: 'Hello',
+      target: 'sandbox',
+      serverId: null,
+      status: 'succeeded',
+      limitHit: null,
+      durationMs: 7,
+      startedBy: 'user',
+      createdAt: '2026-11-22T00:26:50.112Z',
+      code: 'print("Hello from Moonrelay")',
+      codeComplete: true,
+      output: 'Hello from Moonrelay\n',
+      error: null,
+    },
+    error: { status: 404, body: { error: RUN_ERRORS.notFound } },
+    note: 'EXECUTION_ID is the executionId an execute call answered, or the id of a run from GET /api/executions.',
   },
 };

@@ -30,6 +30,9 @@ import { mountUserRoutes } from './modules/users/users.routes.ts';
 import { createSandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
 import { createExecutionsService } from './modules/executions/executions.service.ts';
 import { mountExecutionRoutes } from './modules/executions/executions.routes.ts';
+import { createRunRetention, RUN_RETENTION_SWEEP_MS } from './modules/executions/run-retention.ts';
+import { mountRunRoutes } from './modules/executions/runs.routes.ts';
+import { createRunsService } from './modules/executions/runs.service.ts';
 import { queuedSandboxRunner, registerSandboxJob, sandboxRunner } from './modules/executions/sandbox-runner.ts';
 import { luaToolsForHttp } from './modules/lua-tools/lua-tools.http.ts';
 import { mountLuaToolsRoutes } from './modules/lua-tools/lua-tools.routes.ts';
@@ -161,6 +164,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     },
   });
   completeGameRuns = executions.completeGameRuns;
+  const runs = createRunsService({ db });
+  const runRetention = createRunRetention({ db, logger });
   const profiles = createPlayerProfiles(config.roblox);
   const catalogue = createCatalogueService(config.catalogue, logger, platform.sharedPacing?.('catalogue'));
   const scriptLoader = createScriptLoaderService({
@@ -188,6 +193,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     scripts,
     luaTools,
     executions,
+    runs,
+    runRetention,
     sandboxPool,
     stopThreads,
     bus,
@@ -213,7 +220,10 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
 
 export type Services = ReturnType<typeof createServices>;
 
-/** Background sweeps: games that stopped pinging are announced; commands that ran out of time end. */
+/**
+ * Background sweeps: games that stopped pinging are announced; commands that ran out of time end;
+ * runs past the history's retention go (hourly).
+ */
 function startSweeps(services: ReturnType<typeof createServices>, logger: Logger): () => void {
   const every = (ms: number, name: string, work: () => Promise<unknown>) => {
     let running = false;
@@ -235,6 +245,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
       await services.commands.sweep();
       await services.commands.refreshHint();
     }),
+    every(RUN_RETENTION_SWEEP_MS, 'run retention sweep', () => services.runRetention.sweep()),
   ];
   return () => stops.forEach((stop) => stop());
 }
@@ -277,6 +288,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     apiKeys: services.apiKeys,
     sessions: services.sessions,
   });
+  mountRunRoutes(api, services.rateLimits, services.runs);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {

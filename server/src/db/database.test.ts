@@ -44,6 +44,7 @@ describeEachEngine('data layer', (engine) => {
       '006-temp-scripts',
       '007-oidc-states',
       '008-execution-initiator',
+      '009-run-history',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns).
  * Booleans are stored as 0/1 integers and times as ISO 8601 UTC text on both engines, so one set of
@@ -74,6 +76,22 @@ export interface ExecutionsTable {
   createdAt: string;
   /** The admin who started it on this user's game (null: the user's own run). */
   initiatedBy: string | null;
+  /** The game server a game run went to (null: the sandbox, a dry run, or no game connected). */
+  serverId: string | null;
+  /** The script's name when it ran (the script may be renamed or deleted since). */
+  scriptName: string | null;
+  /** Who started it: user | admin | schedule | auto-execute (default user). */
+  initiator: Generated<string>;
+  /** SHA-256 of the full code that ran, kept in execution_code; null for runs recorded before it was kept. */
+  codeHash: string | null;
+}
+
+/** The full code of a user's runs, once per distinct code (executions.code_hash). */
+export interface ExecutionCodeTable {
+  userId: string;
+  codeHash: string;
+  code: string;
+  createdAt: string;
 }
 
 export interface GameCommandsTable {
@@ -165,6 +183,7 @@ export interface Database {
   apiKeys: ApiKeysTable;
   scripts: ScriptsTable;
   executions: ExecutionsTable;
+  executionCode: ExecutionCodeTable;
   gameCommands: GameCommandsTable;
   gameServers: GameServersTable;
   auditLog: AuditLogTable;

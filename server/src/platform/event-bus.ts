@@ -2,6 +2,7 @@ import type { CommandView } from '@moonrelay/contract/game';
 import type { GameServersChange } from '@moonrelay/contract/events';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { AuditEntry, MassProgress } from '@moonrelay/contract/admin';
+import type { RunSummary } from '@moonrelay/contract/runs';
 
 /**
  * Every state change a screen shows, and the wake-ups one part of the server sends another (a
@@ -13,6 +14,7 @@ export type BusEvent =
   | { type: 'game:servers'; changes: GameServersChange[] }
   | { type: 'command:update'; command: CommandView }
   | { type: 'execution:result'; userId: string; execution: ExecutionResponse }
+  | { type: 'execution:updated'; userId: string; run: RunSummary }
   | { type: 'command:queued'; userId: string; serverIds: (string | null)[] }
   | { type: 'audit:entry'; entry: AuditEntry }
   | { type: 'mass:progress'; progress: MassProgress }

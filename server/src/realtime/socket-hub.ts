@@ -156,6 +156,11 @@ export function attachSocketHub(deps: {
           execution: event.execution,
         });
         break;
+      case 'execution:updated':
+        // The user's own screens (the Runs page); the admins' views do not list runs one by one.
+        if (!someoneIn(userRoom(event.userId))) break;
+        local.to(userRoom(event.userId)).emit('execution:updated', { run: event.run });
+        break;
       case 'audit:entry':
         if (hasAdmins()) local.to(ADMINS_ROOM).emit('audit:entry', { entry: event.entry });
         break;

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { useAdminLiveEvents } from '../features/admin/live/useAdminLiveEvents.ts';
 import { useLiveEvents } from '../features/game/live/useLiveEvents.ts';
+import { useRunsLiveEvents } from '../features/runs/live/useRunsLiveEvents.ts';
 import { AppShell } from './layout/AppShell.tsx';
 import { NotFoundPage } from './routes/NotFoundPage.tsx';
 
@@ -10,6 +11,7 @@ import { NotFoundPage } from './routes/NotFoundPage.tsx';
 const DashboardPage = lazy(() => import('./routes/DashboardPage.tsx'));
 const EditorPage = lazy(() => import('./routes/EditorPage.tsx'));
 const ScriptsPage = lazy(() => import('./routes/ScriptsPage.tsx'));
+const RunsPage = lazy(() => import('./routes/RunsPage.tsx'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage.tsx'));
 const CataloguePage = lazy(() => import('./routes/CataloguePage.tsx'));
 const AdminPage = lazy(() => import('./routes/AdminPage.tsx'));
@@ -27,6 +29,7 @@ const loading = (
 export default function SignedInApp() {
   useLiveEvents();
   useAdminLiveEvents();
+  useRunsLiveEvents();
   return (
     <AppShell>
       <Suspense fallback={loading}>
@@ -35,6 +38,7 @@ export default function SignedInApp() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/editor" element={<EditorPage />} />
           <Route path="/scripts" element={<ScriptsPage />} />
+          <Route path="/runs" element={<RunsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/scriptblox" element={<CataloguePage />} />
           <Route path="/api-docs" element={<ApiDocsPage />} />

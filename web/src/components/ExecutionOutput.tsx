@@ -1,4 +1,6 @@
-import { Badge, Box, Card, HStack, Heading, Text } from '@chakra-ui/react';
+import { Badge, Box, Card, HStack, Heading, Link, Text } from '@chakra-ui/react';
+import { History } from 'lucide-react';
+import { Link as RouterLink } from 'react-router-dom';
 import {
   EXECUTION_TOASTS,
   LIMIT_NOTES,
@@ -60,6 +62,9 @@ interface Props {
   runningText?: string;
 }
 
+/** The Runs page with this run open. */
+export const runPath = (executionId: string) => `/runs?id=${encodeURIComponent(executionId)}`;
+
 /**
  * The output pane (spec section 4): the output field, else the error field, else 'No output'. Also
  * where the run happened (Sandbox, Dry run or Game), how long it took, and which sandbox limit ended
@@ -75,6 +80,8 @@ export function ExecutionOutput({ execution, runningText = 'Executing script...'
   const errorAfterOutput =
     execution.status === 'error' && execution.output && execution.error ? execution.error : undefined;
   const duration = !running && execution.durationMs !== undefined ? formatDuration(execution.durationMs) : undefined;
+  // The recorded run: a "View run" link opens it on the Runs page.
+  const runLink = running ? undefined : execution.executionId;
   return (
     <Card.Root size="sm" aria-live="polite">
       <Card.Header>
@@ -127,10 +134,23 @@ export function ExecutionOutput({ execution, runningText = 'Executing script...'
           </Text>
         )}
         {!running && execution.dryRun && <DryRunSummaryView summary={execution.dryRun} />}
-        {duration && (
-          <Text fontSize="xs" color="fg.muted" mt="2" data-testid="execution-duration">
-            Ran for {duration}
-          </Text>
+        {(duration || runLink) && (
+          <HStack justify="space-between" mt="2" gap="3">
+            {duration ? (
+              <Text fontSize="xs" color="fg.muted" data-testid="execution-duration">
+                Ran for {duration}
+              </Text>
+            ) : (
+              <span />
+            )}
+            {runLink && (
+              <Link asChild fontSize="xs" colorPalette="purple" variant="underline">
+                <RouterLink to={runPath(runLink)}>
+                  <History size={12} /> View run
+                </RouterLink>
+              </Link>
+            )}
+          </HStack>
         )}
       </Card.Body>
     </Card.Root>

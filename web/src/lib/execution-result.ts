@@ -31,6 +31,8 @@ export interface Execution {
   limit?: ExecutionLimit;
   /** A dry run's summary of what the script changed in the emulated game. */
   dryRun?: DryRunSummary;
+  /** The run as recorded (the Runs page shows it); absent when the call itself failed. */
+  executionId?: string;
 }
 
 export const EXECUTION_TOASTS = {
@@ -146,3 +148,7 @@ export function executionFailure(error: unknown, target?: ExecutionTarget): Exec
     execution: { status: 'error', target, error: reason ?? 'Failed to execute script' },
   };
 }
+
+/** The outcome with the recorded run it reports, so the output pane can link to it. */
+export const withRunLink = (outcome: ExecutionOutcome, result: ExecutionResult): ExecutionOutcome =>
+  result.executionId ? { ...outcome, execution: { ...outcome.execution, executionId: result.executionId } } : outcome;

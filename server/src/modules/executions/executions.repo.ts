@@ -9,13 +9,19 @@ export const executionsRepo = {
     await db.insertInto('executions').values(row).execute();
   },
 
-  /** A game run's result came back (or never will): the record says how it ended. */
+  /** A game run's result came back (or never will): the record says how it ended. False if it already had. */
   async complete(
     db: Db,
     id: string,
     result: { status: 'succeeded' | 'failed'; output: string; error: string | null; durationMs: number },
-  ): Promise<void> {
-    await db.updateTable('executions').set(result).where('id', '=', id).where('status', '=', 'queued').execute();
+  ): Promise<boolean> {
+    const updated = await db
+      .updateTable('executions')
+      .set(result)
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   },
 
   /** One more run of a saved script, counted in the database so concurrent runs all count. */

@@ -8,7 +8,10 @@ import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
 import { scriptsRepo } from '../scripts/scripts.repo.ts';
+import { sha256Hex } from '../../security/digest.ts';
 import { executionsRepo } from './executions.repo.ts';
+import { runsRepo } from './runs.repo.ts';
+import { toRunSummary } from './runs.service.ts';
 
 /** What the sandbox answers for one run (see worker/src/sandbox/run-lua.ts). */
 export interface SandboxOutcome {
@@ -51,6 +54,8 @@ const EXCERPT_LENGTH = 500;
 interface RunContext {
   userId: string;
   scriptId: string | null;
+  /** The script's name as it runs, kept with the run (the script may be renamed or deleted later). */
+  scriptName: string | null;
   initiatedBy: string | null;
 }
 
@@ -76,15 +81,22 @@ export function createExecutionsService(deps: {
 }) {
   const { db, sandbox, syntax, game, bus, gameWaitMs } = deps;
 
+  /**
+   * Records a run, its full code (kept once per distinct code, after the run that needs it: see
+   * docs/decisions/022-run-history.md) and its count, then tells the user's screens.
+   */
   async function record(
     run: RunContext,
     code: string,
     target: ExecutionTarget,
     outcome: Omit<SandboxOutcome, 'limit'> & { limit?: SandboxOutcome['limit']; status: string },
+    serverId: string | null = null,
   ): Promise<string> {
     const { userId, scriptId } = run;
     const id = crypto.randomUUID();
-    await executionsRepo.insert(db, {
+    const createdAt = nowIso();
+    const codeHash = sha256Hex(code);
+    const row = {
       id,
       userId,
       scriptId,
@@ -95,10 +107,17 @@ export function createExecutionsService(deps: {
       error: outcome.error,
       limitHit: outcome.limit ?? null,
       durationMs: Math.round(outcome.durationMs),
-      createdAt: nowIso(),
+      createdAt,
       initiatedBy: run.initiatedBy,
-    });
+      serverId,
+      scriptName: run.scriptName,
+      initiator: run.initiatedBy ? 'admin' : 'user',
+      codeHash,
+    };
+    await executionsRepo.insert(db, row);
+    await runsRepo.keepCode(db, { userId, codeHash, code, createdAt });
     if (scriptId && outcome.status !== 'not_connected') await executionsRepo.countRun(db, userId, scriptId);
+    bus.publish({ type: 'execution:updated', userId, run: toRunSummary(row) });
     return id;
   }
 
@@ -123,13 +142,13 @@ export function createExecutionsService(deps: {
     const { userId } = run;
     const server = await game.executionServer(userId, serverId);
     if (!server) {
-      const executionId = await record(run, code, 'game', {
-        success: false,
-        output: '',
-        error: ERRORS.gameNotConnected,
-        durationMs: 0,
-        status: 'not_connected',
-      });
+      const executionId = await record(
+        run,
+        code,
+        'game',
+        { success: false, output: '', error: ERRORS.gameNotConnected, durationMs: 0, status: 'not_connected' },
+        serverId ?? null,
+      );
       return {
         success: false,
         queued: false,
@@ -142,13 +161,13 @@ export function createExecutionsService(deps: {
         durationMs: 0,
       } satisfies ExecutionResponse;
     }
-    const executionId = await record(run, code, 'game', {
-      success: false,
-      output: '',
-      error: null,
-      durationMs: 0,
-      status: 'queued',
-    });
+    const executionId = await record(
+      run,
+      code,
+      'game',
+      { success: false, output: '', error: null, durationMs: 0, status: 'queued' },
+      server,
+    );
     const commandId = await game.queueExecution(userId, server, code, executionId);
     return gameAnswer(executionId, server, await game.waitForResult(commandId, gameWaitMs));
   }
@@ -182,7 +201,8 @@ export function createExecutionsService(deps: {
   return {
     /** `initiatedBy`: the admin running it on this user's game (the admin panel). */
     runCode(userId: string, code: string, target: ExecutionTarget = 'game', serverId?: string, initiatedBy?: string) {
-      return execute({ userId, scriptId: null, initiatedBy: initiatedBy ?? null }, code, target, serverId);
+      const run = { userId, scriptId: null, scriptName: null, initiatedBy: initiatedBy ?? null };
+      return execute(run, code, target, serverId);
     },
 
     /**
@@ -201,20 +221,21 @@ export function createExecutionsService(deps: {
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
       await syntax.assertValidSyntax(script.code);
       const commands = asking.gameData ? await game.ping(userId, asking.serverId, asking.gameData) : undefined;
-      await record({ userId, scriptId: script.id, initiatedBy: null }, script.code, 'game', {
-        success: true,
-        output: '',
-        error: null,
-        durationMs: 0,
-        status: 'succeeded',
-      });
+      await record(
+        { userId, scriptId: script.id, scriptName: script.name, initiatedBy: null },
+        script.code,
+        'game',
+        { success: true, output: '', error: null, durationMs: 0, status: 'succeeded' },
+        asking.gameData ? (asking.serverId ?? null) : null,
+      );
       return { success: true, code: script.code, name: script.name, output: '', ...(commands ? { commands } : {}) };
     },
 
     async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game', serverId?: string) {
       const script = await scriptsRepo.findForUser(db, userId, scriptId);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
-      return execute({ userId, scriptId: script.id, initiatedBy: null }, script.code, target, serverId);
+      const run = { userId, scriptId: script.id, scriptName: script.name, initiatedBy: null };
+      return execute(run, script.code, target, serverId);
     },
 
     /**
@@ -228,12 +249,15 @@ export function createExecutionsService(deps: {
         const error = success
           ? null
           : (command.error ?? (command.status === 'expired' ? 'The game never took the command' : null));
-        await executionsRepo.complete(db, command.executionId, {
+        const completed = await executionsRepo.complete(db, command.executionId, {
           status: success ? 'succeeded' : 'failed',
           output: command.output ?? '',
           error,
           durationMs: command.durationMs ?? 0,
         });
+        // The Runs page's row changes from pending to the result (once: a repeated result changes nothing).
+        const updated = completed && (await runsRepo.summary(db, command.executionId));
+        if (updated) bus.publish({ type: 'execution:updated', userId: updated.userId, run: toRunSummary(updated) });
         bus.publish({
           type: 'execution:result',
           userId: command.userId,

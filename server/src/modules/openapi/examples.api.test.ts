@@ -15,6 +15,7 @@ import {
   API_KEY_PLACEHOLDER,
   EXAMPLES,
   examplesOf,
+  EXECUTION_ID_PLACEHOLDER,
   fillPlaceholders,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
@@ -99,7 +100,7 @@ describe('API docs examples: coverage and documented shapes', () => {
 /**
  * A fresh account for one example, so that examples cannot disturb each other, with what a reader
  * fills in by hand: their session token, one of their scripts (the one the create example makes,
- * which the game client's example fetches by name), and a kept long script. Its game is connected
+ * which the game client's example fetches by name), a kept long script and one of their runs. Its game is connected
  * (one ping) and never answers, so a run on the game answers queued as the example documents.
  */
 async function exampleContext(server: TestServer) {
@@ -111,6 +112,11 @@ async function exampleContext(server: TestServer) {
   const temp = await server.call('POST', '/api/scripts/temp', { token, body: EXAMPLES.createTempScript!.body });
   expect(temp.status).toBe(200);
   const loadUrl = new URL(temp.body.url as string);
+  const run = await server.call('POST', '/api/scripts/execute', {
+    token,
+    body: { code: 'print("Hello from Moonrelay")', target: 'sandbox' },
+  });
+  expect(run.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -118,6 +124,7 @@ async function exampleContext(server: TestServer) {
       [SCRIPT_ID_PLACEHOLDER]: created.body.id as string,
       [TEMP_SCRIPT_ID_PLACEHOLDER]: temp.body.id as string,
       [SCRIPT_TOKEN_PLACEHOLDER]: loadUrl.searchParams.get('key')!,
+      [EXECUTION_ID_PLACEHOLDER]: run.body.executionId as string,
     },
   };
 }

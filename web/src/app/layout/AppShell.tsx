@@ -1,14 +1,61 @@
-import { Box, Flex } from '@chakra-ui/react';
-import type { ReactNode } from 'react';
+import { Box, Drawer, Flex, Heading, IconButton, Portal, Text } from '@chakra-ui/react';
+import { Menu } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import { Sidebar } from './Sidebar.tsx';
 
+/**
+ * The signed-in screens' frame: the sidebar beside the screen; on a narrow screen (a phone) a bar
+ * with the app title and a menu button instead, which opens the same sidebar over the screen.
+ */
 export function AppShell({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const [menu, setMenu] = useState({ open: false, pathname });
+  // Following a link in the menu closes it.
+  if (menu.pathname !== pathname) setMenu({ open: false, pathname });
+  const setOpen = (open: boolean) => setMenu({ open, pathname });
+
   return (
     <Flex minH="100vh" bg="bg">
-      <Sidebar />
-      <Box as="main" flex="1" minW="0" px={{ base: '4', md: '8' }} py="6">
-        {children}
+      <Box display={{ base: 'none', md: 'block' }} flexShrink={0}>
+        <Sidebar />
       </Box>
+      <Box flex="1" minW="0">
+        <Flex
+          display={{ base: 'flex', md: 'none' }}
+          align="center"
+          justify="space-between"
+          px="4"
+          py="2"
+          borderBottomWidth="1px"
+          bg="bg.panel"
+          position="sticky"
+          top="0"
+          zIndex="sticky"
+        >
+          <Heading size="md">
+            {APP_NAME}{' '}
+            <Text as="span" fontSize="xs" color="fg.muted">
+              {APP_VERSION}
+            </Text>
+          </Heading>
+          <IconButton aria-label="Open menu" variant="ghost" onClick={() => setOpen(true)}>
+            <Menu />
+          </IconButton>
+        </Flex>
+        <Box as="main" px={{ base: '4', md: '8' }} py="6">
+          {children}
+        </Box>
+      </Box>
+      <Drawer.Root open={menu.open} onOpenChange={(details) => setOpen(details.open)} placement="start">
+        <Portal>
+          <Drawer.Backdrop />
+          <Drawer.Positioner>
+            <Drawer.Content maxW="64">{menu.open && <Sidebar />}</Drawer.Content>
+          </Drawer.Positioner>
+        </Portal>
+      </Drawer.Root>
     </Flex>
   );
 }

@@ -3,6 +3,7 @@ import {
   BookOpen,
   Code2,
   FileCode,
+  History,
   LayoutDashboard,
   Library,
   Settings,
@@ -22,6 +23,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { path: '/editor', label: 'Script Editor', icon: Code2 },
   { path: '/scripts', label: 'My Scripts', icon: FileCode },
+  // Not in the spec's list: the history of the user's runs.
+  { path: '/runs', label: 'Runs', icon: History },
   { path: '/scriptblox', label: 'ScriptBlox', icon: Library },
   { path: '/api-docs', label: 'API Docs', icon: BookOpen },
   // Not in the spec's list: the analytics view the spec's Analytics API feeds.

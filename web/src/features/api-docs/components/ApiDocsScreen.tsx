@@ -20,6 +20,7 @@ import { useSearchParams } from 'react-router-dom';
 import { DEFAULT_API_DOCS_TAB, type ApiDocsTabId } from '@moonrelay/contract/api-docs';
 import { APP_VERSION } from '@moonrelay/contract/constants';
 import {
+  EXECUTION_ID_PLACEHOLDER,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
   SESSION_TOKEN_PLACEHOLDER,
@@ -69,6 +70,7 @@ const PLACEHOLDERS: { names: string[]; meaning: string }[] = [
     names: [TEMP_SCRIPT_ID_PLACEHOLDER, SCRIPT_TOKEN_PLACEHOLDER],
     meaning: 'the id and key in the url that POST /api/scripts/temp answered',
   },
+  { names: [EXECUTION_ID_PLACEHOLDER], meaning: 'the executionId that an execute call answered' },
 ];
 
 /**

@@ -22,7 +22,7 @@ import { gameLabel } from './ScriptCard.tsx';
 import { ScriptBadges } from './ScriptBadges.tsx';
 
 // Ace comes with the preview only: browsing the catalogue does not download the editor.
-const CodeViewer = lazy(() => import('./CodeViewer.tsx'));
+const CodeViewer = lazy(() => import('../../../components/CodeViewer.tsx'));
 
 interface Props {
   script: CatalogueScript | null;
@@ -108,7 +108,7 @@ function PreviewBody({
           ) : (
             <Box>
               <Suspense fallback={loadingCode}>
-                <CodeViewer code={code} label={`Source of ${script.title}`} />
+                <CodeViewer code={code} label={`Source of ${script.title}`} testId="catalogue-code" />
               </Suspense>
             </Box>
           )}

@@ -82,6 +82,7 @@ describe('ScriptExecutorPanel', () => {
     expect(calls).toEqual([{ route: 's1', body: { target: 'game' } }]);
     expect(screen.getByTestId('execution-output')).toHaveTextContent('hi');
     expect(screen.getByTestId('execution-status')).toHaveTextContent('Success');
+    expect(screen.getByRole('link', { name: 'View run' })).toHaveAttribute('href', '/runs?id=e1');
   });
 
   it('starts Quick Test with a greeting, and disables Execute Custom Code while the code is blank', async () => {
@@ -162,6 +163,7 @@ describe('ScriptExecutorPanel', () => {
     await waitFor(() => expect(screen.getByTestId('execution-status')).toHaveTextContent('Success'));
     expect(screen.getByTestId('execution-output')).toHaveTextContent('Hello from Moonrelay!');
     expect(within(await toast()).getByText('Script Executed')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View run' })).toHaveAttribute('href', '/runs?id=e42');
   });
 
   it("reports a script the server could not run: output 'Failed to execute script', toast 'Execution Failed'", async () => {

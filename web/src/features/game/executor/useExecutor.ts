@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { Execution, ExecutionOutcome, ExecutionResult } from '../../../lib/execution-result.ts';
+import {
+  withRunLink,
+  type Execution,
+  type ExecutionOutcome,
+  type ExecutionResult,
+} from '../../../lib/execution-result.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRunCode, useRunSavedScript } from '../api/game.ts';
 import { lateResultOf, useLiveStore, type LiveResults } from '../live/live-store.ts';
@@ -33,7 +38,7 @@ export function useExecutor(serverId: string | undefined) {
 
   const answered = (kind: RunKind) => ({
     onSuccess: (result: ExecutionResult) => {
-      const outcome = executorOutcome(result, kind);
+      const outcome = withRunLink(executorOutcome(result, kind), result);
       const pending = outcome.execution.status === 'queued' ? (result.executionId ?? null) : null;
       report(kind, outcome, pending);
     },
@@ -48,7 +53,7 @@ export function useExecutor(serverId: string | undefined) {
       const result = lateResultOf(state, pendingExecutionId);
       if (!result || reported) return;
       reported = true;
-      const { notice, execution } = executorOutcome(result, kind);
+      const { notice, execution } = withRunLink(executorOutcome(result, kind), { executionId: pendingExecutionId });
       setShown({ execution, kind, pendingExecutionId: null });
       notify(notice);
     };

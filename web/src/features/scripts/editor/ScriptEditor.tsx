@@ -46,7 +46,12 @@ import {
   type EditorFormValues,
 } from './editor-form.ts';
 import { savedWithErrorsText } from './diagnostics.ts';
-import { executionFailure, executionOutcome, type ExecutionOutcome } from '../../../lib/execution-result.ts';
+import {
+  executionFailure,
+  executionOutcome,
+  withRunLink,
+  type ExecutionOutcome,
+} from '../../../lib/execution-result.ts';
 import { ExecutionOutput, type Execution } from '../../../components/ExecutionOutput.tsx';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
@@ -57,6 +62,8 @@ import { useLuaCheck } from './useLuaCheck.ts';
 interface Props {
   /** The saved script being edited; null while it is new. */
   script: Script | null;
+  /** A new script's code to start from, in place of the default. */
+  draftCode?: string;
   recentGames: readonly GameChoice[];
   /** A new script was just created (the screen moves to its address). */
   onCreated(script: Script): void;
@@ -78,7 +85,7 @@ const isFormatShortcut = (event: KeyboardEvent) =>
   (event.code === 'KeyF' || event.key.toLowerCase() === 'f');
 
 /** The Script Editor (spec section 2): details, Luau code, execute/save actions and the output pane. */
-export function ScriptEditor({ script, recentGames, onCreated }: Props) {
+export function ScriptEditor({ script, draftCode, recentGames, onCreated }: Props) {
   const scriptId = script?.id ?? null;
   const create = useCreateScript();
   const update = useUpdateScript();
@@ -101,7 +108,8 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
     formState: { errors, isDirty },
   } = useForm<EditorFormInput, unknown, EditorFormValues>({
     resolver: zodResolver(EditorFormSchema),
-    defaultValues: formValuesOf(script),
+    defaultValues:
+      script || draftCode === undefined ? formValuesOf(script) : { ...formValuesOf(null), code: draftCode },
   });
 
   const code = useWatch({ control, name: 'code' });
@@ -177,7 +185,7 @@ export function ScriptEditor({ script, recentGames, onCreated }: Props) {
   };
 
   const reportTo = (target: ExecutionTarget) => ({
-    onSuccess: (result: ExecutionResult) => report(executionOutcome(result, target)),
+    onSuccess: (result: ExecutionResult) => report(withRunLink(executionOutcome(result, target), result)),
     onError: (error: unknown) => report(executionFailure(error, target)),
   });
 

@@ -1,7 +1,8 @@
 import { Box, Button, Center, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Script } from '@moonrelay/contract/scripts';
+import { draftCodeOf } from '../../../lib/editor-draft.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { scriptsQuery, useScripts } from '../api/scripts.ts';
 import { EDITOR_TEXT } from './editor-form.ts';
@@ -17,6 +18,8 @@ export function ScriptEditorScreen() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id');
   const navigate = useNavigate();
+  // A new script may start from code handed over by another screen (a run of custom code).
+  const draftCode = draftCodeOf(useLocation().state);
   const scripts = useScripts();
   const games = useMemo(() => recentGames(scripts.data ?? []), [scripts.data]);
 
@@ -35,7 +38,11 @@ export function ScriptEditorScreen() {
     navigate(`/editor?id=${encodeURIComponent(script.id)}`, { replace: true });
   };
 
-  if (id === null) return <ScriptEditor key={editor.key} script={null} recentGames={games} onCreated={onCreated} />;
+  if (id === null) {
+    return (
+      <ScriptEditor key={editor.key} script={null} draftCode={draftCode} recentGames={games} onCreated={onCreated} />
+    );
+  }
 
   const script = scripts.data?.find((candidate) => candidate.id === id);
   if (script) return <ScriptEditor key={editor.key} script={script} recentGames={games} onCreated={onCreated} />;

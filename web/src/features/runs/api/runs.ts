@@ -1,0 +1,81 @@
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import type { ExecutionTarget } from '@moonrelay/contract/executions';
+import type { Run, RunPage } from '@moonrelay/contract/runs';
+import { apiRequest } from '../../../lib/api-client.ts';
+import type { ExecutionResult } from '../../../lib/execution-result.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useLiveSocketState } from '../../../lib/socket.ts';
+import { runsQueryString, type RunFilters } from '../run-filters.ts';
+
+/**
+ * The run history. Lists are kept current by `execution:updated` events (useRunsLiveEvents) while
+ * the live socket is up, and polled while it is down.
+ */
+export const RUNS_POLL_MS = 5_000;
+
+const RUNS_KEY = ['/api/executions'] as const;
+
+/** Everything cached of the run history. */
+export const allRunsKey = RUNS_KEY;
+
+/** Every cached list of runs, whatever its filters (the live events patch them all). */
+export const runListsKey = [...RUNS_KEY, 'list'] as const;
+
+/** The user's runs with these filters, newest first, a page at a time (GET /api/executions). */
+export const runsQuery = (filters: RunFilters) =>
+  infiniteQueryOptions({
+    queryKey: [...runListsKey, filters],
+    queryFn: ({ pageParam }) => apiRequest<RunPage>('GET', `/api/executions${runsQueryString(filters, pageParam)}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
+export function useRuns(filters: RunFilters) {
+  const token = useSession((state) => state.token);
+  const socketConnected = useLiveSocketState((state) => state.connected);
+  return useInfiniteQuery({
+    ...runsQuery(filters),
+    enabled: Boolean(token),
+    refetchInterval: socketConnected ? false : RUNS_POLL_MS,
+  });
+}
+
+/** Every cached run in full. */
+export const runDetailsKey = [...RUNS_KEY, 'run'] as const;
+
+/** One run in full (GET /api/executions/{id}). */
+export const runQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...runDetailsKey, id],
+    queryFn: () => apiRequest<Run>('GET', `/api/executions/${encodeURIComponent(id)}`),
+  });
+
+export function useRun(id: string | null) {
+  const token = useSession((state) => state.token);
+  const socketConnected = useLiveSocketState((state) => state.connected);
+  return useQuery({
+    ...runQuery(id ?? ''),
+    enabled: Boolean(token) && id !== null,
+    refetchInterval: (query) => (!socketConnected && query.state.data?.status === 'pending' ? RUNS_POLL_MS : false),
+  });
+}
+
+/** The scripts feature's list (its query key is its GET path): a run changes a script's executionCount. */
+const SCRIPTS_QUERY_KEY = ['/api/scripts'] as const;
+
+/**
+ * Runs a run again where it ran: a saved script by its id (its current code), custom code (or a
+ * script deleted since) by the code the run kept; a game run on the same game server.
+ */
+export const useRunAgain = () =>
+  useMutation({
+    mutationFn: (run: Pick<Run, 'scriptId' | 'code' | 'target' | 'serverId'>) => {
+      const where: { target: ExecutionTarget; serverId?: string } = { target: run.target };
+      if (run.target === 'game' && run.serverId) where.serverId = run.serverId;
+      return run.scriptId
+        ? apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(run.scriptId)}/execute`, where)
+        : apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code: run.code, ...where });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: SCRIPTS_QUERY_KEY }),
+  });

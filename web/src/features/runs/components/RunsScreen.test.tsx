@@ -1,0 +1,251 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { io } from 'socket.io-client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Run, RunPage, RunSummary } from '@moonrelay/contract/runs';
+import { closeLiveSocket } from '../../../lib/socket.ts';
+import { FakeSocket } from '../../../test/fake-socket.ts';
+import { signInAs } from '../../../test/fixtures.ts';
+import { renderWithProviders } from '../../../test/render.tsx';
+import { useRunsLiveEvents } from '../live/useRunsLiveEvents.ts';
+import { RunsScreen } from './RunsScreen.tsx';
+
+let socket: FakeSocket;
+vi.mock('socket.io-client', () => ({ io: vi.fn(() => socket) }));
+
+const summary = (overrides: Partial<RunSummary>): RunSummary => ({
+  id: 'r1',
+  scriptId: null,
+  scriptName: null,
+  target: 'sandbox',
+  serverId: null,
+  status: 'succeeded',
+  limitHit: null,
+  durationMs: 7,
+  startedBy: 'user',
+  createdAt: '2026-03-01T12:00:00.000Z',
+  ...overrides,
+});
+
+const GREETER = summary({ id: 'r3', scriptId: 's1', scriptName: 'Greeter', createdAt: '2026-03-01T12:00:03.000Z' });
+const GAME = summary({
+  id: 'r2',
+  target: 'game',
+  serverId: 'job-1234567890',
+  status: 'pending',
+  durationMs: 0,
+  createdAt: '2026-03-01T12:00:02.000Z',
+});
+const LIMIT = summary({ id: 'r1', status: 'failed', limitHit: 'memory', createdAt: '2026-03-01T12:00:01.000Z' });
+const OLDER = summary({ id: 'r0', status: 'failed', createdAt: '2026-03-01T11:00:00.000Z' });
+
+const fullRun = (run: RunSummary, overrides: Partial<Run> = {}): Run => ({
+  ...run,
+  code: 'print("hello")',
+  codeComplete: true,
+  output: 'hello\n',
+  error: null,
+  ...overrides,
+});
+
+let requests: { method: string; url: string; body: unknown }[];
+let pages: Record<string, RunPage>;
+let runs: Record<string, Run>;
+
+function serve() {
+  requests = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    requests.push({ method, url: url.pathname + url.search, body: init?.body ? JSON.parse(String(init.body)) : null });
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (method === 'GET' && url.pathname === '/api/executions') {
+      const page = pages[url.searchParams.toString()];
+      return page ? json(page) : json({ runs: [], nextCursor: null });
+    }
+    const one = url.pathname.match(/^\/api\/executions\/(.+)$/);
+    if (method === 'GET' && one) {
+      const run = runs[decodeURIComponent(one[1]!)];
+      return run ? json(run) : json({ error: 'Execution not found' }, 404);
+    }
+    if (method === 'POST' && url.pathname.endsWith('/execute')) {
+      return json({
+        success: true,
+        output: 'hello\n',
+        error: null,
+        target: 'sandbox',
+        executionId: 'r9',
+        durationMs: 3,
+      });
+    }
+    return json({ error: 'Not found' }, 404);
+  });
+}
+
+function Screen() {
+  useRunsLiveEvents();
+  return <RunsScreen scripts={[{ id: 's1', name: 'Greeter' }]} />;
+}
+
+const rows = () => screen.getAllByTestId('run-row');
+const rowOf = (id: string) => rows().find((row) => row.dataset.runId === id)!;
+const listRequests = () =>
+  requests.filter((request) => request.url.startsWith('/api/executions?') || request.url === '/api/executions');
+
+beforeEach(() => {
+  socket = new FakeSocket();
+  vi.mocked(io).mockClear();
+  signInAs();
+  pages = { '': { runs: [GREETER, GAME, LIMIT], nextCursor: 'c1' }, 'cursor=c1': { runs: [OLDER], nextCursor: null } };
+  runs = {};
+  serve();
+});
+afterEach(() => {
+  closeLiveSocket();
+  vi.unstubAllGlobals();
+});
+
+describe('RunsScreen', () => {
+  it('lists the runs newest first with what each was, where it ran and how it ended', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    expect(screen.getByText('Loading runs...')).toBeInTheDocument();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows().map((row) => row.dataset.runId)).toEqual(['r3', 'r2', 'r1']);
+    expect(within(rowOf('r3')).getByText('Greeter')).toBeInTheDocument();
+    expect(within(rowOf('r2')).getByText('Custom code')).toBeInTheDocument();
+    expect(within(rowOf('r2')).getByText('Game')).toBeInTheDocument();
+    expect(within(rowOf('r2')).getByText('job-1234…')).toBeInTheDocument();
+    expect(within(rowOf('r2')).getByTestId('run-status')).toHaveTextContent('Pending');
+    expect(within(rowOf('r2')).getByTestId('run-duration')).toHaveTextContent('—');
+    expect(within(rowOf('r1')).getByTestId('run-status')).toHaveTextContent('Stopped: memory limit');
+    expect(within(rowOf('r3')).getByTestId('run-duration')).toHaveTextContent('7 ms');
+
+    // The next page, by its cursor.
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    expect(rows().at(-1)!.dataset.runId).toBe('r0');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('says so when there are no runs, and when none match the filters', async () => {
+    pages = {};
+    renderWithProviders(<Screen />, { route: '/runs' });
+    expect(
+      await screen.findByText(
+        'No runs yet. Run a script from the editor, My Scripts or the dashboard and it shows up here.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText('Filter runs by status'), 'limit');
+    expect(await screen.findByText('No runs match these filters.')).toBeInTheDocument();
+  });
+
+  it('asks the server for the filters chosen', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    await userEvent.selectOptions(screen.getByLabelText('Filter runs by script'), 'Greeter');
+    await userEvent.selectOptions(screen.getByLabelText('Filter runs by target'), 'game');
+    await userEvent.selectOptions(screen.getByLabelText('Filter runs by status'), 'pending');
+    await userEvent.type(screen.getByLabelText('Filter runs by game server'), 'job-1{Enter}');
+    await waitFor(() =>
+      expect(listRequests().at(-1)!.url).toBe('/api/executions?scriptId=s1&target=game&serverId=job-1&status=pending'),
+    );
+    await userEvent.selectOptions(screen.getByLabelText('Filter runs by time'), '24h');
+    const lastFrom = () => new URL(listRequests().at(-1)!.url, 'http://localhost').searchParams.get('from');
+    await waitFor(() => expect(lastFrom()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/));
+    const from = lastFrom()!;
+    expect(Date.now() - Date.parse(from)).toBeGreaterThanOrEqual(24 * 3600_000);
+    expect(Date.now() - Date.parse(from)).toBeLessThan(25 * 3600_000);
+
+    // Back to every run: the list fetched first (kept current by the live events) shows again.
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getByLabelText('Filter runs by status')).toHaveValue('');
+    expect(screen.getByLabelText('Filter runs by game server')).toHaveValue('');
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+  });
+
+  it('updates a pending run in place when its result arrives, and adds new runs at the top', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const fetched = listRequests().length;
+
+    socket.serverSends('execution:updated', { run: { ...GAME, status: 'succeeded', durationMs: 41 } });
+    await waitFor(() => expect(within(rowOf('r2')).getByTestId('run-status')).toHaveTextContent('Succeeded'));
+    expect(within(rowOf('r2')).getByTestId('run-duration')).toHaveTextContent('41 ms');
+    expect(rows().map((row) => row.dataset.runId)).toEqual(['r3', 'r2', 'r1']);
+
+    const newest = summary({ id: 'r4', createdAt: '2026-03-01T12:00:04.000Z', status: 'pending', target: 'game' });
+    socket.serverSends('execution:updated', { run: newest });
+    await waitFor(() => expect(rows().map((row) => row.dataset.runId)).toEqual(['r4', 'r3', 'r2', 'r1']));
+    // Patched from the events alone: nothing was fetched again.
+    expect(listRequests()).toHaveLength(fetched);
+  });
+
+  it('leaves a pushed run out of a list whose filters do not take it', async () => {
+    pages = { 'status=failed': { runs: [LIMIT], nextCursor: null } };
+    renderWithProviders(<Screen />, { route: '/runs?status=failed' });
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    socket.serverSends('execution:updated', { run: summary({ id: 'r5', createdAt: '2026-03-01T12:00:05.000Z' }) });
+    socket.serverSends('execution:updated', {
+      run: summary({ id: 'r6', status: 'failed', createdAt: '2026-03-01T12:00:06.000Z' }),
+    });
+    await waitFor(() => expect(rows().map((row) => row.dataset.runId)).toEqual(['r6', 'r1']));
+  });
+
+  it('opens a run with its output and code, runs it again, and shows the new run', async () => {
+    runs = {
+      r3: fullRun(GREETER, { output: 'hello from Greeter\n', code: 'print("hello from Greeter")' }),
+      r9: fullRun(summary({ id: 'r9', scriptId: 's1', scriptName: 'Greeter' }), { output: 'again\n' }),
+    };
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    await userEvent.click(rowOf('r3'));
+
+    const detail = await screen.findByTestId('run-detail');
+    await waitFor(() => expect(within(detail).getByTestId('execution-output')).toHaveTextContent('hello from Greeter'));
+    expect(within(detail).getByText('You')).toBeInTheDocument();
+    const code = await within(detail).findByTestId('run-code');
+    await waitFor(() => expect(code.querySelector('.ace_editor')).not.toBeNull());
+    const editor = (code.querySelector('.ace_editor') as HTMLElement & { env: { editor: { getValue(): string } } }).env
+      .editor;
+    expect(editor.getValue()).toBe('print("hello from Greeter")');
+    expect(within(detail).getByRole('link', { name: 'Open in editor' })).toHaveAttribute('href', '/editor?id=s1');
+
+    await userEvent.click(within(detail).getByRole('button', { name: 'Run again' }));
+    await waitFor(() =>
+      expect(requests.find((request) => request.method === 'POST')).toEqual({
+        method: 'POST',
+        url: '/api/scripts/s1/execute',
+        body: { target: 'sandbox' },
+      }),
+    );
+    await waitFor(() => expect(within(detail).getByText('r9')).toBeInTheDocument());
+    expect(within(detail).getByTestId('execution-output')).toHaveTextContent('again');
+  });
+
+  it('runs custom code again by the code kept, on the same game server', async () => {
+    runs = { r2: fullRun({ ...GAME, status: 'succeeded' }, { code: 'print("on the game")' }) };
+    renderWithProviders(<Screen />, { route: '/runs?id=r2' });
+    const detail = await screen.findByTestId('run-detail');
+    await within(detail).findByText('job-1234567890');
+    await userEvent.click(within(detail).getByRole('button', { name: 'Run again' }));
+    await waitFor(() =>
+      expect(requests.find((request) => request.method === 'POST')).toEqual({
+        method: 'POST',
+        url: '/api/scripts/execute',
+        body: { code: 'print("on the game")', target: 'game', serverId: 'job-1234567890' },
+      }),
+    );
+  });
+
+  it('says so when a run is not in the history', async () => {
+    renderWithProviders(<Screen />, { route: '/runs?id=gone' });
+    const detail = await screen.findByTestId('run-detail');
+    expect(
+      await within(detail).findByText(
+        'This run is not in your history. It may have been removed by the history’s retention.',
+      ),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,110 @@
+import { Alert, Button, Card, Center, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { RunSummary } from '@moonrelay/contract/runs';
+import { messageOf } from '../../../lib/api-client.ts';
+import { useRuns } from '../api/runs.ts';
+import { filtersFromParams } from '../run-filters.ts';
+import { RUNS_TEXT } from '../run-text.ts';
+import { hasFilters, RunFiltersBar, type FilterChange } from './RunFiltersBar.tsx';
+import { RunDetailDrawer } from './RunDetailDrawer.tsx';
+import { RunsTable } from './RunsTable.tsx';
+
+interface Props {
+  /** The user's scripts, for the script filter (the scripts feature's list, handed over by the page). */
+  scripts: readonly { id: string; name: string }[];
+}
+
+/**
+ * The Runs page: the user's run history, newest first, filtered by what the address says; a run
+ * opens in a drawer (?id=). Rows change in place as runs finish (useRunsLiveEvents).
+ */
+export function RunsScreen({ scripts }: Props) {
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('id');
+  // The filters (not the open run) decide the list; a preset time range counts back from when it was chosen.
+  const filterKey = useMemo(() => {
+    const only = new URLSearchParams(params);
+    only.delete('id');
+    return only.toString();
+  }, [params]);
+  const filters = useMemo(() => filtersFromParams(new URLSearchParams(filterKey), Date.now()), [filterKey]);
+  const runs = useRuns(filters);
+  const list = useMemo(() => runs.data?.pages.flatMap((page) => page.runs) ?? [], [runs.data]);
+
+  const update = (change: FilterChange) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [name, value] of Object.entries(change)) {
+        if (value === null) next.delete(name);
+        else next.set(name, value);
+      }
+      return next;
+    });
+  const hrefOf = (run: RunSummary) => {
+    const next = new URLSearchParams(params);
+    next.set('id', run.id);
+    return `?${next.toString()}`;
+  };
+  const filtered = hasFilters(new URLSearchParams(filterKey));
+
+  return (
+    <Stack gap="6">
+      <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
+        <Stack gap="1">
+          <Heading size="2xl">{RUNS_TEXT.title}</Heading>
+          <Text color="fg.muted">{RUNS_TEXT.subtitle}</Text>
+        </Stack>
+      </Flex>
+
+      <Card.Root size={{ base: 'sm', md: 'md' }}>
+        <Card.Header>
+          <RunFiltersBar scripts={scripts} params={params} onChange={update} />
+        </Card.Header>
+        <Card.Body>
+          {runs.isPending ? (
+            <Center py="10" gap="2" color="fg.muted">
+              <Spinner size="sm" /> {RUNS_TEXT.loading}
+            </Center>
+          ) : runs.isError && !runs.data ? (
+            <Alert.Root status="error">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>{RUNS_TEXT.loadFailed}</Alert.Title>
+                <Alert.Description>{messageOf(runs.error, runs.error.message)}</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          ) : (
+            <Stack gap="4">
+              <RunsTable
+                runs={list}
+                emptyText={filtered ? RUNS_TEXT.emptyFiltered : RUNS_TEXT.empty}
+                selectedId={selectedId}
+                hrefOf={hrefOf}
+                onSelect={(run) => update({ id: run.id })}
+              />
+              {runs.hasNextPage && (
+                <Center>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    loading={runs.isFetchingNextPage}
+                    onClick={() => void runs.fetchNextPage()}
+                  >
+                    {RUNS_TEXT.loadMore}
+                  </Button>
+                </Center>
+              )}
+            </Stack>
+          )}
+        </Card.Body>
+      </Card.Root>
+
+      <RunDetailDrawer
+        runId={selectedId}
+        onClose={() => update({ id: null })}
+        onRunStarted={(executionId) => update({ id: executionId })}
+      />
+    </Stack>
+  );
+}

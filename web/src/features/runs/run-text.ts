@@ -1,0 +1,56 @@
+import type { RunInitiator, RunStatus, RunSummary } from '@moonrelay/contract/runs';
+import { CUSTOM_CODE_NAME } from '@moonrelay/contract/runs';
+import { LIMIT_NOTES } from '../../lib/execution-result.ts';
+
+/** The Runs page's words. */
+export const RUNS_TEXT = {
+  title: 'Runs',
+  subtitle: 'Every run of your scripts and code: where it ran, how it ended and what it printed.',
+  loading: 'Loading runs...',
+  empty: 'No runs yet. Run a script from the editor, My Scripts or the dashboard and it shows up here.',
+  emptyFiltered: 'No runs match these filters.',
+  loadFailed: 'Failed to load runs',
+  loadMore: 'Load more',
+  openInEditor: 'Open in editor',
+  runAgain: 'Run again',
+  codeExcerptOnly: 'Only the first 500 characters of this run’s code were kept (it ran before full code was kept).',
+  runNotFound: 'This run is not in your history. It may have been removed by the history’s retention.',
+  clearFilters: 'Clear filters',
+} as const;
+
+export const runName = (run: Pick<RunSummary, 'scriptName'>) => run.scriptName ?? CUSTOM_CODE_NAME;
+
+/** A run's status as its badge shows it; a run a sandbox limit ended says which limit. */
+export function statusBadge(run: Pick<RunSummary, 'status' | 'limitHit'>): { label: string; palette: string } {
+  if (run.status === 'failed' && run.limitHit) return { label: LIMIT_NOTES[run.limitHit], palette: 'orange' };
+  return STATUS_BADGES[run.status];
+}
+
+const STATUS_BADGES: Record<RunStatus, { label: string; palette: string }> = {
+  pending: { label: 'Pending', palette: 'blue' },
+  succeeded: { label: 'Succeeded', palette: 'green' },
+  failed: { label: 'Failed', palette: 'red' },
+  not_connected: { label: 'Not connected', palette: 'gray' },
+};
+
+export const STARTED_BY: Record<RunInitiator, string> = {
+  user: 'You',
+  admin: 'An admin',
+  schedule: 'A schedule',
+  'auto-execute': 'Auto-execute in your game',
+};
+
+/** When a run happened, briefly: the time of day for today's runs ("4:32:20 PM"), else "Nov 25, 4:32 PM". */
+export function formatRunTime(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return 'Unknown';
+  if (date.toDateString() === now.toDateString()) return date.toLocaleTimeString('en', { timeStyle: 'medium' });
+  const sameYear = date.getFullYear() === now.getFullYear();
+  return date.toLocaleString('en', {
+    month: 'short',
+    day: 'numeric',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+}
