@@ -75,6 +75,17 @@ export const CatalogueScriptSchema = z
   .meta({ id: 'CatalogueScript' });
 export type CatalogueScript = z.infer<typeof CatalogueScriptSchema>;
 
+/**
+ * Present only when the answer is older than the cache time: the catalogue was slow, failing or
+ * being left alone, so a kept copy was answered at once (and a fresh one is being fetched).
+ */
+export const CatalogueStaleSchema = z
+  .object({
+    /** When the catalogue gave this answer (ISO 8601). */
+    fetchedAt: z.string(),
+  })
+  .optional();
+
 /** Every list answer: `result.scripts` (spec section 7), with how many pages there are and the next one. */
 export const CataloguePageSchema = z
   .object({
@@ -83,6 +94,7 @@ export const CataloguePageSchema = z
       totalPages: z.number().int(),
       nextPage: z.number().int().nullable(),
     }),
+    stale: CatalogueStaleSchema,
   })
   .meta({ id: 'CataloguePage' });
 export type CataloguePage = z.infer<typeof CataloguePageSchema>;
@@ -93,6 +105,7 @@ export const CatalogueSourceSchema = z
     _id: z.string(),
     code: z.string(),
     executorFunctions: z.array(z.string()),
+    stale: CatalogueStaleSchema,
   })
   .meta({ id: 'CatalogueSource' });
 export type CatalogueSource = z.infer<typeof CatalogueSourceSchema>;

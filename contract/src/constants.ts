@@ -127,3 +127,7 @@ export const CATALOGUE_STALE_MAX_MS = 24 * 60 * 60 * 1000;
 /** One upstream call may take this long; calls start at most this often (about one a second). */
 export const CATALOGUE_TIMEOUT_MS = 5_000;
 export const CATALOGUE_MIN_INTERVAL_MS = 1_000;
+/** Failures in a row (timeouts, refused connections, 5xx) after which no call goes to the catalogue for a while. */
+export const CATALOGUE_BREAKER_FAILURES = 5;
+/** How long the catalogue is left alone after that, before one probe call is tried. */
+export const CATALOGUE_BREAKER_COOL_DOWN_MS = 30_000;

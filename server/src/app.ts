@@ -167,7 +167,16 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const runs = createRunsService({ db });
   const runRetention = createRunRetention({ db, logger });
   const profiles = createPlayerProfiles(config.roblox);
-  const catalogue = createCatalogueService(config.catalogue, logger, platform.sharedPacing?.('catalogue'));
+  // The breaker's "open for N ms" is a pause every instance sees: the shared pacer's pause is just that.
+  const breakerPause = platform.sharedPacing?.('catalogue-breaker');
+  const catalogue = createCatalogueService(config.catalogue, {
+    logger,
+    shared: platform.sharedPacing?.('catalogue'),
+    sharedBreaker: breakerPause && {
+      store: { open: (ms) => breakerPause.pacer.pause(ms), openFor: () => breakerPause.pacer.pausedFor() },
+      onError: breakerPause.onError,
+    },
+  });
   const scriptLoader = createScriptLoaderService({
     db,
     tokens: createScriptTokens(loadServerSecret(config.appSecret, config.dataDir)),

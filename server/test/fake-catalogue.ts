@@ -19,6 +19,8 @@ import { SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
  * Search terms drive the failure cases: `slow` answers after `slowMs`, `malformed` answers broken
  * JSON, `ratelimited` answers 429 with Retry-After: 1, and a term matching nothing an empty page.
  * `setDown(true)` drops every connection (unreachable); `rateLimitNext(n)` answers the next n calls 429.
+ * `setFailing('500')` answers every API call 500; `setFailing('hang')` holds every API call until
+ * `releaseHeld()` answers them normally (`waitForHeld(n)` resolves once n are held).
  */
 
 export interface FakeCatalogueScript {
@@ -191,6 +193,9 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
   const hits: CatalogueHit[] = [];
   let down = false;
   let rateLimited = 0;
+  let failing: 'no' | '500' | 'hang' = 'no';
+  const held: (() => void)[] = [];
+  let heldWaiters: { count: number; resolve: () => void }[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
   const server = http.createServer((req, res) => {
@@ -201,6 +206,19 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
       req.socket.destroy();
       return;
     }
+    if (failing === '500' && url.pathname.startsWith('/api/')) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end('{"message":"Internal Server Error"}');
+    }
+    if (failing === 'hang' && url.pathname.startsWith('/api/')) {
+      held.push(() => answerApi(res, url, query));
+      heldWaiters = heldWaiters.filter((waiter) => (held.length >= waiter.count ? (waiter.resolve(), false) : true));
+      return;
+    }
+    answerApi(res, url, query);
+  });
+
+  function answerApi(res: http.ServerResponse, url: URL, query: Record<string, string>) {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
@@ -271,7 +289,7 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
       return send(200, { script: { ...upstreamShape(script, index, withCode), likeCount: 10, dislikeCount: 1 } });
     }
     send(404, { message: 'Not found' });
-  });
+  }
 
   return {
     hits,
@@ -279,6 +297,21 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
     apiHits: (prefix = '/api/') => hits.filter((hit) => hit.path.startsWith(prefix)),
     setDown: (value: boolean) => {
       down = value;
+    },
+    setFailing: (mode: 'no' | '500' | 'hang') => {
+      failing = mode;
+    },
+    /** How many API calls are being held ('hang'). */
+    held: () => held.length,
+    /** Resolves once `count` API calls are being held. */
+    waitForHeld: (count: number) =>
+      new Promise<void>((resolve) => {
+        if (held.length >= count) resolve();
+        else heldWaiters.push({ count, resolve });
+      }),
+    /** Answers every held call as if nothing had been wrong. */
+    releaseHeld: () => {
+      for (const answer of held.splice(0)) answer();
     },
     /** Answers the next `n` API calls 429 with Retry-After: 1. */
     rateLimitNext: (n: number) => {

@@ -18,6 +18,8 @@ describeEachEngine('data layer', (engine) => {
   let config: DatabaseConfig;
   /** Resolves with the next warning the data layer logs. */
   let onWarning: ((args: unknown[]) => void) | undefined;
+  /** Every line the data layer logs, by level. */
+  const lines: { level: 'warn' | 'info'; args: unknown[] }[] = [];
   const nextWarning = () => new Promise<unknown[]>((resolve) => (onWarning = resolve));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moonrelay-db-'));
   beforeAll(async () => {
@@ -25,7 +27,11 @@ describeEachEngine('data layer', (engine) => {
     drop = created.drop;
     config = created.config;
     handle = openDatabase(config, {
-      warn: ((...args: unknown[]) => onWarning?.(args)) as Logger['warn'],
+      warn: ((...args: unknown[]) => {
+        lines.push({ level: 'warn', args });
+        onWarning?.(args);
+      }) as Logger['warn'],
+      info: ((...args: unknown[]) => lines.push({ level: 'info', args })) as Logger['info'],
     });
   });
   afterAll(async () => {
@@ -171,6 +177,47 @@ describeEachEngine('data layer', (engine) => {
         headers: { 'Retry-After': '1' },
       });
       expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
+    });
+
+    it('logs one line when every connection is ended at once and one when the database answers again', async () => {
+      // Three connections in the pool, idle.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const started: number[] = [];
+      const transactions = [1, 2, 3].map(() =>
+        handle.db.transaction().execute(async (trx) => {
+          started.push(await pid(trx));
+          if (started.length === 3) release();
+          await held;
+        }),
+      );
+      await Promise.all(transactions);
+      const from = lines.length;
+      const warned = nextWarning();
+      const other = new pg.Client({ connectionString: config.kind === 'postgres' ? config.url : '' });
+      await other.connect();
+      try {
+        await other.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [started]);
+      } finally {
+        await other.end();
+      }
+      await warned;
+      // A query may still meet a connection whose end has not been read yet; the next one works.
+      for (;;) {
+        try {
+          await sql`select 1`.execute(handle.db);
+          break;
+        } catch (error) {
+          expect(databaseUnavailable(error)).toBe(true);
+        }
+      }
+      const logged = lines.slice(from);
+      expect(logged.map((line) => [line.level, line.args[1]])).toEqual([
+        ['warn', 'database connection lost; the pool opens a new one for the next query'],
+        ['info', 'database reachable again'],
+      ]);
+      expect(logged[0]!.args[0]).toEqual({ reason: expect.any(String), code: '57P01' });
+      expect(logged[1]!.args[0]).toEqual({ connectionsLost: 3 });
     });
   }
 });

@@ -62,7 +62,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * of ours for its whole life. The query in flight, or the next one, then fails the one request
  * (answered 503, see ./errors.ts), and the pool discards the connection when it comes back.
  */
-export function openDatabase(config: DatabaseConfig, logger: Pick<Logger, 'warn'>): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, logger: Pick<Logger, 'warn' | 'info'>): DatabaseHandle {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'sqlite') {
     const sqlite = withStatementCache(openSqlite(config.file));
@@ -70,12 +70,23 @@ export function openDatabase(config: DatabaseConfig, logger: Pick<Logger, 'warn'
     return { db, kind: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  // One line when connections start being lost (a restart or failover ends them all at once) and
+  // one when a new connection is made again, not one per connection lost.
+  let lost = 0;
   pool.on('connect', (client) => {
-    client.on('error', (error) =>
-      logger.warn({ err: error }, 'database connection lost; the pool opens a new one for the next query'),
-    );
+    if (lost > 0) logger.info({ connectionsLost: lost }, 'database reachable again');
+    lost = 0;
+    client.on('error', (error: Error & { code?: string }) => {
+      if (lost === 0) {
+        logger.warn(
+          { reason: error.message, code: error.code },
+          'database connection lost; the pool opens a new one for the next query',
+        );
+      }
+      lost += 1;
+    });
   });
-  // Also emitted for an idle connection's loss, already logged by the connection's own listener.
+  // Also emitted for an idle connection's loss, already counted by the connection's own listener.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
   return { db, kind: 'postgres', close: () => db.destroy() };

@@ -46,6 +46,8 @@ export function createAnswerCache<T>(options: { maxEntries: number; maxWeight: n
       }
     },
 
+    delete: remove,
+
     get size() {
       return entries.size;
     },

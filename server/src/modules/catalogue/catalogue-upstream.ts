@@ -1,4 +1,5 @@
 import type { SharedPacer } from '../../platform/shared-pacer.ts';
+import type { CircuitBreaker } from './circuit-breaker.ts';
 
 /**
  * Calls to the catalogue (ScriptBlox), kept polite. It publishes no rate limit; its community
@@ -11,14 +12,17 @@ import type { SharedPacer } from '../../platform/shared-pacer.ts';
  * In the scale-out mode a shared pacer (Redis) extends both rules to the whole deployment: a call
  * also reserves its start among every instance's calls, and a 429 pauses them all. Should the pacer
  * fail, calls go on under this instance's own pacing, and the failure is reported.
+ *
+ * A circuit breaker (circuit-breaker.ts) stands in front of it all: once the catalogue has failed
+ * several times in a row, calls are refused at once ('circuit-open') until a probe gets through.
  */
 
 /** Why an upstream call gave nothing usable; the service maps these to its answers. */
 export class UpstreamError extends Error {
   constructor(
-    readonly kind: 'unavailable' | 'busy' | 'not-found' | 'too-large',
+    readonly kind: 'unavailable' | 'busy' | 'circuit-open' | 'not-found' | 'too-large',
     message: string,
-    /** For 'busy': how long until calls are allowed again. */
+    /** For 'busy' and 'circuit-open': how long until calls are allowed again. */
     readonly retryAfterMs = 0,
   ) {
     super(message);
@@ -39,12 +43,15 @@ export interface UpstreamStats {
   failed: number;
   /** Calls refused without being sent: the queue was too long, or a 429 backoff was running. */
   refused: number;
+  /** Calls refused without being sent because the circuit breaker was open. */
+  circuitOpen: number;
 }
 
 export interface UpstreamOptions {
   timeoutMs: number;
   minIntervalMs: number;
   shared?: { pacer: SharedPacer; onError(error: unknown): void };
+  breaker?: CircuitBreaker;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -86,7 +93,7 @@ async function readLimited(response: Response, maxBytes: number): Promise<string
 export function createCatalogueUpstream(options: UpstreamOptions) {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
-  const stats: UpstreamStats = { calls: 0, rateLimited: 0, failed: 0, refused: 0 };
+  const stats: UpstreamStats = { calls: 0, rateLimited: 0, failed: 0, refused: 0, circuitOpen: 0 };
   /** Calls take their turn one after another; each starts `minIntervalMs` after the one before. */
   let queue: Promise<void> = Promise.resolve();
   let waiting = 0;
@@ -154,6 +161,25 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
 
   /** One GET; answers the body text of a 2xx answer, or throws an UpstreamError. */
   async function get(url: string, accept: string, maxBytes: number): Promise<string> {
+    const admission = options.breaker ? await options.breaker.admit() : undefined;
+    if (admission && !admission.allowed) {
+      stats.circuitOpen += 1;
+      throw new UpstreamError('circuit-open', 'the catalogue has been failing', admission.retryAfterMs);
+    }
+    try {
+      const body = await send(url, accept, maxBytes);
+      admission?.settle('success');
+      return body;
+    } catch (error) {
+      // Only what says the catalogue is down counts against it: a 404 or an oversized answer came
+      // from a live one, and 'busy' (a 429, or a call refused before it was sent) has its own backoff.
+      const kind = error instanceof UpstreamError ? error.kind : 'unavailable';
+      admission?.settle(kind === 'unavailable' ? 'failure' : kind === 'busy' ? 'neutral' : 'success');
+      throw error;
+    }
+  }
+
+  async function send(url: string, accept: string, maxBytes: number): Promise<string> {
     await takeSlot();
     stats.calls += 1;
     try {

@@ -192,22 +192,32 @@ describeEachEngine('script catalogue proxy', (engine) => {
     expect(upstreamCalls()).toBe(before + 1);
   });
 
-  it('serves the last answer while the catalogue fails (stale), and 502 for what it never had', async () => {
+  it('answers the last answer at once, marked stale, while the catalogue fails; 502 for what it never had', async () => {
+    const catalogue = uncached.app.services.catalogue;
+    const fetchedBefore = Date.now();
     const fresh = await get('/api/scriptblox/fetch?page=2', uncached);
     expect(fresh.status).toBe(200);
+    expect(fresh.body.stale).toBeUndefined();
     upstream.setDown(true);
     try {
       const stale = await get('/api/scriptblox/fetch?page=2', uncached);
       expect(stale.status).toBe(200);
-      expect(stale.body).toEqual(fresh.body);
+      expect(stale.body.result).toEqual(fresh.body.result);
+      const fetchedAt = Date.parse(stale.body.stale.fetchedAt);
+      expect(fetchedAt).toBeGreaterThanOrEqual(fetchedBefore);
+      expect(fetchedAt).toBeLessThanOrEqual(Date.now());
+      await catalogue.idle();
       expect((await get('/api/scriptblox/fetch?page=3', uncached)).body).toEqual(UNAVAILABLE);
     } finally {
       upstream.setDown(false);
     }
     // A 429 is hidden the same way.
     upstream.rateLimitNext(1);
-    expect((await get('/api/scriptblox/fetch?page=2', uncached)).body).toEqual(fresh.body);
-    expect(uncached.app.services.catalogue.stats().staleServed).toBe(2);
+    const limited = await get('/api/scriptblox/fetch?page=2', uncached);
+    expect(limited.body.result).toEqual(fresh.body.result);
+    expect(limited.body.stale).toBeDefined();
+    await catalogue.idle();
+    expect(catalogue.stats()).toMatchObject({ staleServed: 2, refreshes: 2 });
   });
 
   it('answers a script source from /script/{id}, or from /script/raw/{id} when that lacks the code; cached', async () => {

@@ -6,12 +6,10 @@ import type { RateLimits } from '../../http/rate-limit.ts';
 import type { CatalogueService } from './catalogue.service.ts';
 
 export function mountCatalogueRoutes(router: Router<AppState>, limits: RateLimits, catalogue: CatalogueService): void {
-  mountEndpoint(router, endpoints.catalogueFetch, limits, async ({ query }) => ({
-    result: await catalogue.fetch(query.page, query.max),
-  }));
-  mountEndpoint(router, endpoints.catalogueSearch, limits, async ({ query }) => ({
-    result: await catalogue.search(query.q, query.page, query.max),
-  }));
-  mountEndpoint(router, endpoints.catalogueTrending, limits, async () => ({ result: await catalogue.trending() }));
+  mountEndpoint(router, endpoints.catalogueFetch, limits, ({ query }) => catalogue.fetch(query.page, query.max));
+  mountEndpoint(router, endpoints.catalogueSearch, limits, ({ query }) =>
+    catalogue.search(query.q, query.page, query.max),
+  );
+  mountEndpoint(router, endpoints.catalogueTrending, limits, () => catalogue.trending());
   mountEndpoint(router, endpoints.catalogueScript, limits, ({ params }) => catalogue.source(params.id));
 }

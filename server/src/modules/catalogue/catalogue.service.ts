@@ -1,19 +1,32 @@
 import type { CataloguePage, CatalogueSource } from '@moonrelay/contract/catalogue';
-import { CATALOGUE_STALE_MAX_MS, SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
+import {
+  CATALOGUE_BREAKER_COOL_DOWN_MS,
+  CATALOGUE_BREAKER_FAILURES,
+  CATALOGUE_STALE_MAX_MS,
+  SCRIPT_CODE_MAX_BYTES,
+} from '@moonrelay/contract/constants';
 import { CATALOGUE_ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
-import { createAnswerCache } from './answer-cache.ts';
+import { createAnswerCache, type AnswerCache } from './answer-cache.ts';
 import { codeOfScriptAnswer, MalformedAnswerError, normalizePage } from './catalogue-normalize.ts';
 import { createCatalogueUpstream, UpstreamError, type UpstreamOptions } from './catalogue-upstream.ts';
+import { createCircuitBreaker, type SharedBreakerStore } from './circuit-breaker.ts';
 import { findExecutorFunctions } from './executor-functions.ts';
 
 /**
- * The script catalogue proxy (docs/decisions/011-catalogue-proxy.md). Every answer is cached for
- * `cacheMs` (5 minutes) by the upstream URL it came from; concurrent requests for one URL share one
- * call. While the catalogue fails (timeout, refusal, 5xx, a 429 backoff, an answer that is not a
- * catalogue answer), a cached answer up to a day old is served instead; with none, the call answers
- * 502 'Script catalogue unavailable' (503 'busy' with Retry-After while backing off a 429).
+ * The script catalogue proxy (docs/decisions/011-catalogue-proxy.md). Every answer is cached by
+ * the upstream URL it came from, fresh for `cacheMs` (5 minutes) and kept up to a day.
+ *
+ * Stale-while-revalidate: an answer older than `cacheMs` is answered at once, marked `stale` with
+ * when it was fetched, and refreshed in the background (one refresh per key at a time), so a slow
+ * or failing catalogue never makes a user wait when there is a copy. Only a request with no copy
+ * waits for the catalogue; concurrent ones for one URL share one call. With no copy, a failure
+ * answers 502 'Script catalogue unavailable' (503 with Retry-After while the circuit breaker is
+ * open, or 'busy' while backing off a 429).
+ *
+ * A circuit breaker (circuit-breaker.ts) stops calling the catalogue after several failures in a
+ * row, until a probe after a cool-down succeeds; in the scale-out mode it is shared through Redis.
  */
 
 export interface CatalogueConfig {
@@ -22,17 +35,31 @@ export interface CatalogueConfig {
   timeoutMs: number;
   cacheMs: number;
   minIntervalMs: number;
+  /** Failures in a row that open the circuit breaker, and how long it stays open. */
+  breaker?: { failureThreshold: number; coolDownMs: number };
+}
+
+export interface CatalogueDependencies {
+  logger?: Logger;
+  /** Shared pacing of upstream calls (Redis, scale-out mode). */
+  shared?: UpstreamOptions['shared'];
+  /** The circuit breaker's state shared by every instance (Redis, scale-out mode). */
+  sharedBreaker?: { store: SharedBreakerStore; onError(error: unknown): void };
+  /** The clock for freshness and the breaker's cool-down (tests move it on). */
+  now?: () => number;
 }
 
 export interface CatalogueStats {
   /** Answers served from a fresh cache entry, without calling the catalogue. */
   freshHits: number;
-  /** Answers that needed the catalogue (a miss or an expired entry). */
+  /** Answers that had no copy and waited for the catalogue. */
   misses: number;
   /** Answers that joined a call already under way for the same URL. */
   coalesced: number;
-  /** Misses answered with an expired entry because the catalogue failed. */
+  /** Answers served from a copy older than the cache time (refreshed in the background). */
   staleServed: number;
+  /** Background refreshes started for stale copies. */
+  refreshes: number;
   /** Misses answered with an error (no usable entry). */
   errors: number;
   upstream: ReturnType<ReturnType<typeof createCatalogueUpstream>['stats']>;
@@ -40,96 +67,141 @@ export interface CatalogueStats {
 
 type Page = CataloguePage['result'];
 
+/** An answer and, when it is a stale copy, when the catalogue gave it. */
+interface Served<T> {
+  value: T;
+  stale?: { fetchedAt: string };
+}
+
 const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 /** The JSON of one script carries its code, escaped, and its other fields. */
 const SCRIPT_JSON_MAX_BYTES = Math.ceil(SCRIPT_CODE_MAX_BYTES * 1.5) + 64 * 1024;
 
-export function createCatalogueService(config: CatalogueConfig, logger?: Logger, shared?: UpstreamOptions['shared']) {
+export function createCatalogueService(config: CatalogueConfig, dependencies: CatalogueDependencies = {}) {
+  const { logger } = dependencies;
+  const now = dependencies.now ?? Date.now;
+  const breaker = createCircuitBreaker({
+    failureThreshold: config.breaker?.failureThreshold ?? CATALOGUE_BREAKER_FAILURES,
+    coolDownMs: config.breaker?.coolDownMs ?? CATALOGUE_BREAKER_COOL_DOWN_MS,
+    now,
+    shared: dependencies.sharedBreaker,
+    onStateChange: (state, { failures, openForMs }) => {
+      if (state === 'open') {
+        logger?.warn(
+          { breaker: 'catalogue', failures, retryInSeconds: Math.ceil(openForMs / 1000) },
+          'script catalogue unreachable: calls paused, answering from cache',
+        );
+      } else if (state === 'closed') logger?.info({ breaker: 'catalogue' }, 'script catalogue reachable again');
+    },
+  });
   const upstream = createCatalogueUpstream({
     timeoutMs: config.timeoutMs,
     minIntervalMs: config.minIntervalMs,
-    shared,
+    shared: dependencies.shared,
+    breaker,
   });
   const pages = createAnswerCache<Page>({
     maxEntries: 1_000,
     maxWeight: 64 * 1024 * 1024,
     staleMaxMs: CATALOGUE_STALE_MAX_MS,
   });
-  const sources = createAnswerCache<CatalogueSource>({
+  const sources = createAnswerCache<Omit<CatalogueSource, 'stale'>>({
     maxEntries: 1_000,
     maxWeight: 64 * 1024 * 1024,
     staleMaxMs: CATALOGUE_STALE_MAX_MS,
   });
   const inFlight = new Map<string, Promise<unknown>>();
-  const counts = { freshHits: 0, misses: 0, coalesced: 0, staleServed: 0, errors: 0 };
+  const counts = { freshHits: 0, misses: 0, coalesced: 0, staleServed: 0, refreshes: 0, errors: 0 };
 
   function toAppError(error: unknown): AppError {
     if (error instanceof AppError) return error;
     if (error instanceof UpstreamError) {
-      if (error.kind === 'busy') {
-        const seconds = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-        return new AppError(503, CATALOGUE_ERRORS.busy, { headers: { 'Retry-After': seconds } });
-      }
+      const retryAfter = { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) };
+      if (error.kind === 'busy') return new AppError(503, CATALOGUE_ERRORS.busy, { headers: retryAfter });
+      if (error.kind === 'circuit-open')
+        return new AppError(503, CATALOGUE_ERRORS.unavailable, { headers: retryAfter });
       if (error.kind === 'not-found') return new AppError(404, CATALOGUE_ERRORS.scriptNotFound);
       if (error.kind === 'too-large') return new AppError(422, CATALOGUE_ERRORS.scriptTooLarge);
     }
     return new AppError(502, CATALOGUE_ERRORS.unavailable);
   }
 
-  /**
-   * The cached answer for `key` while fresh; otherwise `load` it (one call per key at a time),
-   * falling back to the expired entry when that fails.
-   */
-  async function cached<T>(
-    cache: ReturnType<typeof createAnswerCache<T>>,
-    key: string,
-    load: () => Promise<{ value: T; weight: number }>,
-  ): Promise<T> {
-    const entry = cache.get(key);
-    if (entry && Date.now() - entry.storedAt < config.cacheMs) {
-      counts.freshHits += 1;
-      return entry.value;
-    }
+  /** One line with the reason: an upstream failure is expected, its stack says nothing to an operator. */
+  function logFailure(key: string, error: unknown, served: 'stale' | 'error') {
+    const kind =
+      error instanceof UpstreamError ? error.kind : error instanceof MalformedAnswerError ? 'malformed' : 'error';
+    // While the breaker is open every refusal is the same; its opening was logged once.
+    if (kind === 'circuit-open' || kind === 'not-found') return;
+    const reason = error instanceof Error ? error.message : String(error);
+    const line = { cacheKey: key, kind, reason, served };
+    if (kind === 'error') logger?.error({ ...line, err: error }, 'script catalogue call failed');
+    else logger?.warn(line, 'script catalogue call failed');
+  }
+
+  /** Loads `key` once at a time (concurrent callers share the call) and keeps the answer. */
+  function load<T>(cache: AnswerCache<T>, key: string, loader: () => Promise<{ value: T; weight: number }>) {
     const running = inFlight.get(key) as Promise<T> | undefined;
-    if (running) {
-      counts.coalesced += 1;
-      return running;
-    }
-    counts.misses += 1;
+    if (running) return { call: running, joined: true };
     const call = (async () => {
       try {
-        const { value, weight } = await load();
-        cache.set(key, value, weight);
+        const { value, weight } = await loader();
+        cache.set(key, value, weight, now());
         return value;
-      } catch (error) {
-        const stale = cache.get(key);
-        // A 404 or an oversized script is the catalogue's real answer, not a failure to hide.
-        const hideable = !(
-          error instanceof UpstreamError &&
-          (error.kind === 'not-found' || error.kind === 'too-large')
-        );
-        logger?.warn(
-          { cacheKey: key, err: error, servedStale: Boolean(stale && hideable) },
-          'script catalogue call failed',
-        );
-        if (stale && hideable) {
-          counts.staleServed += 1;
-          return stale.value;
-        }
-        counts.errors += 1;
-        throw toAppError(error);
       } finally {
         inFlight.delete(key);
       }
     })();
     inFlight.set(key, call);
-    return call;
+    return { call, joined: false };
+  }
+
+  /**
+   * The cached answer for `key` while fresh; a stale copy at once, refreshed in the background;
+   * with no copy, the catalogue's answer.
+   */
+  async function cached<T>(
+    cache: AnswerCache<T>,
+    key: string,
+    loader: () => Promise<{ value: T; weight: number }>,
+  ): Promise<Served<T>> {
+    const entry = cache.get(key, now());
+    if (entry && now() - entry.storedAt < config.cacheMs) {
+      counts.freshHits += 1;
+      return { value: entry.value };
+    }
+    if (entry) {
+      counts.staleServed += 1;
+      const { call, joined } = load(cache, key, loader);
+      if (!joined) {
+        counts.refreshes += 1;
+        // A 404 or an oversized script is the catalogue's real answer: the copy goes.
+        call.catch((error: unknown) => {
+          if (error instanceof UpstreamError && (error.kind === 'not-found' || error.kind === 'too-large')) {
+            cache.delete(key);
+          }
+          logFailure(key, error, 'stale');
+        });
+      }
+      return { value: entry.value, stale: { fetchedAt: new Date(entry.storedAt).toISOString() } };
+    }
+    const { call, joined } = load(cache, key, loader);
+    if (joined) counts.coalesced += 1;
+    else counts.misses += 1;
+    try {
+      return { value: await call };
+    } catch (error) {
+      if (!joined) {
+        counts.errors += 1;
+        logFailure(key, error, 'error');
+      }
+      throw toAppError(error);
+    }
   }
 
   async function listAnswer(path: string, params: Record<string, string | number>, page: number) {
     const query = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, String(value)]));
     const url = `${config.apiUrl}${path}${query.size ? `?${query}` : ''}`;
-    return cached(pages, url, async () => {
+    const served = await cached(pages, url, async () => {
       const body = await upstream.get(url, 'application/json', PAGE_MAX_BYTES);
       let parsed: unknown;
       try {
@@ -139,6 +211,7 @@ export function createCatalogueService(config: CatalogueConfig, logger?: Logger,
       }
       return { value: normalizePage(parsed, config.siteUrl, page), weight: body.length };
     });
+    return { result: served.value, ...(served.stale ? { stale: served.stale } : {}) };
   }
 
   const tooLarge = (code: string) =>
@@ -171,29 +244,37 @@ export function createCatalogueService(config: CatalogueConfig, logger?: Logger,
 
   return {
     /** `GET /api/scriptblox/fetch`: the catalogue's newest scripts, a page at a time. */
-    fetch(page: number, max: number): Promise<Page> {
+    fetch(page: number, max: number): Promise<CataloguePage> {
       return listAnswer('/script/fetch', { page, max }, page);
     },
 
-    search(q: string, page: number, max: number): Promise<Page> {
+    search(q: string, page: number, max: number): Promise<CataloguePage> {
       return listAnswer('/script/search', { q, page, max }, page);
     },
 
-    trending(): Promise<Page> {
+    trending(): Promise<CataloguePage> {
       return listAnswer('/script/trending', {}, 1);
     },
 
     /** One script's source and the executor-only functions it calls. */
-    source(id: string): Promise<CatalogueSource> {
-      return cached(sources, `source:${id}`, async () => {
+    async source(id: string): Promise<CatalogueSource> {
+      const served = await cached(sources, `source:${id}`, async () => {
         const code = await loadSource(id);
         if (tooLarge(code)) throw new UpstreamError('too-large', 'the source is over 1 MiB');
         return { value: { _id: id, code, executorFunctions: findExecutorFunctions(code) }, weight: code.length };
       });
+      return { ...served.value, ...(served.stale ? { stale: served.stale } : {}) };
     },
 
     stats(): CatalogueStats {
       return { ...counts, upstream: upstream.stats() };
+    },
+
+    breakerState: () => breaker.state(),
+
+    /** Settles once every call under way (answers and background refreshes) has ended. */
+    async idle(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()]);
     },
   };
 }

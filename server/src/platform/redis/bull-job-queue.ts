@@ -1,5 +1,6 @@
 import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import type { JobHandler, JobQueue } from '../job-queue.ts';
+import { redisUnavailable } from './connection.ts';
 
 const QUEUE = 'moonrelay-jobs';
 
@@ -14,11 +15,22 @@ export function createBullJobQueue(options: {
   consume: boolean;
   concurrency: number;
   onError: (error: unknown, name: string) => void;
+  /**
+   * Told (without logging) when the queue, its events or the worker cannot reach Redis. BullMQ
+   * re-emits every failed reconnection of its own connections as an 'error'; unheard, each one is a
+   * raw ECONNREFUSED stack on stderr. The outage is logged once by the connection (connection.ts).
+   */
+  onUnreachable?: (part: 'queue' | 'events' | 'worker') => void;
 }): JobQueue {
   const queue = new Queue(QUEUE, {
     connection: options.connection,
     defaultJobOptions: { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } },
   });
+  const heard = (part: 'queue' | 'events' | 'worker') => (error: unknown) => {
+    if (unreachable(error)) options.onUnreachable?.(part);
+    else options.onError(error, part);
+  };
+  queue.on('error', heard('queue'));
   const handlers = new Map<string, JobHandler<unknown, unknown>>();
   let events: QueueEvents | undefined;
   let worker: Worker | undefined;
@@ -37,14 +49,17 @@ export function createBullJobQueue(options: {
           { connection: options.connection, concurrency: options.concurrency },
         );
         worker.on('failed', (job, error) => options.onError(error, job?.name ?? 'unknown'));
-        worker.on('error', (error) => options.onError(error, 'worker'));
+        worker.on('error', heard('worker'));
       }
     },
     async enqueue(name, payload) {
       await queue.add(name, payload);
     },
     async request(name, payload, timeoutMs) {
-      events ??= new QueueEvents(QUEUE, { connection: options.connection });
+      if (!events) {
+        events = new QueueEvents(QUEUE, { connection: options.connection });
+        events.on('error', heard('events'));
+      }
       await events.waitUntilReady();
       const job = await queue.add(name, payload, { removeOnComplete: true, removeOnFail: true });
       return job.waitUntilFinished(events, timeoutMs);
@@ -57,4 +72,12 @@ export function createBullJobQueue(options: {
       await queue.close();
     },
   };
+}
+
+const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** A failure to reach Redis (refused, reset, closed), as opposed to a job's or a script's own error. */
+function unreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return redisUnavailable(error) || (typeof code === 'string' && NETWORK_ERRORS.has(code));
 }

@@ -25,6 +25,9 @@ export const CATALOGUE_TEXT = {
   unavailableTitle: 'Script catalogue unavailable',
   unavailable: `${CATALOGUE_NAME} could not be reached just now. Pages you opened before still show; try again in a moment.`,
   retry: 'Try again',
+  /** A kept copy answered while the catalogue is slow or failing (`stale` in the answer). */
+  stale: (ago: string) => `Showing results from ${ago}`,
+  staleNote: `${CATALOGUE_NAME} is slow or unreachable just now; newer results show once it answers.`,
   poweredBy: 'Powered by',
   executorNoteTitle: 'Written for client-side executors',
   executorNote: (functions: string) =>

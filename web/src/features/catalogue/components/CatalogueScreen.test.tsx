@@ -199,6 +199,22 @@ describe('CatalogueScreen', () => {
     await card('Script 1');
   });
 
+  it('says how old the results are when the catalogue answered a kept copy (stale), and nothing when fresh', async () => {
+    const fetchedAt = new Date(Date.now() - 7 * 60_000).toISOString();
+    stubApi({
+      ...catalogueRoutes,
+      'GET /api/scriptblox/fetch': () => ({ body: { ...page([script(1)]), stale: { fetchedAt } } }),
+    });
+    renderWithProviders(<CatalogueScreen />);
+    const notice = await screen.findByTestId('catalogue-stale');
+    expect(within(notice).getByText('Showing results from 7 minutes ago')).toBeInTheDocument();
+    expect(await card('Script 1')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Trending' }));
+    await card('Trending One');
+    expect(screen.queryByTestId('catalogue-stale')).not.toBeInTheDocument();
+  });
+
   it('previews the code read-only with the executor note, and runs it from the dialog', async () => {
     const calls = stubApi({
       'GET /api/scriptblox/fetch': () => ({

@@ -17,6 +17,7 @@ import { CATALOGUE_NAME, CATALOGUE_PAGE_SIZE, CATALOGUE_SITE_URL } from '@moonre
 import { ExternalLink, Flame, House, RefreshCw, Search } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { messageOf } from '../../../lib/api-client.ts';
+import { timeAgo } from '../../../lib/format.ts';
 import { useCataloguePage, type CatalogueView } from '../api/catalogue.ts';
 import { CATALOGUE_TEXT } from '../catalogue-text.ts';
 import { CataloguePager } from './CataloguePager.tsx';
@@ -160,10 +161,20 @@ function Results({ view, onPage, onPreview, actions }: ResultsProps) {
   }
 
   const { scripts, nextPage } = answer.data.result;
+  const { stale } = answer.data;
   // Spec section 5: Next is off under a full page; the answer also says when there is no next page.
   const hasNext = scripts.length >= CATALOGUE_PAGE_SIZE && nextPage !== null;
   return (
     <Stack gap="5" pt="4">
+      {stale && (
+        <Alert.Root status="info" data-testid="catalogue-stale">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{CATALOGUE_TEXT.stale(timeAgo(stale.fetchedAt))}</Alert.Title>
+            <Alert.Description>{CATALOGUE_TEXT.staleNote}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
       {scripts.length === 0 ? (
         <Text color="fg.muted" py="8" textAlign="center">
           {CATALOGUE_TEXT.empty}
