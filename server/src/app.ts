@@ -1,3 +1,4 @@
+import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
 import type http from 'node:http';
 import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
@@ -53,6 +54,7 @@ import { attachSocketHub } from './realtime/socket-hub.ts';
 import { mountAdminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createMassExecution } from './modules/admin/mass-execution.ts';
+import { createMassProgress } from './modules/admin/mass-progress.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { mountAnalyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
@@ -88,7 +90,14 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   // The execution service and the game link need each other (a run becomes a command; a command's
   // result completes a run), so the commands reach the executions through this late-bound call.
   let completeGameRuns: (commands: CommandView[]) => Promise<void> = async () => {};
-  const commands = createCommandsService({ db, bus, onFinished: (finished) => completeGameRuns(finished) });
+  // Mass-execution parts move on with their commands, in whichever process records the step.
+  const massProgress = createMassProgress({ db, bus, claimExpiryMs: GAME_COMMAND_EXPIRY_MS });
+  const commands = createCommandsService({
+    db,
+    bus,
+    onFinished: (finished) => completeGameRuns(finished),
+    onMoved: (moved) => massProgress.commandsChanged(moved),
+  });
   const box = createSecretBox(loadServerSecret(config.appSecret, config.dataDir), 'api-keys');
   const rateLimits = createRateLimits(platform.rateLimitBackend, config.rateLimit);
   const apiKeys = createApiKeysService({ db, box, bus });
@@ -169,7 +178,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   registerSandboxJob(jobs, sandboxPool);
   const admin = createAdminService({ db, apiKeys, users, audit, presence, gameLink, executions, luaTools, bus });
-  const massExecution = createMassExecution({ db, bus, jobs, audit, gameLink, executions, luaTools });
+  const massExecution = createMassExecution({ db, jobs, audit, gameLink, executions, luaTools, progress: massProgress });
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -205,6 +214,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     jobs,
     admin,
     massExecution,
+    massProgress,
     platform,
     requestMetrics,
     analytics,
@@ -234,6 +244,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
     every(COMMAND_SWEEP_MS, 'command sweep', async () => {
       await services.commands.sweep();
       await services.commands.refreshHint();
+      await services.massProgress.sweep();
     }),
   ];
   return () => stops.forEach((stop) => stop());

@@ -7,6 +7,8 @@ import * as requestMetrics from './005-request-metrics.ts';
 import * as tempScripts from './006-temp-scripts.ts';
 import * as oidcStates from './007-oidc-states.ts';
 import * as executionInitiator from './008-execution-initiator.ts';
+import * as massExecutionItems from './012-mass-execution-items.ts';
+import * as idempotencyKeys from './013-idempotency-keys.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -21,6 +23,8 @@ const migrations: Record<string, Migration> = {
   '006-temp-scripts': tempScripts,
   '007-oidc-states': oidcStates,
   '008-execution-initiator': executionInitiator,
+  '012-mass-execution-items': massExecutionItems,
+  '013-idempotency-keys': idempotencyKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -39,4 +39,7 @@ export function mountAdminRoutes(
   mountEndpoint(router, endpoints.adminMassExecution, limits, async ({ principal, body }) =>
     massExecution.start(await actor(principal), body),
   );
+  mountEndpoint(router, endpoints.adminMassExecutionProgress, limits, ({ params }) =>
+    massExecution.batch(params.batchId),
+  );
 }

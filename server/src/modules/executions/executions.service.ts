@@ -52,6 +52,8 @@ interface RunContext {
   userId: string;
   scriptId: string | null;
   initiatedBy: string | null;
+  /** The run's id when the caller derives it (a mass execution's part); else a random one. */
+  executionId?: string;
 }
 
 /**
@@ -83,7 +85,8 @@ export function createExecutionsService(deps: {
     outcome: Omit<SandboxOutcome, 'limit'> & { limit?: SandboxOutcome['limit']; status: string },
   ): Promise<string> {
     const { userId, scriptId } = run;
-    const id = crypto.randomUUID();
+    // A derived id is recorded once: a second run of the same part collides here, before any command.
+    const id = run.executionId ?? crypto.randomUUID();
     await executionsRepo.insert(db, {
       id,
       userId,
@@ -180,9 +183,19 @@ export function createExecutionsService(deps: {
   }
 
   return {
-    /** `initiatedBy`: the admin running it on this user's game (the admin panel). */
-    runCode(userId: string, code: string, target: ExecutionTarget = 'game', serverId?: string, initiatedBy?: string) {
-      return execute({ userId, scriptId: null, initiatedBy: initiatedBy ?? null }, code, target, serverId);
+    /**
+     * `initiatedBy`: the admin running it on this user's game (the admin panel); `executionId`: the
+     * run's id, derived by a mass execution from its batch and the user.
+     */
+    runCode(
+      userId: string,
+      code: string,
+      target: ExecutionTarget = 'game',
+      serverId?: string,
+      initiatedBy?: string,
+      executionId?: string,
+    ) {
+      return execute({ userId, scriptId: null, initiatedBy: initiatedBy ?? null, executionId }, code, target, serverId);
     },
 
     /**
