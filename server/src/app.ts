@@ -55,6 +55,7 @@ import { mountAdminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createMassExecution } from './modules/admin/mass-execution.ts';
 import { createMassProgress } from './modules/admin/mass-progress.ts';
+import { createIdempotency } from './http/idempotency.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { mountAnalyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
@@ -179,6 +180,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   registerSandboxJob(jobs, sandboxPool);
   const admin = createAdminService({ db, apiKeys, users, audit, presence, gameLink, executions, luaTools, bus });
   const massExecution = createMassExecution({ db, jobs, audit, gameLink, executions, luaTools, progress: massProgress });
+  const idempotency = createIdempotency(db);
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -215,6 +217,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     admin,
     massExecution,
     massProgress,
+    idempotency,
     platform,
     requestMetrics,
     analytics,
@@ -245,6 +248,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
       await services.commands.sweep();
       await services.commands.refreshHint();
       await services.massProgress.sweep();
+      await services.idempotency.prune();
     }),
   ];
   return () => stops.forEach((stop) => stop());
@@ -284,6 +288,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   mountExecutionRoutes(api, services.rateLimits, {
+    idempotency: services.idempotency,
     executions: services.executions,
     apiKeys: services.apiKeys,
     sessions: services.sessions,
@@ -291,6 +296,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {
+    idempotency: services.idempotency,
     gameLink: services.gameLink,
     apiKeys: services.apiKeys,
     luaTools: services.luaTools,
@@ -300,6 +306,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
   mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, publicUrl: config.publicUrl });
   mountAdminRoutes(api, services.rateLimits, {
+    idempotency: services.idempotency,
     admin: services.admin,
     massExecution: services.massExecution,
     users: services.users,
