@@ -59,6 +59,9 @@ export function createMassExecution(deps: {
       return;
     }
     const executionId = derivedId('mass-run', job.batchId, job.userId);
+    // Checked when the batch started; checked here before the claim too, so the run's own check finds
+    // the syntax checker warm and the claimed part's run is recorded and queued at once.
+    await deps.luaTools.assertValidSyntax(job.code!);
     if (!(await progress.claim(job.batchId, job.userId, { executionId }))) return alreadyTaken(job);
     const result = await deps.executions.runCode(
       job.userId,

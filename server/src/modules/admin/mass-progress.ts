@@ -92,7 +92,7 @@ export function createMassProgress(deps: {
     return rows;
   }
 
-  /** What a command's state means for the part that sent it (a command batch) or ran through it (a code batch). */
+  /** What a command's state means (queued: sent) for the part that sent it (a command batch) or ran through it (a code batch). */
   async function commandChanged(command: CommandView): Promise<void> {
     if (command.source === 'admin') {
       await advance(
@@ -102,9 +102,8 @@ export function createMassProgress(deps: {
           : { status: COMMAND_STATUS[command.status], output: command.output, error: command.error },
       );
     } else if (command.executionId) {
-      if (command.status === 'queued') return;
-      if (command.status === 'delivered') {
-        await advance({ executionId: command.executionId }, { status: 'delivered' });
+      if (command.status === 'queued' || command.status === 'delivered') {
+        await advance({ executionId: command.executionId }, { status: COMMAND_STATUS[command.status] });
         return;
       }
       const success = command.status === 'succeeded';
@@ -141,13 +140,18 @@ export function createMassProgress(deps: {
         const status = (['succeeded', 'failed', 'not_connected'] as const).find((s) => s === run.status) ?? 'failed';
         await advance({ executionId: run.id }, { status, output: run.output, error: run.error });
       }
-      const delivered = await db
+      const open = await db
         .selectFrom('gameCommands')
-        .select('executionId')
+        .select(['executionId', 'status'])
         .where('executionId', 'in', executionIds)
-        .where('status', '=', 'delivered')
+        .where('status', 'in', ['queued', 'delivered'])
         .execute();
-      for (const { executionId } of delivered) await advance({ executionId: executionId! }, { status: 'delivered' });
+      for (const command of open) {
+        await advance(
+          { executionId: command.executionId! },
+          { status: COMMAND_STATUS[command.status as 'queued' | 'delivered'] },
+        );
+      }
     }
   }
 

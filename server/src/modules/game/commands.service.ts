@@ -71,7 +71,7 @@ export function createCommandsService(deps: {
    * told, so what they carried (an execution record) is final when a waiting caller wakes.
    */
   onFinished: (commands: CommandView[]) => Promise<void>;
-  /** Called with commands that moved on (taken by a game, or finished), after onFinished (mass-execution progress). */
+  /** Called with commands that moved on (queued, taken by a game, or finished; after onFinished): mass-execution progress. */
   onMoved?: (commands: CommandView[]) => Promise<void>;
 }) {
   const { db, bus } = deps;
@@ -113,6 +113,7 @@ export function createCommandsService(deps: {
         completedAt: null,
       }));
       await commandsRepo.insert(db, rows);
+      await deps.onMoved?.(rows.map(toCommandView));
       openHint.mark(userId, options.serverIds);
       publish(rows);
       bus.publish({ type: 'command:queued', userId, serverIds: options.serverIds });
