@@ -224,10 +224,19 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
   });
 
   it('a worker killed mid-batch: every part still reaches its end, shown from the database, and no part runs twice', async () => {
-    const login = await call(a, 'POST', '/api/auth/login', undefined, {
+    // The admin of the mass command test above, registered here when this test runs alone.
+    let login = await call(a, 'POST', '/api/auth/login', undefined, {
       emailOrUsername: 'scale_admin',
       password: 'correct horse battery',
     });
+    if (login.status === 401) {
+      login = await call(a, 'POST', '/api/auth/register', undefined, {
+        email: 'scale-admin@example.com',
+        username: 'scale_admin',
+        name: 'Scale Admin',
+        password: 'correct horse battery',
+      });
+    }
     expect(login.status, login.text).toBe(200);
     const users = await Promise.all(Array.from({ length: 6 }, (_, i) => register(i % 2 ? a : b)));
     const games = users.map(
@@ -274,6 +283,9 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
         90_000,
         "the dead worker's jobs run again",
       );
+      const jobs = (await queue.getJobs(['completed'])).filter((job) => job.data.batchId === res.body.batchId);
+      // Each job ran twice: on the worker that died, and again (stalled) on the new one.
+      expect(jobs.map((job) => [job.stalledCounter, job.attemptsStarted])).toEqual(userIds.map(() => [1, 2]));
       const commands = await db.query<{ user_id: string; count: string }>(
         'SELECT user_id, count(*) AS count FROM game_commands WHERE user_id = ANY($1) GROUP BY user_id',
         [userIds],
