@@ -179,7 +179,15 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   registerSandboxJob(jobs, sandboxPool);
   const admin = createAdminService({ db, apiKeys, users, audit, presence, gameLink, executions, luaTools, bus });
-  const massExecution = createMassExecution({ db, jobs, audit, gameLink, executions, luaTools, progress: massProgress });
+  const massExecution = createMassExecution({
+    db,
+    jobs,
+    audit,
+    gameLink,
+    executions,
+    luaTools,
+    progress: massProgress,
+  });
   const idempotency = createIdempotency(db);
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });

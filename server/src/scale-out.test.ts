@@ -240,7 +240,8 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     expect(login.status, login.text).toBe(200);
     const users = await Promise.all(Array.from({ length: 6 }, (_, i) => register(i % 2 ? a : b)));
     const games = users.map(
-      (user, i) => new SimulatedGame({ url: (i % 2 ? b : a).url, key: user.user.apiKey, serverId: `kill-${i}`, wait: 5 }),
+      (user, i) =>
+        new SimulatedGame({ url: (i % 2 ? b : a).url, key: user.user.apiKey, serverId: `kill-${i}`, wait: 5 }),
     );
     // Connected, but not taking commands yet: every job is waiting for its game's result when the worker dies.
     for (const game of games) await game.ping({ wait: 0 });

@@ -80,9 +80,9 @@ describeEachEngine('Idempotency-Key', (engine) => {
     expect((await post(user.token, '/api/scripts/execute', run, 'run-1')).body).toEqual(first.body);
     const saved = await post(user.token, '/api/scripts', { name: 'idem', code: 'print(2)' });
     const savedRun = await post(user.token, `/api/scripts/${saved.body.id}/execute`, { target: 'sandbox' }, 'run-2');
-    expect((await post(user.token, `/api/scripts/${saved.body.id}/execute`, { target: 'sandbox' }, 'run-2')).body).toEqual(
-      savedRun.body,
-    );
+    expect(
+      (await post(user.token, `/api/scripts/${saved.body.id}/execute`, { target: 'sandbox' }, 'run-2')).body,
+    ).toEqual(savedRun.body);
     const runs = await server.app.database.db
       .selectFrom('executions')
       .select('id')
@@ -92,7 +92,9 @@ describeEachEngine('Idempotency-Key', (engine) => {
     const batch = { userIds: [user.user.id], command: { type: 'heal' } };
     const mass = await post(admin.token, '/api/admin/mass-execution', batch, 'mass-1');
     expect(mass.status).toBe(200);
-    expect((await post(admin.token, '/api/admin/mass-execution', batch, 'mass-1')).body.batchId).toBe(mass.body.batchId);
+    expect((await post(admin.token, '/api/admin/mass-execution', batch, 'mass-1')).body.batchId).toBe(
+      mass.body.batchId,
+    );
     const batches = await server.app.database.db
       .selectFrom('massExecutionItems')
       .select('batchId')

@@ -321,7 +321,12 @@ describeEachEngine('admin API', (engine) => {
       // The queue runs both jobs again, as it does when the worker that ran them died.
       const { jobs } = server.app.services;
       for (const job of [
-        { batchId: heal.body.batchId, userId: commandUser.user.id, initiatedBy: admin.user.id, command: { type: 'heal' } },
+        {
+          batchId: heal.body.batchId,
+          userId: commandUser.user.id,
+          initiatedBy: admin.user.id,
+          command: { type: 'heal' },
+        },
         { batchId: run.body.batchId, userId: codeUser.user.id, initiatedBy: admin.user.id, code: 'print("once")' },
       ]) {
         await jobs.request(MASS_EXECUTION_JOB, job, 10_000);

@@ -41,7 +41,9 @@ export function mountAdminRoutes(
     router,
     endpoints.adminMassExecution,
     limits,
-    deps.idempotency.wrap(endpoints.adminMassExecution, async ({ principal, body }) => massExecution.start(await actor(principal), body)),
+    deps.idempotency.wrap(endpoints.adminMassExecution, async ({ principal, body }) =>
+      massExecution.start(await actor(principal), body),
+    ),
   );
   mountEndpoint(router, endpoints.adminMassExecutionProgress, limits, ({ params }) =>
     massExecution.batch(params.batchId),

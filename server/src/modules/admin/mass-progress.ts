@@ -158,7 +158,11 @@ export function createMassProgress(deps: {
   /** Whether the part's command or run exists: a claimed part without either was never sent. */
   async function wasSent(item: MassItemRow): Promise<boolean> {
     if (item.commandId) {
-      const command = await db.selectFrom('gameCommands').select('id').where('id', '=', item.commandId).executeTakeFirst();
+      const command = await db
+        .selectFrom('gameCommands')
+        .select('id')
+        .where('id', '=', item.commandId)
+        .executeTakeFirst();
       if (command) return true;
     }
     if (item.executionId) {
