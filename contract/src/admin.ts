@@ -142,6 +142,8 @@ export type MassExecutionRequest = z.infer<typeof MassExecutionRequestSchema>;
 /** Where one user's part of a mass execution stands. */
 export const MassProgressStatusSchema = z.enum([
   'queued',
+  // Taken by a job, which is creating the command (or run) now; a part is taken once.
+  'sending',
   'sent',
   'delivered',
   'succeeded',
@@ -167,5 +169,7 @@ export const MassExecutionResponseSchema = z
   .object({ batchId: z.string(), items: z.array(MassProgressSchema) })
   .meta({ id: 'MassExecutionResponse' });
 export type MassExecutionResponse = z.infer<typeof MassExecutionResponseSchema>;
+
+export const MassExecutionParamsSchema = z.object({ batchId: z.string().min(1).max(100) });
 
 export const AdminUserIdParamsSchema = z.object({ id: z.string().min(1) });

@@ -48,6 +48,7 @@ import {
   PageQuerySchema,
   RecentExecutionPageSchema,
   SetRoleRequestSchema,
+  MassExecutionParamsSchema,
 } from './admin.ts';
 import { AnalyticsQuerySchema, ScriptAnalyticsSchema, UsageAnalyticsSchema } from './analytics.ts';
 import {
@@ -100,6 +101,11 @@ export interface Endpoint {
    * authorization then come after the body is read.
    */
   keyInBody?: true;
+  /**
+   * Takes an `Idempotency-Key` header: a repeat of a key the caller used in the last 24 hours
+   * answers the first answer and does nothing again (docs/operations.md).
+   */
+  idempotent?: true;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -240,7 +246,8 @@ export const endpoints = {
     rateLimit: 'execution',
     body: ExecuteCodeRequestSchema,
     response: ExecuteCodeResponseSchema,
-    errors: [400, 401, 404, 413, 503],
+    errors: [400, 401, 404, 409, 413, 422, 503],
+    idempotent: true,
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   executeScript: endpoint({
@@ -253,7 +260,8 @@ export const endpoints = {
     params: IdParamsSchema,
     body: ExecuteScriptRequestSchema,
     response: ExecutionResponseSchema,
-    errors: [400, 401, 404, 503],
+    errors: [400, 401, 404, 409, 422, 503],
+    idempotent: true,
   }),
   checkLua: endpoint({
     method: 'post',
@@ -313,7 +321,8 @@ export const endpoints = {
     rateLimit: 'general',
     body: GameCommandRequestSchema,
     response: GameCommandResponseSchema,
-    errors: [400, 401, 409, 413],
+    errors: [400, 401, 409, 413, 422],
+    idempotent: true,
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   gameLoader: endpoint({
@@ -454,8 +463,21 @@ export const endpoints = {
     rateLimit: 'execution',
     body: MassExecutionRequestSchema,
     response: MassExecutionResponseSchema,
-    errors: [400, 401, 403, 413],
+    errors: [400, 401, 403, 409, 413, 422],
+    idempotent: true,
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  adminMassExecutionProgress: endpoint({
+    method: 'get',
+    path: '/api/admin/mass-executions/:batchId',
+    tag: 'Admin',
+    summary:
+      'Where each user’s part of a mass execution stands, as recorded in the database (the same as the mass:progress events, for a screen that reloads).',
+    auth: 'admin',
+    rateLimit: 'general',
+    params: MassExecutionParamsSchema,
+    response: MassExecutionResponseSchema,
+    errors: [401, 403, 404],
   }),
   analyticsUsage: endpoint({
     method: 'get',

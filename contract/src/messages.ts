@@ -74,6 +74,12 @@ export const ERRORS = {
   identityAlreadyLinked: 'This account is already linked to an identity; unlink it first',
   identityNotLinked: 'This account is not linked to an identity provider',
   identityUnlinkNeedsPassword: 'This account has no password: unlinking would leave no way to sign in',
+  massExecutionNotFound: 'Mass execution not found',
+  /** A claimed part whose job stopped (its worker died) before the command or run was created. */
+  massPartNeverSent: 'The worker running this part stopped before sending it; it was not sent',
+  idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 200 printable characters',
+  idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',
+  idempotencyKeyReused: 'Idempotency-Key was used with a different request',
   gameNotConnectedInstructions:
     'Connect your game first: enable HTTP requests (Game Settings > Security), add the Moonrelay integration script to a server Script, and start the game.',
 } as const;

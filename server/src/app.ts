@@ -1,3 +1,4 @@
+import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
 import type http from 'node:http';
 import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
@@ -56,6 +57,8 @@ import { attachSocketHub } from './realtime/socket-hub.ts';
 import { mountAdminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createMassExecution } from './modules/admin/mass-execution.ts';
+import { createMassProgress } from './modules/admin/mass-progress.ts';
+import { createIdempotency } from './http/idempotency.ts';
 import { createAuditService } from './modules/audit/audit.service.ts';
 import { mountAnalyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
@@ -91,7 +94,14 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   // The execution service and the game link need each other (a run becomes a command; a command's
   // result completes a run), so the commands reach the executions through this late-bound call.
   let completeGameRuns: (commands: CommandView[]) => Promise<void> = async () => {};
-  const commands = createCommandsService({ db, bus, onFinished: (finished) => completeGameRuns(finished) });
+  // Mass-execution parts move on with their commands, in whichever process records the step.
+  const massProgress = createMassProgress({ db, bus, claimExpiryMs: GAME_COMMAND_EXPIRY_MS });
+  const commands = createCommandsService({
+    db,
+    bus,
+    onFinished: (finished) => completeGameRuns(finished),
+    onMoved: (moved) => massProgress.commandsChanged(moved),
+  });
   const box = createSecretBox(loadServerSecret(config.appSecret, config.dataDir), 'api-keys');
   const rateLimits = createRateLimits(platform.rateLimitBackend, config.rateLimit);
   const apiKeys = createApiKeysService({ db, box, bus });
@@ -183,7 +193,16 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   registerSandboxJob(jobs, sandboxPool);
   const admin = createAdminService({ db, apiKeys, users, audit, presence, gameLink, executions, luaTools, bus });
-  const massExecution = createMassExecution({ db, bus, jobs, audit, gameLink, executions, luaTools });
+  const massExecution = createMassExecution({
+    db,
+    jobs,
+    audit,
+    gameLink,
+    executions,
+    luaTools,
+    progress: massProgress,
+  });
+  const idempotency = createIdempotency(db);
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -221,6 +240,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     jobs,
     admin,
     massExecution,
+    massProgress,
+    idempotency,
     platform,
     requestMetrics,
     analytics,
@@ -253,6 +274,8 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
     every(COMMAND_SWEEP_MS, 'command sweep', async () => {
       await services.commands.sweep();
       await services.commands.refreshHint();
+      await services.massProgress.sweep();
+      await services.idempotency.prune();
     }),
     every(RUN_RETENTION_SWEEP_MS, 'run retention sweep', () => services.runRetention.sweep()),
   ];
@@ -293,6 +316,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   mountExecutionRoutes(api, services.rateLimits, {
+    idempotency: services.idempotency,
     executions: services.executions,
     apiKeys: services.apiKeys,
     sessions: services.sessions,
@@ -301,6 +325,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {
+    idempotency: services.idempotency,
     gameLink: services.gameLink,
     apiKeys: services.apiKeys,
     luaTools: services.luaTools,
@@ -310,6 +335,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
   mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, publicUrl: config.publicUrl });
   mountAdminRoutes(api, services.rateLimits, {
+    idempotency: services.idempotency,
     admin: services.admin,
     massExecution: services.massExecution,
     users: services.users,

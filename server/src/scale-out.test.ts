@@ -1,3 +1,5 @@
+import { Queue } from 'bullmq';
+import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_PATH, type GameServersEvent, type MassProgressEvent } from '@moonrelay/contract/events';
@@ -220,6 +222,85 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       for (const game of games) await game.stop();
     }
   });
+
+  it('a worker killed mid-batch: every part still reaches its end, shown from the database, and no part runs twice', async () => {
+    // The admin of the mass command test above, registered here when this test runs alone.
+    let login = await call(a, 'POST', '/api/auth/login', undefined, {
+      emailOrUsername: 'scale_admin',
+      password: 'correct horse battery',
+    });
+    if (login.status === 401) {
+      login = await call(a, 'POST', '/api/auth/register', undefined, {
+        email: 'scale-admin@example.com',
+        username: 'scale_admin',
+        name: 'Scale Admin',
+        password: 'correct horse battery',
+      });
+    }
+    expect(login.status, login.text).toBe(200);
+    const users = await Promise.all(Array.from({ length: 6 }, (_, i) => register(i % 2 ? a : b)));
+    const games = users.map(
+      (user, i) =>
+        new SimulatedGame({ url: (i % 2 ? b : a).url, key: user.user.apiKey, serverId: `kill-${i}`, wait: 5 }),
+    );
+    // Connected, but not taking commands yet: every job is waiting for its game's result when the worker dies.
+    for (const game of games) await game.ping({ wait: 0 });
+    const userIds = users.map((user) => user.user.id);
+    const db = new pg.Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    const queue = new Queue('moonrelay-jobs', { connection: { url: redis.url } });
+    try {
+      const res = await call(a, 'POST', '/api/admin/mass-execution', login.body.token, {
+        userIds,
+        code: 'print("ran once")',
+      });
+      expect(res.status, res.text).toBe(200);
+      const parts = async (instance: Instance) => {
+        const answer = await call(instance, 'GET', `/api/admin/mass-executions/${res.body.batchId}`, login.body.token);
+        expect(answer.status, answer.text).toBe(200);
+        return answer.body.items as { userId: string; status: string; output: string | null }[];
+      };
+      await eventually(
+        async () => (await parts(a)).every((part) => part.status === 'sent'),
+        10_000,
+        "every part's run queued by the worker",
+      );
+      await worker.crash();
+      worker = await startInstance('worker', env);
+      for (const game of games) game.start();
+      await eventually(
+        async () => (await parts(b)).every((part) => part.status === 'succeeded'),
+        20_000,
+        'every part succeeding after the worker died',
+      );
+      const final = (await parts(a)).map((part) => [part.userId, part.status, part.output]);
+      expect(final.sort()).toEqual(userIds.map((userId) => [userId, 'succeeded', 'ran once\n']).sort());
+      // The queue runs the dead worker's jobs again once their locks run out; each finds its part taken.
+      await eventually(
+        async () => {
+          const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+          return Object.values(counts).every((count) => count === 0);
+        },
+        90_000,
+        "the dead worker's jobs run again",
+      );
+      const jobs = (await queue.getJobs(['completed'])).filter((job) => job.data.batchId === res.body.batchId);
+      // Each job ran twice: on the worker that died, and again (stalled) on the new one.
+      expect(jobs.map((job) => [job.stalledCounter, job.attemptsStarted])).toEqual(userIds.map(() => [1, 2]));
+      const commands = await db.query<{ user_id: string; count: string }>(
+        'SELECT user_id, count(*) AS count FROM game_commands WHERE user_id = ANY($1) GROUP BY user_id',
+        [userIds],
+      );
+      expect(commands.rows.map((row) => Number(row.count))).toEqual(userIds.map(() => 1));
+      const runs = await db.query('SELECT id FROM executions WHERE user_id = ANY($1)', [userIds]);
+      expect(runs.rowCount).toBe(userIds.length);
+      expect(games.map((game) => game.ran.size)).toEqual(userIds.map(() => 1));
+    } finally {
+      for (const game of games) await game.stop();
+      await queue.close();
+      await db.end();
+    }
+  }, 150_000);
 
   it('runs a dry run posted on A in the worker process, with its summary', async () => {
     const user = await register(a);

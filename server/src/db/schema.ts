@@ -177,6 +177,37 @@ export interface OidcStatesTable {
   expiresAt: string;
 }
 
+/** One user's part of a mass execution (docs/decisions/022). */
+export interface MassExecutionItemsTable {
+  batchId: string;
+  userId: string;
+  /** queued | sending (claimed by a job) | sent | delivered | succeeded | failed | not_connected | expired */
+  status: string;
+  /** The part's command (a command batch), derived from the batch and the user. */
+  commandId: string | null;
+  /** The part's run (a code batch), derived from the batch and the user. */
+  executionId: string | null;
+  output: string | null;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A request made with an Idempotency-Key, and its answer once it has one (kept 24 hours). */
+export interface IdempotencyKeysTable {
+  /** Whose key: the user the session or API key belongs to. */
+  principal: string;
+  key: string;
+  /** SHA-256 of the method, path and body. */
+  fingerprint: string;
+  /** pending | done */
+  status: string;
+  responseStatus: number | null;
+  /** JSON text of the first answer. */
+  responseBody: string | null;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -190,4 +221,6 @@ export interface Database {
   requestMetrics: RequestMetricsTable;
   tempScripts: TempScriptsTable;
   oidcStates: OidcStatesTable;
+  massExecutionItems: MassExecutionItemsTable;
+  idempotencyKeys: IdempotencyKeysTable;
 }

@@ -25,11 +25,22 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * `idempotent`: the call enqueues work (a command, a run, a mass execution); it carries a new
+ * Idempotency-Key, one per user action, so a repeat of the request the server already took runs
+ * nothing twice (docs/operations.md).
+ */
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { idempotent?: boolean } = {},
+): Promise<T> {
   const token = useSession.getState().token;
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.idempotent) headers['Idempotency-Key'] = crypto.randomUUID();
   const response = await fetch(path, {
     method,
     headers,

@@ -5,6 +5,7 @@ import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import type { BusEvent } from '../../platform/event-bus.ts';
+import { MASS_EXECUTION_JOB } from './mass-execution.ts';
 
 describeEachEngine('admin API', (engine) => {
   let server: TestServer;
@@ -254,7 +255,8 @@ describeEachEngine('admin API', (engine) => {
           .map((e) => (e.type === 'mass:progress' ? e.progress : null))
           .at(-1);
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && users.some((u) => !finalOf(u.user.id))) {
+      const settled = ['succeeded', 'failed', 'not_connected', 'expired'];
+      while (Date.now() < deadline && users.some((u) => !settled.includes(finalOf(u.user.id)?.status ?? ''))) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(finalOf(users[0]!.user.id)).toMatchObject({
@@ -279,6 +281,76 @@ describeEachEngine('admin API', (engine) => {
     } finally {
       unsubscribe();
       for (const game of games) await game.stop();
+    }
+  });
+
+  it('keeps each part of a mass execution in the database: a job run again sends nothing twice, and GET answers the parts', async () => {
+    const [commandUser, codeUser] = [await registerUser(server), await registerUser(server)];
+    const commandGame = new SimulatedGame({ url: server.url, key: commandUser.user.apiKey, serverId: 'once-command' });
+    const codeGame = new SimulatedGame({ url: server.url, key: codeUser.user.apiKey, serverId: 'once-code', wait: 5 });
+    await commandGame.ping();
+    await codeGame.ping({ wait: 0 });
+    codeGame.start();
+    const { db } = server.app.database;
+    const partOf = async (batchId: string, userId: string) =>
+      (await as(admin.token).get(`/api/admin/mass-executions/${batchId}`)).body.items?.find(
+        (item: { userId: string }) => item.userId === userId,
+      );
+    const until = async (batchId: string, userId: string, statuses: string[]) => {
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && !statuses.includes((await partOf(batchId, userId))?.status)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return partOf(batchId, userId);
+    };
+    try {
+      const heal = await as(admin.token).post('/api/admin/mass-execution', {
+        userIds: [commandUser.user.id],
+        command: { type: 'heal' },
+      });
+      expect(heal.status).toBe(200);
+      expect(await until(heal.body.batchId, commandUser.user.id, ['sent'])).toMatchObject({ status: 'sent' });
+      const run = await as(admin.token).post('/api/admin/mass-execution', {
+        userIds: [codeUser.user.id],
+        code: 'print("once")',
+      });
+      expect(await until(run.body.batchId, codeUser.user.id, ['succeeded'])).toMatchObject({
+        status: 'succeeded',
+        output: 'once\n',
+      });
+      // The queue runs both jobs again, as it does when the worker that ran them died.
+      const { jobs } = server.app.services;
+      for (const job of [
+        {
+          batchId: heal.body.batchId,
+          userId: commandUser.user.id,
+          initiatedBy: admin.user.id,
+          command: { type: 'heal' },
+        },
+        { batchId: run.body.batchId, userId: codeUser.user.id, initiatedBy: admin.user.id, code: 'print("once")' },
+      ]) {
+        await jobs.request(MASS_EXECUTION_JOB, job, 10_000);
+      }
+      const commandsOf = (userId: string) =>
+        db.selectFrom('gameCommands').select(['id', 'status']).where('userId', '=', userId).execute();
+      expect(await commandsOf(commandUser.user.id)).toHaveLength(1);
+      expect(await commandsOf(codeUser.user.id)).toHaveLength(1);
+      const runs = await db.selectFrom('executions').select('id').where('userId', '=', codeUser.user.id).execute();
+      expect(runs).toHaveLength(1);
+      // The game takes the command and answers on its next ping: the part follows, from the database.
+      commandGame.health = 5;
+      await commandGame.ping();
+      await commandGame.ping();
+      expect(commandGame.health).toBe(100);
+      expect(await partOf(heal.body.batchId, commandUser.user.id)).toMatchObject({
+        status: 'succeeded',
+        commandId: (await commandsOf(commandUser.user.id))[0]!.id,
+      });
+      const missing = await as(admin.token).get('/api/admin/mass-executions/no-such-batch');
+      expect(missing).toMatchObject({ status: 404, body: { error: ERRORS.massExecutionNotFound } });
+      expect((await as(member.token).get(`/api/admin/mass-executions/${heal.body.batchId}`)).status).toBe(403);
+    } finally {
+      await codeGame.stop();
     }
   });
 

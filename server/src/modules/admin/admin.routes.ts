@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppState, Principal } from '../../http/context.ts';
+import type { Idempotency } from '../../http/idempotency.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
@@ -12,7 +13,7 @@ import type { MassExecution } from './mass-execution.ts';
 export function mountAdminRoutes(
   router: Router<AppState>,
   limits: RateLimits,
-  deps: { admin: AdminService; massExecution: MassExecution; users: UsersService },
+  deps: { idempotency: Idempotency; admin: AdminService; massExecution: MassExecution; users: UsersService },
 ): void {
   const { admin, massExecution } = deps;
   const actor = async (principal: Principal): Promise<AuditActor> => {
@@ -36,7 +37,15 @@ export function mountAdminRoutes(
   mountEndpoint(router, endpoints.adminSetRole, limits, async ({ principal, params, body }) =>
     admin.setRole(await actor(principal), params.id, body.isAdmin),
   );
-  mountEndpoint(router, endpoints.adminMassExecution, limits, async ({ principal, body }) =>
-    massExecution.start(await actor(principal), body),
+  mountEndpoint(
+    router,
+    endpoints.adminMassExecution,
+    limits,
+    deps.idempotency.wrap(endpoints.adminMassExecution, async ({ principal, body }) =>
+      massExecution.start(await actor(principal), body),
+    ),
+  );
+  mountEndpoint(router, endpoints.adminMassExecutionProgress, limits, ({ params }) =>
+    massExecution.batch(params.batchId),
   );
 }

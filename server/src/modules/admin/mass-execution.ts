@@ -1,23 +1,16 @@
 import crypto from 'node:crypto';
-import type {
-  MassExecutionRequest,
-  MassExecutionResponse,
-  MassProgress,
-  MassProgressStatus,
-} from '@moonrelay/contract/admin';
-import type { CommandView } from '@moonrelay/contract/game';
+import type { MassExecutionRequest, MassExecutionResponse, MassProgress } from '@moonrelay/contract/admin';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
-import type { EventBus } from '../../platform/event-bus.ts';
+import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
 import { AUDIT_ACTIONS, AUDIT_CODE_EXCERPT, type AuditActor, type AuditService } from '../audit/audit.service.ts';
 import type { ExecutionsService } from '../executions/executions.service.ts';
 import type { GameLinkService } from '../game/game-link.service.ts';
 import type { HttpLuaTools } from '../lua-tools/lua-tools.http.ts';
-import { commandsRepo } from '../game/commands.repo.ts';
-import { toCommandView } from '../game/commands.service.ts';
 import { adminRepo } from './admin.repo.ts';
 import { commandDetails } from './admin.service.ts';
+import { derivedId, type MassProgressStore } from './mass-progress.ts';
 
 export const MASS_EXECUTION_JOB = 'mass-execution';
 
@@ -30,100 +23,71 @@ interface MassJob {
   code?: string;
 }
 
-const COMMAND_STATUS: Record<CommandView['status'], MassProgressStatus> = {
-  queued: 'sent',
-  delivered: 'delivered',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  expired: 'expired',
-};
-const FINAL = new Set<MassProgressStatus>(['succeeded', 'failed', 'expired', 'not_connected']);
-
 /**
- * Mass execution: one job per selected user on the job queue. Each job sends the command (or runs
- * the script) on that user's game; every step of every user's part is pushed to the admins'
- * screens (`mass:progress`), following the commands and executions it started until they end.
+ * Mass execution: one job per selected user on the job queue. Each job claims its user's part in
+ * the database (mass_execution_items), then sends the command (or runs the script) on that user's
+ * game. Progress is the database's: every step moves the part's row forward and is pushed to the
+ * admins' screens (`mass:progress`); a command's or run's outcome moves it wherever it is recorded,
+ * so a worker dying mid-batch leaves nothing stuck. A part is claimed once and its command or run
+ * id is derived from the batch and the user, so a job the queue runs again sends nothing twice.
  */
 export function createMassExecution(deps: {
   db: Db;
-  bus: EventBus;
   jobs: JobQueue;
   audit: AuditService;
   gameLink: GameLinkService;
   executions: ExecutionsService;
   luaTools: HttpLuaTools;
+  progress: MassProgressStore;
 }) {
-  const { bus } = deps;
-  /** Commands and executions still running, by id: whose part of which batch they are. */
-  const followed = new Map<string, { batchId: string; userId: string; commandId: string | null }>();
-
-  const report = (progress: MassProgress) => {
-    bus.publish({ type: 'mass:progress', progress });
-  };
-
-  /** A followed command moved on: its part of the batch moves with it (screens never move a row back). */
-  const followCommand = (command: CommandView) => {
-    const part = followed.get(command.id);
-    if (!part) return;
-    const status = COMMAND_STATUS[command.status];
-    if (FINAL.has(status)) followed.delete(command.id);
-    report({ ...part, status, output: command.output, error: command.error });
-  };
-
-  bus.subscribe((event) => {
-    if (event.type === 'command:update') {
-      followCommand(event.command);
-    } else if (event.type === 'execution:result') {
-      const part = followed.get(event.execution.executionId);
-      if (!part) return;
-      followed.delete(event.execution.executionId);
-      report({
-        ...part,
-        status: event.execution.success ? 'succeeded' : 'failed',
-        output: event.execution.output,
-        error: event.execution.error,
-      });
-    }
-  });
+  const { progress } = deps;
 
   async function runPart(job: MassJob): Promise<void> {
     const part = { batchId: job.batchId, userId: job.userId };
     if (job.command) {
+      const commandId = derivedId('mass-command', job.batchId, job.userId);
+      if (!(await progress.claim(job.batchId, job.userId, { commandId }))) return alreadyTaken(job);
       if (!(await deps.gameLink.executionServer(job.userId, undefined))) {
-        report({ ...part, status: 'not_connected', commandId: null, output: null, error: ERRORS.gameNotConnected });
+        await progress.advance(part, { status: 'not_connected', error: ERRORS.gameNotConnected });
         return;
       }
-      const rows = await deps.gameLink.send(job.userId, job.command, 'admin');
-      for (const row of rows) followed.set(row.id, { ...part, commandId: row.id });
-      report({ ...part, status: 'sent', commandId: rows[0]!.id, output: null, error: null });
-      // A long-polling game may have taken (even answered) a command before it was followed: catch up.
-      for (const row of rows) {
-        const current = await commandsRepo.findForUser(deps.db, job.userId, row.id);
-        if (current && current.status !== 'queued') followCommand(toCommandView(current));
-      }
+      // The first server's command carries the part's id; more live servers get ids derived from theirs.
+      await deps.gameLink.send(job.userId, job.command, 'admin', undefined, (serverId, index) =>
+        index === 0 ? commandId : derivedId('mass-command', job.batchId, job.userId, serverId ?? ''),
+      );
+      await progress.advance(part, { status: 'sent' });
       return;
     }
+    const executionId = derivedId('mass-run', job.batchId, job.userId);
+    // Checked when the batch started; checked here before the claim too, so the run's own check finds
+    // the syntax checker warm and the claimed part's run is recorded and queued at once.
+    await deps.luaTools.assertValidSyntax(job.code!);
+    if (!(await progress.claim(job.batchId, job.userId, { executionId }))) return alreadyTaken(job);
     const result = await deps.executions.runCode(
       job.userId,
       job.code!,
       'game',
       undefined,
       job.initiatedBy ?? undefined,
+      executionId,
     );
     if (!result.gameConnected) {
-      report({ ...part, status: 'not_connected', commandId: null, output: null, error: result.error });
+      await progress.advance(part, { status: 'not_connected', output: null, error: result.error });
     } else if (result.pending) {
-      followed.set(result.executionId, { ...part, commandId: null });
-      report({ ...part, status: 'sent', commandId: null, output: null, error: null });
+      await progress.advance(part, { status: 'sent' });
     } else {
-      report({
-        ...part,
+      await progress.advance(part, {
         status: result.success ? 'succeeded' : 'failed',
-        commandId: null,
         output: result.output,
         error: result.error,
       });
     }
+  }
+
+  /** The part was claimed before (this job ran already, on a worker that died): report where it stands, send nothing. */
+  async function alreadyTaken(job: MassJob): Promise<void> {
+    const item = await progress.find(job.batchId, job.userId);
+    if (item) progress.republish(item);
   }
 
   deps.jobs.register<MassJob>(MASS_EXECUTION_JOB, async (job) => {
@@ -131,14 +95,7 @@ export function createMassExecution(deps: {
       await runPart(job);
     } catch (error) {
       const message = error instanceof Error ? error.message : 'The job failed';
-      report({
-        batchId: job.batchId,
-        userId: job.userId,
-        status: 'failed',
-        commandId: null,
-        output: null,
-        error: message,
-      });
+      await progress.jobFailed(job.batchId, job.userId, message);
     }
   });
 
@@ -165,13 +122,15 @@ export function createMassExecution(deps: {
             : { code: request.code!.slice(0, AUDIT_CODE_EXCERPT) }),
         },
       });
-      const items: MassProgress[] = [];
+      const items: MassProgress[] = userIds.map((userId) =>
+        known.has(userId)
+          ? { batchId, userId, status: 'queued', commandId: null, output: null, error: null }
+          : { batchId, userId, status: 'failed', commandId: null, output: null, error: ERRORS.userNotFound },
+      );
+      // Recorded before any job is queued, so a job always finds its part to claim.
+      await progress.createBatch(items);
       for (const userId of userIds) {
-        if (!known.has(userId)) {
-          items.push({ batchId, userId, status: 'failed', commandId: null, output: null, error: ERRORS.userNotFound });
-          continue;
-        }
-        items.push({ batchId, userId, status: 'queued', commandId: null, output: null, error: null });
+        if (!known.has(userId)) continue;
         await deps.jobs.enqueue<MassJob>(MASS_EXECUTION_JOB, {
           batchId,
           userId,
@@ -180,6 +139,13 @@ export function createMassExecution(deps: {
           code: request.code,
         });
       }
+      return { batchId, items };
+    },
+
+    /** A batch's parts as recorded (404 for a batch that does not exist). */
+    async batch(batchId: string): Promise<MassExecutionResponse> {
+      const items = await progress.batch(batchId);
+      if (items.length === 0) throw new AppError(404, ERRORS.massExecutionNotFound);
       return { batchId, items };
     },
   };

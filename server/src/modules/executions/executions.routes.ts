@@ -3,6 +3,7 @@ import { endpoints } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
 import type { AppState } from '../../http/context.ts';
+import type { Idempotency } from '../../http/idempotency.ts';
 import { mountEndpoint, type KeyGate } from '../../http/endpoint.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
@@ -42,14 +43,19 @@ function bodyKeyGate(deps: { apiKeys: ApiKeysService; sessions: SessionsService 
 export function mountExecutionRoutes(
   router: Router<AppState>,
   limits: RateLimits,
-  deps: { executions: ExecutionsService; apiKeys: ApiKeysService; sessions: SessionsService },
+  deps: {
+    idempotency: Idempotency;
+    executions: ExecutionsService;
+    apiKeys: ApiKeysService;
+    sessions: SessionsService;
+  },
 ): void {
-  const { executions } = deps;
+  const { executions, idempotency } = deps;
   mountEndpoint(
     router,
     endpoints.executeCode,
     limits,
-    ({ principal, body }) => {
+    idempotency.wrap(endpoints.executeCode, async ({ principal, body }) => {
       if (body.script !== undefined) {
         return executions.scriptForGame(principal.userId, body.script, {
           serverId: body.serverId,
@@ -57,10 +63,15 @@ export function mountExecutionRoutes(
         });
       }
       return executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId);
-    },
+    }),
     bodyKeyGate(deps, limits),
   );
-  mountEndpoint(router, endpoints.executeScript, limits, ({ principal, params, body }) =>
-    executions.runScript(principal.userId, params.id, body.target, body.serverId),
+  mountEndpoint(
+    router,
+    endpoints.executeScript,
+    limits,
+    idempotency.wrap(endpoints.executeScript, ({ principal, params, body }) =>
+      executions.runScript(principal.userId, params.id, body.target, body.serverId),
+    ),
   );
 }

@@ -57,6 +57,8 @@ interface RunContext {
   /** The script's name as it runs, kept with the run (the script may be renamed or deleted later). */
   scriptName: string | null;
   initiatedBy: string | null;
+  /** The run's id when the caller derives it (a mass execution's part); else a random one. */
+  executionId?: string;
 }
 
 /**
@@ -93,7 +95,8 @@ export function createExecutionsService(deps: {
     serverId: string | null = null,
   ): Promise<string> {
     const { userId, scriptId } = run;
-    const id = crypto.randomUUID();
+    // A derived id is recorded once: a second run of the same part collides here, before any command.
+    const id = run.executionId ?? crypto.randomUUID();
     const createdAt = nowIso();
     const codeHash = sha256Hex(code);
     const row = {
@@ -199,9 +202,19 @@ export function createExecutionsService(deps: {
   }
 
   return {
-    /** `initiatedBy`: the admin running it on this user's game (the admin panel). */
-    runCode(userId: string, code: string, target: ExecutionTarget = 'game', serverId?: string, initiatedBy?: string) {
-      const run = { userId, scriptId: null, scriptName: null, initiatedBy: initiatedBy ?? null };
+    /**
+     * `initiatedBy`: the admin running it on this user's game (the admin panel); `executionId`: the
+     * run's id, derived by a mass execution from its batch and the user.
+     */
+    runCode(
+      userId: string,
+      code: string,
+      target: ExecutionTarget = 'game',
+      serverId?: string,
+      initiatedBy?: string,
+      executionId?: string,
+    ) {
+      const run = { userId, scriptId: null, scriptName: null, initiatedBy: initiatedBy ?? null, executionId };
       return execute(run, code, target, serverId);
     },
 

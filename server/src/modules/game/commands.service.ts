@@ -50,6 +50,11 @@ export interface EnqueueOptions {
   /** The game servers to address; `[null]` means whichever of the user's servers pings first. */
   serverIds: (string | null)[];
   executionId?: string | null;
+  /**
+   * The command's id for each addressed server (default: a random one). A mass execution derives
+   * them from its batch and user, so a job run again cannot queue the same command twice.
+   */
+  idFor?: (serverId: string | null, index: number) => string;
 }
 
 /**
@@ -66,6 +71,8 @@ export function createCommandsService(deps: {
    * told, so what they carried (an execution record) is final when a waiting caller wakes.
    */
   onFinished: (commands: CommandView[]) => Promise<void>;
+  /** Called with commands that moved on (queued, taken by a game, or finished; after onFinished): mass-execution progress. */
+  onMoved?: (commands: CommandView[]) => Promise<void>;
 }) {
   const { db, bus } = deps;
   const openHint = openCommandsHint(db);
@@ -73,7 +80,10 @@ export function createCommandsService(deps: {
     if (event.type === 'command:queued') openHint.mark(event.userId, event.serverIds);
   });
   const finish = async (rows: CommandRow[]) => {
-    if (rows.length) await deps.onFinished(rows.map(toCommandView));
+    if (rows.length) {
+      await deps.onFinished(rows.map(toCommandView));
+      await deps.onMoved?.(rows.map(toCommandView));
+    }
     publish(rows);
   };
   const publish = (rows: CommandRow[]) => {
@@ -83,8 +93,8 @@ export function createCommandsService(deps: {
   return {
     async enqueue(userId: string, request: GameCommandRequest, options: EnqueueOptions): Promise<CommandRow[]> {
       const createdAt = nowIso();
-      const rows: CommandRow[] = options.serverIds.map((serverId) => ({
-        id: crypto.randomUUID(),
+      const rows: CommandRow[] = options.serverIds.map((serverId, index) => ({
+        id: options.idFor?.(serverId, index) ?? crypto.randomUUID(),
         userId,
         serverId,
         type: request.type,
@@ -103,6 +113,7 @@ export function createCommandsService(deps: {
         completedAt: null,
       }));
       await commandsRepo.insert(db, rows);
+      await deps.onMoved?.(rows.map(toCommandView));
       openHint.mark(userId, options.serverIds);
       publish(rows);
       bus.publish({ type: 'command:queued', userId, serverIds: options.serverIds });
@@ -129,6 +140,7 @@ export function createCommandsService(deps: {
       leased.sort((a, b) =>
         a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt < b.createdAt ? -1 : 1,
       );
+      if (leased.length) await deps.onMoved?.(leased.map(toCommandView));
       publish(leased);
       return leased.map(toDelivered);
     },

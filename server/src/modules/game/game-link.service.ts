@@ -12,7 +12,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import type { Presence, ServerPresence } from '../../platform/presence.ts';
 import type { BusWaits } from './bus-waits.ts';
-import type { CommandsService, CommandSource } from './commands.service.ts';
+import type { CommandsService, CommandSource, EnqueueOptions } from './commands.service.ts';
 import { isLive, toGameStatus } from './game-server-view.ts';
 import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
 import type { ServerChanges } from './server-changes.ts';
@@ -149,7 +149,13 @@ export function createGameLinkService(deps: {
      * Queues a command. With a serverId: that server, which must be connected. Without: every
      * connected server of the user, or, with none connected, whichever server pings first.
      */
-    async send(userId: string, request: GameCommandRequest, source: CommandSource, executionId?: string) {
+    async send(
+      userId: string,
+      request: GameCommandRequest,
+      source: CommandSource,
+      executionId?: string,
+      idFor?: EnqueueOptions['idFor'],
+    ) {
       const nowMs = Date.now();
       let serverIds: (string | null)[];
       if (request.serverId !== undefined) {
@@ -160,7 +166,7 @@ export function createGameLinkService(deps: {
         const live = (await presence.list(userId)).filter((p) => isLive(p, nowMs));
         serverIds = live.length ? live.map((p) => p.serverId) : [null];
       }
-      return commands.enqueue(userId, request, { source, serverIds, executionId });
+      return commands.enqueue(userId, request, { source, serverIds, executionId, idFor });
     },
 
     /** The server an execution runs on: the given one if connected, else the most recently pinged. */

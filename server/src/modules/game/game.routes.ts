@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { fastEndpoint, mountEndpoint, type ContextFreeHandler, type KeyGate } from '../../http/endpoint.ts';
 import type { FastRoute } from '../../http/fast-routes.ts';
+import type { Idempotency } from '../../http/idempotency.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
@@ -46,6 +47,7 @@ export function mountGameRoutes(
   router: Router<AppState>,
   limits: RateLimits,
   deps: {
+    idempotency: Idempotency;
     gameLink: GameLinkService;
     apiKeys: ApiKeysService;
     luaTools: HttpLuaTools;
@@ -62,11 +64,16 @@ export function mountGameRoutes(
   const pingGate = gameKeyGate(apiKeys, limits, 'game');
   mountEndpoint(router, endpoints.gamePing, limits, ping, pingGate);
   mountEndpoint(router, endpoints.gameStatus, limits, ({ principal }) => gameLink.status(principal.userId));
-  mountEndpoint(router, endpoints.gameCommand, limits, async ({ principal, body }) => {
-    if (body.type === 'execute' || body.type === 'script') await luaTools.assertValidSyntax(body.data.code);
-    const rows = await gameLink.send(principal.userId, body, 'dashboard');
-    return { queued: true as const, message: COMMAND_QUEUED, id: rows[0]!.id, ids: rows.map((row) => row.id) };
-  });
+  mountEndpoint(
+    router,
+    endpoints.gameCommand,
+    limits,
+    deps.idempotency.wrap(endpoints.gameCommand, async ({ principal, body }) => {
+      if (body.type === 'execute' || body.type === 'script') await luaTools.assertValidSyntax(body.data.code);
+      const rows = await gameLink.send(principal.userId, body, 'dashboard');
+      return { queued: true as const, message: COMMAND_QUEUED, id: rows[0]!.id, ids: rows.map((row) => row.id) };
+    }),
+  );
   mountEndpoint(
     router,
     endpoints.gameLoader,

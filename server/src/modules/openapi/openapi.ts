@@ -21,9 +21,20 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found, or not yours',
   409: 'Conflicts with an existing record',
   413: 'Request body too large',
+  422: 'The Idempotency-Key was already used with a different request',
   429: 'Rate limit exceeded; see Retry-After',
   502: 'An outside service (Roblox) could not be reached',
   503: 'Busy: the sandbox or the syntax checker is at capacity; try again shortly',
+};
+
+/** The header of the calls that enqueue work (docs/operations.md, "Idempotency-Key"). */
+const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any 1 to 200 printable characters, new for each action. A retry with the same key within 24 hours answers the first answer and does nothing again; while the first is still running it answers 409, and with a different body 422.',
+  schema: { type: 'string', minLength: 1, maxLength: 200 },
 };
 
 const SECURITY: Record<Endpoint['auth'], object[]> = {
@@ -141,6 +152,7 @@ function operation(
       schema: { type: 'string' },
     })),
     ...queryParameters(endpoint),
+    ...(endpoint.idempotent ? [IDEMPOTENCY_KEY_HEADER] : []),
   ];
   return {
     // The contract's endpoint name: the API docs page finds the endpoint's examples by it.

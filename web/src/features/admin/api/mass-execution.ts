@@ -10,5 +10,5 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export const useStartMassExecution = () =>
   useMutation({
     mutationFn: (request: MassExecutionRequest) =>
-      apiRequest<MassExecutionResponse>('POST', '/api/admin/mass-execution', request),
+      apiRequest<MassExecutionResponse>('POST', '/api/admin/mass-execution', request, { idempotent: true }),
   });

@@ -48,15 +48,16 @@ export const connectionKey = (userId: string, serverId: string) => `${userId}\n$
 /** How far a part has got: a later step never gives way to an earlier one arriving late. */
 const STEP: Record<MassProgressStatus, number> = {
   queued: 0,
-  sent: 1,
-  delivered: 2,
-  succeeded: 3,
-  failed: 3,
-  not_connected: 3,
-  expired: 3,
+  sending: 1,
+  sent: 2,
+  delivered: 3,
+  succeeded: 4,
+  failed: 4,
+  not_connected: 4,
+  expired: 4,
 };
 
-export const isFinalProgress = (status: MassProgressStatus) => STEP[status] === 3;
+export const isFinalProgress = (status: MassProgressStatus) => STEP[status] === 4;
 
 /** The newer of two reports of the same part (a report of an equal or later step wins). */
 export function laterProgress(current: MassProgress | undefined, next: MassProgress): MassProgress {

@@ -76,7 +76,7 @@ export const useExecuteCatalogueScript = () =>
   useMutation({
     mutationFn: async (script: CatalogueScript) => {
       const { code } = await codeForGame(script._id);
-      return apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code });
+      return apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code }, { idempotent: true });
     },
   });
 

@@ -38,7 +38,8 @@ export function useGameStatus() {
 /** Queues a command for the game (POST /api/game/command). */
 export const useSendCommand = () =>
   useMutation({
-    mutationFn: (command: GameCommandRequest) => apiRequest<GameCommandResponse>('POST', '/api/game/command', command),
+    mutationFn: (command: GameCommandRequest) =>
+      apiRequest<GameCommandResponse>('POST', '/api/game/command', command, { idempotent: true }),
   });
 
 /** A Roblox player's profile, fetched by Moonrelay (games cannot reach roblox.com); 502 when Roblox cannot be reached. */
@@ -81,7 +82,9 @@ const gameTarget = ({ serverId }: GameRun) => ({ target: 'game' as const, ...(se
 export const useRunSavedScript = () =>
   useMutation({
     mutationFn: ({ id, ...run }: GameRun & { id: string }) =>
-      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, gameTarget(run)),
+      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, gameTarget(run), {
+        idempotent: true,
+      }),
     onSettled: refreshScriptList,
   });
 
@@ -89,5 +92,5 @@ export const useRunSavedScript = () =>
 export const useRunCode = () =>
   useMutation({
     mutationFn: ({ code, ...run }: GameRun & { code: string }) =>
-      apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code, ...gameTarget(run) }),
+      apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code, ...gameTarget(run) }, { idempotent: true }),
   });

@@ -59,7 +59,9 @@ const targetBody = (target: ExecutionTarget | undefined) => (target ? { target }
 export const useExecuteScript = () =>
   useMutation({
     mutationFn: ({ id, target }: { id: string; target?: ExecutionTarget }) =>
-      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, targetBody(target)),
+      apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(id)}/execute`, targetBody(target), {
+        idempotent: true,
+      }),
     onSettled: refreshScripts,
   });
 
@@ -67,7 +69,12 @@ export const useExecuteScript = () =>
 export const useExecuteCode = () =>
   useMutation({
     mutationFn: ({ code, target }: { code: string; target?: ExecutionTarget }) =>
-      apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code, ...targetBody(target) }),
+      apiRequest<ExecutionResult>(
+        'POST',
+        '/api/scripts/execute',
+        { code, ...targetBody(target) },
+        { idempotent: true },
+      ),
   });
 
 /**

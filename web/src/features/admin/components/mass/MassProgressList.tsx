@@ -6,6 +6,7 @@ import { isFinalProgress, useAdminLiveStore, type BatchUser } from '../../live/a
 
 const STATUSES: Record<MassProgressStatus, { label: string; palette: string }> = {
   queued: { label: 'Queued', palette: 'gray' },
+  sending: { label: 'Sending', palette: 'gray' },
   sent: { label: 'Sent', palette: 'blue' },
   delivered: { label: 'Delivered', palette: 'cyan' },
   succeeded: { label: 'Succeeded', palette: 'green' },
