@@ -51,6 +51,8 @@ describeEachEngine('data layer', (engine) => {
       '007-oidc-states',
       '008-execution-initiator',
       '009-run-history',
+      '010-mass-execution-items',
+      '011-idempotency-keys',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

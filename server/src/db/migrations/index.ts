@@ -8,8 +8,8 @@ import * as tempScripts from './006-temp-scripts.ts';
 import * as oidcStates from './007-oidc-states.ts';
 import * as executionInitiator from './008-execution-initiator.ts';
 import * as runHistory from './009-run-history.ts';
-import * as massExecutionItems from './012-mass-execution-items.ts';
-import * as idempotencyKeys from './013-idempotency-keys.ts';
+import * as massExecutionItems from './010-mass-execution-items.ts';
+import * as idempotencyKeys from './011-idempotency-keys.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -25,8 +25,8 @@ const migrations: Record<string, Migration> = {
   '007-oidc-states': oidcStates,
   '008-execution-initiator': executionInitiator,
   '009-run-history': runHistory,
-  '012-mass-execution-items': massExecutionItems,
-  '013-idempotency-keys': idempotencyKeys,
+  '010-mass-execution-items': massExecutionItems,
+  '011-idempotency-keys': idempotencyKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
