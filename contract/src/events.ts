@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CommandViewSchema, GameServerSchema } from './game.ts';
 import { ExecutionResponseSchema } from './executions.ts';
 import { AuditEntrySchema, MassProgressSchema } from './admin.ts';
+import type { ConsoleLinesEvent } from './console.ts';
 
 /**
  * Live push (Socket.IO). The browser authenticates the handshake with its session token
@@ -53,6 +54,8 @@ export interface ServerToClientEvents {
   'execution:result': (event: ExecutionResultEvent) => void;
   'audit:entry': (event: AuditEntryEvent) => void;
   'mass:progress': (event: MassProgressEvent) => void;
+  /** New lines of the user's game consoles (contract/src/console.ts). */
+  'console:lines': (event: ConsoleLinesEvent) => void;
 }
 
 /** The browser sends nothing over the socket: every action is a REST call. */
@@ -64,4 +67,5 @@ export const SOCKET_EVENTS = [
   'execution:result',
   'audit:entry',
   'mass:progress',
+  'console:lines',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];
