@@ -7,10 +7,11 @@
  */
 
 // Matching control characters is the point here.
-// eslint-disable-next-line no-control-regex
+/* eslint-disable no-control-regex */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const NEEDS_WORK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ud800-\udfff]/;
+/* eslint-enable no-control-regex */
 
 export function consoleText(text: string): string {
   // Most lines are plain: one test, no copies.
