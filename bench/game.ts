@@ -391,12 +391,11 @@ export async function run(args: string[]): Promise<void> {
           admin: moonrelay.admin,
           closers,
           consoleLinesPerSecond: consoleLines?.perSecond,
-        }).then((result) => {
-          consoleLines?.counted(countConsoleLines(moonrelay.dataDir));
-          return result;
         });
       } finally {
+        // Stopped first: a server stores the lines it still holds before it exits.
         await stop(moonrelay.server);
+        if (consoleLines) consoleLines.counted(countConsoleLines(moonrelay.dataDir));
         await sleep(SETTLE_MS);
       }
     };
@@ -894,7 +893,7 @@ function report(results: Results, options: Options): void {
   for (const line of lines) console.log(line);
 }
 
-/** Console lines in a (stopped or running) server's SQLite database. */
+/** Console lines in a stopped server's SQLite database. */
 function countConsoleLines(dataDir: string): number {
   const db = new SQLite(path.join(dataDir, 'moonrelay.db'), { readonly: true });
   try {

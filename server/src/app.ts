@@ -374,7 +374,8 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
       services.serverChanges.close();
-      services.consoleLines.close();
+      // The lines still queued are stored (the pings that brought them were answered).
+      await services.consoleLines.close();
       services.admission.close();
       await services.jobs.close();
       await hub?.close();

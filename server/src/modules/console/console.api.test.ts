@@ -55,7 +55,12 @@ describeEachEngine('game console API', (engine) => {
   });
   const ping = (key: string, serverId: string, consoleBatch: unknown, extra: Record<string, unknown> = {}) =>
     server.call('POST', '/api/game/ping', { body: { key, serverId, console: consoleBatch, ...extra } });
-  const consolePage = (token: string, query = '') => server.call('GET', `/api/game/console${query}`, { token });
+  /** Lines are stored behind the pings that bring them: every read first waits for what is queued. */
+  const stored = () => server.app.services.consoleLines.flush();
+  const consolePage = async (token: string, query = '') => {
+    await stored();
+    return server.call('GET', `/api/game/console${query}`, { token });
+  };
   const texts = (lines: ConsoleLine[]) => lines.map((entry) => entry.text);
 
   const open = async (token: string) => {
@@ -165,6 +170,7 @@ describeEachEngine('game console API', (engine) => {
       ]);
       expect(texts((await consolePage(alice.token, '?q=ERROR')).body.lines)).toEqual(['other error', 'an error']);
 
+      await stored();
       const counts = await server.call('GET', '/api/game/console/errors', { token: alice.token });
       expect(counts.status).toBe(200);
       expect(counts.body).toEqual({
@@ -393,6 +399,7 @@ describeEachEngine('game console API', (engine) => {
               .executeTakeFirstOrThrow()
           ).n,
         );
+      await stored();
       expect(await count(busy)).toBe(250);
       // The app's own sweep runs every few seconds too; this one runs now.
       await server.app.services.consoleLines.prune();
@@ -468,7 +475,10 @@ describeEachEngine('game console API', (engine) => {
       const alice = await user();
       const serverId = nextServer();
       await ping(alice.key, serverId, { lines: [line('for the admin', { level: 'error' })] });
-      const seen = await server.call('GET', `/api/admin/users/${alice.id}/console?level=error`, { token: admin.token });
+      await stored();
+      const seen = await server.call('GET', `/api/admin/users/${alice.id}/console?level=error`, {
+        token: admin.token,
+      });
       expect(seen.status).toBe(200);
       expect(texts(seen.body.lines)).toEqual(['for the admin']);
       expect(seen.body.lines[0].serverId).toBe(serverId);

@@ -1,10 +1,11 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ConsoleLevel } from '@moonrelay/contract/console';
 import type { Db } from '../../db/database.ts';
 import type { ConsoleLinesTable } from '../../db/schema.ts';
 
 export type ConsoleLineRow = Selectable<ConsoleLinesTable>;
-export type NewConsoleLine = Insertable<ConsoleLinesTable>;
+/** A line as written: every column but the id, which the database hands out. */
+export type ConsoleLineFields = Omit<ConsoleLineRow, 'id'>;
 
 export interface ConsolePageFilter {
   userId: string;
@@ -19,21 +20,35 @@ export interface ConsolePageFilter {
   limit: number;
 }
 
+/** Rows per insert statement (12 parameters a row, far inside both engines' limits). */
+const INSERT_SIZES = [500, 256, 128, 64, 32, 16, 8, 4, 2, 1];
+
 /** `%`, `_` and the escape character itself, taken literally by LIKE ... ESCAPE '\'. */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export const consoleRepo = {
   /**
-   * One multi-row insert; answers the ids handed out, in the order of `rows` (each engine numbers
-   * the rows of one statement in the order they are listed, so the ids sorted are that order).
+   * Multi-row inserts of the sizes in INSERT_SIZES (the largest that fits, then smaller ones), so
+   * that whatever the number of rows only a few statement shapes exist: each is prepared once and
+   * kept (db/database.ts), where a statement for every count would fill that cache with large
+   * programs and push out the pings' own. Answers the ids handed out, in the order of `rows` (each
+   * engine numbers the rows of one statement in the order they are listed, and the statements run
+   * in order). Call it inside a transaction to commit them together.
    */
-  async insert(db: Db, rows: NewConsoleLine[]): Promise<string[]> {
-    if (rows.length === 0) return [];
-    const inserted = await db.insertInto('consoleLines').values(rows).returning('id').execute();
-    return inserted
-      .map((row) => Number(row.id))
-      .sort((a, b) => a - b)
-      .map(String);
+  async insert(db: Db, rows: ConsoleLineFields[]): Promise<string[]> {
+    const ids: string[] = [];
+    let start = 0;
+    while (start < rows.length) {
+      const size = INSERT_SIZES.find((candidate) => candidate <= rows.length - start)!;
+      const inserted = await db
+        .insertInto('consoleLines')
+        .values(rows.slice(start, start + size))
+        .returning('id')
+        .execute();
+      for (const id of inserted.map((row) => Number(row.id)).sort((a, b) => a - b)) ids.push(String(id));
+      start += size;
+    }
+    return ids;
   },
 
   /** Newest first; `limit` rows at most. */
@@ -66,7 +81,8 @@ export const consoleRepo = {
       .selectFrom('consoleLines')
       .select((eb) => ['serverId', eb.fn.countAll<string | number>().as('count')])
       .where('userId', '=', userId)
-      .where('level', '=', 'error')
+      // A literal, not a parameter: only then may either engine use the partial index of errors.
+      .where('level', '=', sql.lit('error'))
       .where('receivedAt', '>=', since)
       .groupBy('serverId')
       .orderBy('serverId')

@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Db } from '../../db/database.ts';
 import {
   CONSOLE_EVENT_INTERVAL_MS,
   CONSOLE_EVENT_MAX_LINES,
@@ -14,7 +15,6 @@ import type {
   ConsoleQuery,
 } from '@moonrelay/contract/console';
 import { ERRORS } from '@moonrelay/contract/messages';
-import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
@@ -23,24 +23,26 @@ import { emptyConsole, mergeConsole, toConsoleEvent, type MergedConsole } from '
 import { usersRepo } from '../users/users.repo.ts';
 import { createConsoleBudget } from './console-budget.ts';
 import { consoleText } from './console-text.ts';
-import { consoleRepo, type ConsoleLineRow } from './console.repo.ts';
-
-/** A line as written: every column but the id, which the database hands out. */
-type LineFields = Omit<ConsoleLineRow, 'id'>;
+import { createConsoleWriter, type QueuedLines } from './console-writer.ts';
+import { consoleRepo, type ConsoleLineFields as LineFields, type ConsoleLineRow } from './console.repo.ts';
 
 /**
  * The live game console (docs/decisions/021): lines that game servers send with their pings are
- * made safe, counted against the account's budget, written in one multi-row insert per ping and
- * passed on to the owner's screens; each game server keeps its newest `keepPerServer` lines, the
- * older ones pruned by a background sweep (never on a ping's path).
+ * made safe, counted against the account's budget, queued for the writer (console-writer.ts: many
+ * pings' lines to one multi-row insert, behind the pings), and once stored passed on to the owner's
+ * screens; each game server keeps its newest `keepPerServer` lines, the older ones pruned by a
+ * background sweep (never on a ping's path).
  *
  * Lines that never reach the table are not lost silently: the game's own drops (it logged faster
- * than its pings could carry) and lines over the budget become one marker line each, stored where
- * they were lost, and a drop in the live event.
+ * than its pings could carry), lines over the budget and lines the writer had no room for become a
+ * marker line each, stored where they were lost, and a drop in the live event.
  */
 
 export const CONSOLE_CURSOR_INVALID = 'cursor is not valid: pass the nextCursor of the previous page';
 const ERRORS_WINDOW_MS = 60 * 60 * 1000;
+/** The writer's least time between two writes, and the most rows it holds (5 s of the benchmark's busy game). */
+const WRITE_INTERVAL_MS = 100;
+const WRITE_QUEUE_MAX_ROWS = 50_000;
 /** Rows one prune statement deletes; the event loop is free between two. */
 const PRUNE_CHUNK_ROWS = 1_000;
 /** A server whose lines went quiet this long is forgotten by the pruning (its lines stay, pruned). */
@@ -67,6 +69,8 @@ const droppedByGame = (count: number) =>
   `${count} ${count === 1 ? 'line' : 'lines'} dropped by the game server: it logged faster than its pings could carry`;
 const droppedOverBudget = (count: number, budget: number) =>
   `${count} ${count === 1 ? 'line' : 'lines'} dropped: over this account's console budget of ${budget} lines a minute`;
+const droppedUnstored = (count: number) =>
+  `${count} ${count === 1 ? 'line' : 'lines'} dropped: Moonrelay could not store them as fast as they came`;
 
 export function createConsoleService(deps: {
   db: Db;
@@ -78,6 +82,8 @@ export function createConsoleService(deps: {
   userLinesPerMinute: number;
   /** Least time between two `console:lines` bus events of one user from this instance. */
   eventIntervalMs?: number;
+  /** Least time between two writes of queued lines. */
+  writeIntervalMs?: number;
 }) {
   const { db, bus, logger, keepPerServer, userLinesPerMinute } = deps;
   const budget = createConsoleBudget(userLinesPerMinute);
@@ -97,6 +103,23 @@ export function createConsoleService(deps: {
     emit: (userId, merged) => {
       const event = toConsoleEvent(userId, merged, CONSOLE_EVENT_MAX_LINES);
       bus.publish({ type: 'console:lines', ...event });
+    },
+  });
+
+  const writer = createConsoleWriter({
+    db,
+    logger,
+    intervalMs: deps.writeIntervalMs ?? WRITE_INTERVAL_MS,
+    maxQueuedRows: WRITE_QUEUE_MAX_ROWS,
+    onWritten: (entry, ids) => {
+      const drops: ConsoleDrop[] = [];
+      const lines: ConsoleLine[] = [];
+      entry.rows.forEach((row, index) => {
+        if (row.dropped) drops.push({ serverId: row.serverId, count: row.dropped, time: row.time, reason: 'game' });
+        else lines.push(toConsoleLine({ ...row, id: ids[index]! }));
+      });
+      notePruning(entry.userId, entry.serverId, lines.length, Date.now());
+      live.add(entry.userId, (merged) => mergeConsole(merged, lines, drops, CONSOLE_EVENT_MAX_LINES));
     },
   });
 
@@ -185,54 +208,39 @@ export function createConsoleService(deps: {
 
   return {
     /**
-     * Stores the lines a ping carried (and markers for what was lost) and passes them on to the
-     * owner's screens. The batch was validated and its text cut to length by the contract.
+     * Queues the lines a ping carried (and markers for what was lost) to be stored and then passed
+     * on to the owner's screens; answers at once. The batch was validated and its text cut to
+     * length by the contract.
      */
-    async ingest(userId: string, serverId: string, batch: ConsoleBatch, nowMs = Date.now()): Promise<void> {
+    ingest(userId: string, serverId: string, batch: ConsoleBatch, nowMs = Date.now()): void {
       const gameDropped = batch.dropped ?? 0;
       if (batch.lines.length === 0 && gameDropped === 0) return;
       const granted = budget.take(userId, batch.lines.length);
       const overBudget = batch.lines.length - granted;
       // Over the budget, the oldest go: as when the game itself cannot keep up.
-      const kept = overBudget > 0 ? batch.lines.slice(overBudget) : batch.lines;
+      let kept = overBudget > 0 ? batch.lines.slice(overBudget) : batch.lines;
       const receivedAt = iso(nowMs);
       const firstTime = batch.lines[0] ? iso(batch.lines[0].time) : receivedAt;
+      const marker = (text: string, count: number) => markerRow(userId, serverId, text, count, firstTime, receivedAt);
 
-      const rows: LineFields[] = [];
-      if (gameDropped > 0)
-        rows.push(markerRow(userId, serverId, droppedByGame(gameDropped), gameDropped, firstTime, receivedAt));
-      if (overBudget > 0) {
-        rows.push(
-          markerRow(
-            userId,
-            serverId,
-            droppedOverBudget(overBudget, userLinesPerMinute),
-            overBudget,
-            firstTime,
-            receivedAt,
-          ),
-        );
+      const entry: QueuedLines = { userId, serverId, rows: [], commandIds: [] };
+      const add = (row: LineFields, commandId?: string) => {
+        entry.rows.push(row);
+        entry.commandIds.push(commandId);
+      };
+      if (gameDropped > 0) add(marker(droppedByGame(gameDropped), gameDropped));
+      if (overBudget > 0) add(marker(droppedOverBudget(overBudget, userLinesPerMinute), overBudget));
+      // The writer cannot keep up: one marker row for this ping's lines instead of the lines.
+      if (kept.length > 0 && writer.room() < kept.length) {
+        add(marker(droppedUnstored(kept.length), kept.length));
+        kept = [];
       }
-      const markers = rows.length;
-      for (const line of kept) rows.push(lineRow(userId, serverId, line, receivedAt));
-
-      const commandIds = [...new Set(kept.flatMap((line) => (line.commandId ? [line.commandId] : [])))];
-      if (commandIds.length > 0) {
-        const runs = await consoleRepo.executionsOfCommands(db, userId, commandIds);
-        kept.forEach((line, index) => {
-          if (line.commandId) rows[markers + index]!.executionId = runs.get(line.commandId) ?? null;
-        });
-      }
-
-      const ids = await consoleRepo.insert(db, rows);
-      notePruning(userId, serverId, kept.length, nowMs);
-
-      const drops: ConsoleDrop[] = rows
-        .slice(0, markers)
-        .map((row) => ({ serverId, count: row.dropped!, time: row.time, reason: 'game' }));
-      const lines = rows.slice(markers).map((row, index) => toConsoleLine({ ...row, id: ids[markers + index]! }));
-      live.add(userId, (merged) => mergeConsole(merged, lines, drops, CONSOLE_EVENT_MAX_LINES));
+      for (const line of kept) add(lineRow(userId, serverId, line, receivedAt), line.commandId);
+      writer.queue(entry);
     },
+
+    /** Stores every line queued so far (tests wait on it; shutdown too). */
+    flush: () => writer.flush(),
 
     page,
 
@@ -269,7 +277,9 @@ export function createConsoleService(deps: {
       return deleted;
     },
 
-    close(): void {
+    /** Stores what is queued, then stops the live feed. */
+    async close(): Promise<void> {
+      await writer.flush();
       live.close();
     },
   };

@@ -132,12 +132,8 @@ export function createGameLinkService(deps: {
       if (touch.connected || nowMs - (lastSaved.get(saveKey) ?? 0) >= GAME_PRESENCE_PERSIST_MS)
         save(touch.presence, null);
       changes.pinged(touch.presence);
-      if (request.console) {
-        // Before the hold, like the results. A failure to store them costs the lines (logged), never the ping.
-        await consoleLines
-          .ingest(userId, serverId, request.console, nowMs)
-          .catch((error: unknown) => logger.error({ err: error, userId, serverId }, 'console lines not stored'));
-      }
+      // Queued to be stored behind the ping (before the hold, like the results); never fails it.
+      if (request.console) consoleLines.ingest(userId, serverId, request.console, nowMs);
 
       if (!request.wait) {
         const taken = await commands.takeForServer(userId, serverId);
