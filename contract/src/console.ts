@@ -128,7 +128,11 @@ export type ConsoleQuery = z.infer<typeof ConsoleQuerySchema>;
 export const ConsolePageSchema = z
   .object({
     lines: z.array(ConsoleLineSchema),
-    /** Pass as `cursor` for the next (older) page; null on the last page. */
+    /**
+     * Pass as `cursor` for the next (older) page; null on the last page. A filtered page (q, level,
+     * since) looks through CONSOLE_SEARCH_SCAN_LINES lines at most, so it may hold fewer lines than
+     * asked, even none, with a nextCursor: keep asking while there is one to look further back.
+     */
     nextCursor: z.string().nullable(),
   })
   .meta({ id: 'ConsolePage' });

@@ -116,6 +116,12 @@ export const CONSOLE_PAGE_MAX_LINES = 500;
 export const CONSOLE_PAGE_DEFAULT_LINES = 200;
 export const CONSOLE_SEARCH_MAX_CHARS = 200;
 /**
+ * A filtered page (q, level or since) looks through at most this many lines (the newest below the
+ * cursor), so one request costs the same however large the console: a page may then hold fewer
+ * lines than its limit, even none, and still carry a nextCursor to look further back.
+ */
+export const CONSOLE_SEARCH_SCAN_LINES = 20_000;
+/**
  * `console:lines` reaches a user's screens at most this often, with at most this many lines (the
  * newest; the rest are counted in a drop marker and stay in the API).
  */

@@ -1,10 +1,12 @@
 import { io as connect, type Socket } from 'socket.io-client';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleLine, ConsoleLineIn, ConsoleLinesEvent } from '@moonrelay/contract/console';
 import {
   CONSOLE_BATCH_MAX_LINES,
   CONSOLE_EVENT_MAX_LINES,
   CONSOLE_LINE_MAX_CHARS,
+  CONSOLE_SEARCH_SCAN_LINES,
   CONSOLE_STACK_MAX_CHARS,
 } from '@moonrelay/contract/constants';
 import { SOCKET_PATH } from '@moonrelay/contract/events';
@@ -55,12 +57,9 @@ describeEachEngine('game console API', (engine) => {
   });
   const ping = (key: string, serverId: string, consoleBatch: unknown, extra: Record<string, unknown> = {}) =>
     server.call('POST', '/api/game/ping', { body: { key, serverId, console: consoleBatch, ...extra } });
-  /** Lines are stored behind the pings that bring them: every read first waits for what is queued. */
+  /** Lines are stored behind the pings that bring them (a read of the API stores what is queued first). */
   const stored = () => server.app.services.consoleLines.flush();
-  const consolePage = async (token: string, query = '') => {
-    await stored();
-    return server.call('GET', `/api/game/console${query}`, { token });
-  };
+  const consolePage = (token: string, query = '') => server.call('GET', `/api/game/console${query}`, { token });
   const texts = (lines: ConsoleLine[]) => lines.map((entry) => entry.text);
 
   const open = async (token: string) => {
@@ -170,7 +169,6 @@ describeEachEngine('game console API', (engine) => {
       ]);
       expect(texts((await consolePage(alice.token, '?q=ERROR')).body.lines)).toEqual(['other error', 'an error']);
 
-      await stored();
       const counts = await server.call('GET', '/api/game/console/errors', { token: alice.token });
       expect(counts.status).toBe(200);
       expect(counts.body).toEqual({
@@ -201,6 +199,26 @@ describeEachEngine('game console API', (engine) => {
       expect(await search('\\')).toEqual(['a backslash \\ here']);
       expect(await search('SPAWN_wave')).toEqual(['crashed']);
       expect(await search('%')).toEqual(['progress 100% done']);
+    });
+
+    it(`searches ${CONSOLE_SEARCH_SCAN_LINES} lines a request at most, and its cursor goes on below them`, async () => {
+      const alice = await user();
+      const total = CONSOLE_SEARCH_SCAN_LINES + 5_000;
+      // Written straight to the table: a console this size takes 250 full pings.
+      await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${total})
+        INSERT INTO console_lines (user_id, server_id, time, level, text, own, received_at)
+        SELECT ${alice.id}, 'big', '2026-11-25T10:00:00.000Z', 'output',
+          CASE WHEN i = 10 OR i = ${total - 10} THEN 'needle ' ELSE 'hay ' END || i, 0, '2026-11-25T10:00:00.000Z'
+        FROM n`.execute(server.app.database.db);
+      const first = await consolePage(alice.token, '?q=needle');
+      expect(texts(first.body.lines)).toEqual([`needle ${total - 10}`]);
+      expect(first.body.nextCursor).not.toBeNull();
+      const second = await consolePage(alice.token, `?q=needle&cursor=${first.body.nextCursor}`);
+      expect(texts(second.body.lines)).toEqual(['needle 10']);
+      expect(second.body.nextCursor).toBeNull();
+      // Unfiltered pages are not windowed: the newest lines, and the cursor after the last one.
+      const plain = await consolePage(alice.token, '?limit=2');
+      expect(texts(plain.body.lines)).toEqual([`hay ${total}`, `hay ${total - 1}`]);
     });
 
     it('pages newest first with a stable cursor, however many lines arrive meanwhile', async () => {
@@ -475,7 +493,6 @@ describeEachEngine('game console API', (engine) => {
       const alice = await user();
       const serverId = nextServer();
       await ping(alice.key, serverId, { lines: [line('for the admin', { level: 'error' })] });
-      await stored();
       const seen = await server.call('GET', `/api/admin/users/${alice.id}/console?level=error`, {
         token: admin.token,
       });

@@ -17,6 +17,8 @@ export interface ConsolePageFilter {
   search?: string;
   /** Only lines older than this id (the previous page's last). */
   beforeId?: number;
+  /** Only lines newer than this id (the end of a filtered page's window). */
+  afterId?: number;
   limit: number;
 }
 
@@ -58,6 +60,7 @@ export const consoleRepo = {
     if (filter.since !== undefined) query = query.where('time', '>=', filter.since);
     if (filter.levels?.length) query = query.where('level', 'in', filter.levels);
     if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+    if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
     if (filter.search) {
       // lower() on both sides: the same folding for the text and the pattern on each engine
       // (PostgreSQL folds all of Unicode; SQLite, like its LIKE, only ASCII).
@@ -73,6 +76,27 @@ export const consoleRepo = {
       .orderBy('id', 'desc')
       .limit(sql.lit(Math.trunc(filter.limit)))
       .execute();
+  },
+
+  /**
+   * The id just past the newest `scan` lines (of a server, or all the user's) below `beforeId`:
+   * a filtered page looks at the lines newer than it. Undefined when there are no more than `scan`.
+   * An index walk of `scan` entries, no row read.
+   */
+  async scanBoundary(
+    db: Db,
+    where: { userId: string; serverId?: string; beforeId?: number },
+    scan: number,
+  ): Promise<number | undefined> {
+    let query = db.selectFrom('consoleLines').select('id').where('userId', '=', where.userId);
+    if (where.serverId !== undefined) query = query.where('serverId', '=', where.serverId);
+    if (where.beforeId !== undefined) query = query.where('id', '<', where.beforeId);
+    const row = await query
+      .orderBy('id', 'desc')
+      .limit(sql.lit(1))
+      .offset(sql.lit(Math.trunc(scan)))
+      .executeTakeFirst();
+    return row ? Number(row.id) : undefined;
   },
 
   /** Error lines per game server received at or after `since`. */

@@ -4,6 +4,7 @@ import {
   CONSOLE_EVENT_INTERVAL_MS,
   CONSOLE_EVENT_MAX_LINES,
   CONSOLE_PAGE_DEFAULT_LINES,
+  CONSOLE_SEARCH_SCAN_LINES,
 } from '@moonrelay/contract/constants';
 import type {
   ConsoleBatch,
@@ -185,7 +186,10 @@ export function createConsoleService(deps: {
     }
   }
 
-  /** A page of the user's console, newest first. */
+  /**
+   * A page of the user's console, newest first. What this instance has queued is stored first, so
+   * a page holds every line of the pings this instance has answered.
+   */
   async function page(userId: string, query: ConsoleQuery): Promise<ConsolePage> {
     let beforeId: number | undefined;
     if (query.cursor !== undefined) {
@@ -193,6 +197,14 @@ export function createConsoleService(deps: {
       beforeId = Number(query.cursor);
     }
     const limit = query.limit ?? CONSOLE_PAGE_DEFAULT_LINES;
+    await writer.flush();
+    // A filter may match few lines or none: it looks through a window of the newest lines only,
+    // and the cursor goes on below the window (a search of a million lines would otherwise read
+    // them all in one request, and on SQLite hold every other request up meanwhile).
+    const filtered = Boolean(query.q || query.level?.length || query.since);
+    const boundary = filtered
+      ? await consoleRepo.scanBoundary(db, { userId, serverId: query.serverId, beforeId }, CONSOLE_SEARCH_SCAN_LINES)
+      : undefined;
     const rows = await consoleRepo.page(db, {
       userId,
       serverId: query.serverId,
@@ -200,10 +212,14 @@ export function createConsoleService(deps: {
       levels: query.level,
       search: query.q,
       beforeId,
+      afterId: boundary,
       limit: limit + 1,
     });
     const lines = rows.slice(0, limit).map(toConsoleLine);
-    return { lines, nextCursor: rows.length > limit ? lines[lines.length - 1]!.id : null };
+    let nextCursor: string | null = null;
+    if (rows.length > limit) nextCursor = lines[lines.length - 1]!.id;
+    else if (boundary !== undefined) nextCursor = String(boundary + 1);
+    return { lines, nextCursor };
   }
 
   return {
@@ -251,6 +267,7 @@ export function createConsoleService(deps: {
     },
 
     async errorCounts(userId: string, nowMs = Date.now()): Promise<ConsoleErrorCounts> {
+      await writer.flush();
       const counts = await consoleRepo.errorCounts(db, userId, iso(nowMs - ERRORS_WINDOW_MS));
       return { servers: counts.map(({ serverId, count }) => ({ serverId, errorsLastHour: count })) };
     },
