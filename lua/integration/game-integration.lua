@@ -57,13 +57,14 @@ local MIN_PING_GAP = 0.25
 local MAX_RETRY_AFTER = 600
 -- The Console's limits (docs/protocol.md): lines and bytes (of text, stack and script name, plus a
 -- little for each line's other fields) a ping carries at most; lines waiting at most, the oldest
--- dropped and counted past it; and the bytes kept of a line's text and of an error's stack.
+-- dropped and counted past it; and the bytes kept of a line's text and of an error's stack, so that
+-- with the "... (truncated)" note they stay within the 2,000 and 4,000 characters Moonrelay keeps.
 local CONSOLE_LINES_PER_PING = 200
 local CONSOLE_BYTES_PER_PING = 32 * 1024
 local CONSOLE_LINE_OVERHEAD = 100
 local CONSOLE_BUFFER_LINES = 1000
-local CONSOLE_TEXT_BYTES = 2000
-local CONSOLE_STACK_BYTES = 4000
+local CONSOLE_TEXT_BYTES = 1980
+local CONSOLE_STACK_BYTES = 3980
 local CONSOLE_SCRIPT_BYTES = 200
 -- Errors remembered to pair ScriptContext.Error with the MessageOut line of the same error.
 local CONSOLE_RECENT_ERRORS = 10
