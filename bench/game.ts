@@ -1,8 +1,9 @@
 /**
- * Game link benchmark: `npm run bench -- game [--phases throughput,commands,events,fleet,storm]
+ * Game link benchmark: `npm run bench -- game [--phases throughput,commands,events,fleet,storm,console]
  * [--fleet N] [--shape 1xN,20xN,N/10] [--long-poll] [--duration S] [--storm N] [--generators K]
- * [--dashboards on|off] [--probe-every S] [--rounds N] [--samples N] [--cpu-prof]`.
- * The default phases are throughput, commands, events and fleet; the storm runs when named.
+ * [--dashboards on|off] [--probe-every S] [--rounds N] [--samples N] [--console-servers N]
+ * [--console-rate L] [--cpu-prof]`.
+ * The default phases are throughput, commands, events and fleet; the storm and console run when named.
  *
  *   1. throughput: autocannon (10 connections, POST) against POST /api/game/ping (a registered
  *      user's key, one fixed serverId, a real game's playerData) and against a bare node:http server
