@@ -35,6 +35,7 @@ import {
   PlayerProfileSchema,
   ProfileQuerySchema,
 } from './game.ts';
+import { ConsoleErrorCountsSchema, ConsolePageSchema, ConsoleQuerySchema } from './console.ts';
 import {
   AdminConnectionListSchema,
   AdminCommandRequestSchema,
@@ -311,6 +312,28 @@ export const endpoints = {
     response: GameStatusSchema,
     errors: [401],
   }),
+  gameConsole: endpoint({
+    method: 'get',
+    path: '/api/game/console',
+    tag: 'Game',
+    summary:
+      "Your game servers' console: what their scripts printed, warned and threw, newest first (cursor paging), filtered by server, time, level and text.",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    query: ConsoleQuerySchema,
+    response: ConsolePageSchema,
+    errors: [400, 401],
+  }),
+  gameConsoleErrors: endpoint({
+    method: 'get',
+    path: '/api/game/console/errors',
+    tag: 'Game',
+    summary: 'How many errors each of your game servers logged in the last hour.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    response: ConsoleErrorCountsSchema,
+    errors: [401],
+  }),
   gameCommand: endpoint({
     method: 'post',
     path: '/api/game/command',
@@ -380,6 +403,18 @@ export const endpoints = {
     query: PageQuerySchema,
     response: AdminConnectionListSchema,
     errors: [400, 401, 403],
+  }),
+  adminUserConsole: endpoint({
+    method: 'get',
+    path: '/api/admin/users/:id/console',
+    tag: 'Admin',
+    summary: "One user's game console, as that user sees it in GET /api/game/console.",
+    auth: 'admin',
+    rateLimit: 'general',
+    params: AdminUserIdParamsSchema,
+    query: ConsoleQuerySchema,
+    response: ConsolePageSchema,
+    errors: [400, 401, 403, 404],
   }),
   adminAudit: endpoint({
     method: 'get',

@@ -3,6 +3,7 @@ import { CommandViewSchema, GameServerSchema } from './game.ts';
 import { ExecutionResponseSchema } from './executions.ts';
 import { AuditEntrySchema, MassProgressSchema } from './admin.ts';
 import { RunSummarySchema } from './runs.ts';
+import type { ConsoleLinesEvent } from './console.ts';
 
 /**
  * Live push (Socket.IO). The browser authenticates the handshake with its session token
@@ -62,6 +63,8 @@ export interface ServerToClientEvents {
   'execution:updated': (event: ExecutionUpdatedEvent) => void;
   'audit:entry': (event: AuditEntryEvent) => void;
   'mass:progress': (event: MassProgressEvent) => void;
+  /** New lines of the user's game consoles (contract/src/console.ts). */
+  'console:lines': (event: ConsoleLinesEvent) => void;
 }
 
 /** The browser sends nothing over the socket: every action is a REST call. */
@@ -74,4 +77,5 @@ export const SOCKET_EVENTS = [
   'execution:updated',
   'audit:entry',
   'mass:progress',
+  'console:lines',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];

@@ -53,6 +53,17 @@ describe('configuration', () => {
     }
   });
 
+  it('keeps 5,000 console lines per game server and 600,000 a minute per account unless told otherwise', () => {
+    expect(loadConfig({}).console).toEqual({ linesPerServer: 5_000, userLinesPerMinute: 600_000 });
+    expect(
+      loadConfig({ CONSOLE_LINES_PER_SERVER: '1000', CONSOLE_LINES_PER_USER_PER_MINUTE: '60000' }).console,
+    ).toEqual({ linesPerServer: 1_000, userLinesPerMinute: 60_000 });
+    expect(() => loadConfig({ CONSOLE_LINES_PER_SERVER: '10' })).toThrow(/CONSOLE_LINES_PER_SERVER/);
+    expect(() => loadConfig({ CONSOLE_LINES_PER_USER_PER_MINUTE: 'lots' })).toThrow(
+      /CONSOLE_LINES_PER_USER_PER_MINUTE/,
+    );
+  });
+
   it('fails fast naming every invalid setting', () => {
     let error: unknown;
     try {

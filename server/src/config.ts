@@ -7,6 +7,8 @@ import {
   CATALOGUE_SITE_URL,
   CATALOGUE_TIMEOUT_MS,
   GAME_EXECUTION_WAIT_MS,
+  CONSOLE_KEEP_LINES_PER_SERVER,
+  CONSOLE_USER_LINES_PER_MINUTE,
   RATE_LIMIT_EXECUTION_PER_MINUTE,
   RATE_LIMIT_GAME_PING_PER_MINUTE,
   RATE_LIMIT_GENERAL_PER_MINUTE,
@@ -85,6 +87,13 @@ const EnvSchema = z.object({
   GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
   GAME_EXECUTION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(GAME_EXECUTION_WAIT_MS),
+  CONSOLE_LINES_PER_SERVER: z.coerce.number().int().min(100).max(1_000_000).default(CONSOLE_KEEP_LINES_PER_SERVER),
+  CONSOLE_LINES_PER_USER_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .default(CONSOLE_USER_LINES_PER_MINUTE),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
   OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
@@ -134,6 +143,11 @@ export interface Config {
    * queued (the result then arrives as an `execution:result` event and in the history).
    */
   gameExecutionWaitMs: number;
+  /**
+   * The live game console: lines kept per game server (older ones are pruned in the background),
+   * and lines one account may store a minute on this instance (past it they are dropped and counted).
+   */
+  console: { linesPerServer: number; userLinesPerMinute: number };
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
   /**
@@ -195,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gameShedLagMs: e.GAME_SHED_LAG_MS,
     gameMaxServersPerKey: e.GAME_MAX_SERVERS_PER_KEY,
     gameExecutionWaitMs: e.GAME_EXECUTION_WAIT_MS,
+    console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,

@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleLine, ConsoleLinesEvent } from '@moonrelay/contract/console';
 import { SOCKET_PATH, type GameServersEvent, type MassProgressEvent } from '@moonrelay/contract/events';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { engines } from '../test/engines.ts';
@@ -150,6 +151,55 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     expect(queued.status, queued.text).toBe(200);
     expect((await games[0]!.ping()).commands.map((c) => c.id)).toEqual([queued.body.id]);
   }, 30_000);
+
+  it("console lines of one user's servers on both instances reach that user's dashboard on B, in order, and no one else's", async () => {
+    const user = await register(a);
+    const other = await register(b);
+    const socket = await socketOn(b, user.token);
+    const otherSocket = await socketOn(a, other.token);
+    const time = Date.now();
+    const ping = (instance: Instance, key: string, serverId: string, texts: string[]) =>
+      call(instance, 'POST', '/api/game/ping', undefined, {
+        key,
+        serverId,
+        console: { lines: texts.map((text, i) => ({ time: time + i, level: 'output', text })) },
+      });
+    const received: ConsoleLine[] = [];
+    const all = new Promise<void>((resolve) =>
+      socket.on('console:lines', (event: ConsoleLinesEvent) => {
+        expect(event.userId).toBe(user.user.id);
+        const ids = event.lines.map((line) => Number(line.id));
+        expect(ids).toEqual([...ids].sort((x, y) => x - y));
+        received.push(...event.lines);
+        if (received.length >= 4) resolve();
+      }),
+    );
+    const seenByOther: ConsoleLinesEvent[] = [];
+    otherSocket.on('console:lines', (event: ConsoleLinesEvent) => seenByOther.push(event));
+    expect((await ping(a, user.user.apiKey, 'console-a', ['a1', 'a2'])).status).toBe(200);
+    expect((await ping(b, user.user.apiKey, 'console-b', ['b1', 'b2'])).status).toBe(200);
+    await all;
+    expect(received.map((line) => `${line.serverId} ${line.text}`).sort()).toEqual([
+      'console-a a1',
+      'console-a a2',
+      'console-b b1',
+      'console-b b2',
+    ]);
+    // Stored in the one database, so either instance answers them all (A's share within its write interval).
+    await eventually(
+      async () => (await call(b, 'GET', '/api/game/console', user.token)).body.lines.length === 4,
+      3_000,
+      'all four lines in the API on B',
+    );
+    // The other user's screen (on A) got nothing of it: its first event is its own line.
+    const own = new Promise<void>((resolve) => otherSocket.once('console:lines', () => resolve()));
+    expect((await ping(b, other.user.apiKey, 'console-other', ['mine'])).status).toBe(200);
+    await own;
+    expect(seenByOther.flatMap((event) => event.lines.map((line) => line.text))).toEqual(['mine']);
+    expect((await call(a, 'GET', '/api/game/console', other.token)).body.lines.map((l: ConsoleLine) => l.text)).toEqual(
+      ['mine'],
+    );
+  });
 
   it('a command posted on B reaches the game on A, and a long-poll held by A wakes at once', async () => {
     const user = await register(a);

@@ -177,7 +177,7 @@ export interface OidcStatesTable {
   expiresAt: string;
 }
 
-/** One user's part of a mass execution (docs/decisions/022). */
+/** One user's part of a mass execution (docs/operations.md, "Mass executions when a worker dies"). */
 export interface MassExecutionItemsTable {
   batchId: string;
   userId: string;
@@ -208,6 +208,27 @@ export interface IdempotencyKeysTable {
   createdAt: string;
 }
 
+/** One line of a game server's console (docs/decisions/023). */
+export interface ConsoleLinesTable {
+  /** Handed out by the database in insert order; a number on SQLite, a bigint (read as text) on PostgreSQL. */
+  id: Generated<number | string>;
+  userId: string;
+  serverId: string;
+  /** When the game logged it, by the game's clock. */
+  time: string;
+  /** output | info | warning | error */
+  level: string;
+  text: string;
+  stack: string | null;
+  script: string | null;
+  /** The integration script's own `[Moonrelay]` lines (and Moonrelay's drop markers). */
+  own: Flag;
+  executionId: string | null;
+  /** Marker lines only: how many lines were lost just before this one. */
+  dropped: number | null;
+  receivedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -223,4 +244,5 @@ export interface Database {
   oidcStates: OidcStatesTable;
   massExecutionItems: MassExecutionItemsTable;
   idempotencyKeys: IdempotencyKeysTable;
+  consoleLines: ConsoleLinesTable;
 }

@@ -10,6 +10,7 @@ import * as executionInitiator from './008-execution-initiator.ts';
 import * as runHistory from './009-run-history.ts';
 import * as massExecutionItems from './010-mass-execution-items.ts';
 import * as idempotencyKeys from './011-idempotency-keys.ts';
+import * as consoleLines from './012-console-lines.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009-run-history': runHistory,
   '010-mass-execution-items': massExecutionItems,
   '011-idempotency-keys': idempotencyKeys,
+  '012-console-lines': consoleLines,
 };
 
 export const migrationProvider: MigrationProvider = {
