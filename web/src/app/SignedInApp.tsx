@@ -13,6 +13,7 @@ const ScriptsPage = lazy(() => import('./routes/ScriptsPage.tsx'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage.tsx'));
 const CataloguePage = lazy(() => import('./routes/CataloguePage.tsx'));
 const AdminPage = lazy(() => import('./routes/AdminPage.tsx'));
+const ConsolePage = lazy(() => import('./routes/ConsolePage.tsx'));
 const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
 // Brings recharts: its own chunk, fetched only when the analytics open.
 const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
@@ -35,6 +36,7 @@ export default function SignedInApp() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/editor" element={<EditorPage />} />
           <Route path="/scripts" element={<ScriptsPage />} />
+          <Route path="/console" element={<ConsolePage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/scriptblox" element={<CataloguePage />} />
           <Route path="/api-docs" element={<ApiDocsPage />} />

@@ -7,6 +7,7 @@ import {
   Library,
   Settings,
   Shield,
+  SquareTerminal,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -22,6 +23,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { path: '/editor', label: 'Script Editor', icon: Code2 },
   { path: '/scripts', label: 'My Scripts', icon: FileCode },
+  // Not in the spec's list: the live game console (issue 17).
+  { path: '/console', label: 'Console', icon: SquareTerminal },
   { path: '/scriptblox', label: 'ScriptBlox', icon: Library },
   { path: '/api-docs', label: 'API Docs', icon: BookOpen },
   // Not in the spec's list: the analytics view the spec's Analytics API feeds.
