@@ -3,7 +3,7 @@ import { Check, Copy, Play } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useCopyToClipboard } from '../../lib/clipboard.ts';
 import { countText, entriesAsText } from './console-format.ts';
-import type { ConsoleFilter } from './console-feed.ts';
+import { ALL_LEVELS, type ConsoleFilter } from './console-feed.ts';
 import type { ConsoleSource } from './console-source.ts';
 import { CONSOLE_TEXT } from './console-text.ts';
 import { ConsoleEntryRow, type LineLinks } from './ConsoleLineRow.tsx';
@@ -89,7 +89,7 @@ export function ConsoleFeedView({ source, filter, paused, onResume, links, heigh
       </Message>
     );
   } else if (entries.length === 0) {
-    const searching = filter.q !== '' || filter.levels.length < 4 || filter.serverId !== null;
+    const searching = filter.q !== '' || filter.levels.length < ALL_LEVELS.length;
     body = <Message>{searching ? CONSOLE_TEXT.noMatch : CONSOLE_TEXT.empty}</Message>;
   } else {
     body = (
@@ -154,7 +154,17 @@ export function ConsoleFeedView({ source, filter, paused, onResume, links, heigh
 
 function Message({ children }: { children: ReactNode }) {
   return (
-    <Center height="full" minH="24" px="4" gap="2" flexWrap="wrap" textAlign="center" fontFamily="body" fontSize="sm" color="fg.muted">
+    <Center
+      height="full"
+      minH="24"
+      px="4"
+      gap="2"
+      flexWrap="wrap"
+      textAlign="center"
+      fontFamily="body"
+      fontSize="sm"
+      color="fg.muted"
+    >
       {children}
     </Center>
   );
@@ -179,7 +189,13 @@ function NewLinesMarker({ count, onResume }: { count: number; onResume(): void }
 function CopyLinesButton({ text, disabled }: { text(): string; disabled: boolean }) {
   const { copied, copy } = useCopyToClipboard(CONSOLE_TEXT.copied);
   return (
-    <Button size="xs" variant="outline" aria-label={CONSOLE_TEXT.copyLabel} onClick={() => void copy(text())} disabled={disabled}>
+    <Button
+      size="xs"
+      variant="outline"
+      aria-label={CONSOLE_TEXT.copyLabel}
+      onClick={() => void copy(text())}
+      disabled={disabled}
+    >
       {copied ? <Check /> : <Copy />} {CONSOLE_TEXT.copy}
     </Button>
   );

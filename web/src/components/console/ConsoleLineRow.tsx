@@ -98,7 +98,13 @@ const LineRow = memo(function LineRow({ line, showServer, links }: LineProps) {
   return (
     <Row testId="console-line" tone={error ? 'error' : line.level === 'warning' ? 'warning' : undefined}>
       <Time iso={line.time} />
-      <Text as="span" width="7ch" flexShrink={0} color={line.level === 'output' ? 'fg.muted' : levelColor[line.level]} fontWeight={error ? 'bold' : undefined}>
+      <Text
+        as="span"
+        width="7ch"
+        flexShrink={0}
+        color={line.level === 'output' ? 'fg.muted' : levelColor[line.level]}
+        fontWeight={error ? 'bold' : undefined}
+      >
         {line.level}
       </Text>
       {showServer && (

@@ -49,12 +49,15 @@ export function ConsoleView({ source, servers, initialFilter = {}, links = NO_LI
   }, [search]);
 
   const filter = useMemo<ConsoleFilter>(() => ({ serverId, levels, q }), [serverId, levels, q]);
-  const options = serverId === null || servers.some((server) => server.serverId === serverId)
-    ? servers
-    : [...servers, { serverId, label: serverId }];
+  const options =
+    serverId === null || servers.some((server) => server.serverId === serverId)
+      ? servers
+      : [...servers, { serverId, label: serverId }];
 
   const toggle = (level: ConsoleLevel) =>
-    setLevels((current) => CONSOLE_LEVELS.filter((each) => (each === level ? !current.includes(each) : current.includes(each))));
+    setLevels((current) =>
+      CONSOLE_LEVELS.filter((each) => (each === level ? !current.includes(each) : current.includes(each))),
+    );
 
   return (
     <Stack gap="3" minW="0">
@@ -105,7 +108,12 @@ export function ConsoleView({ source, servers, initialFilter = {}, links = NO_LI
             );
           })}
         </Group>
-        <Button size="sm" variant={paused ? 'solid' : 'outline'} colorPalette={paused ? 'purple' : 'gray'} onClick={() => setPaused(!paused)}>
+        <Button
+          size="sm"
+          variant={paused ? 'solid' : 'outline'}
+          colorPalette={paused ? 'purple' : 'gray'}
+          onClick={() => setPaused(!paused)}
+        >
           {paused ? <Play /> : <Pause />} {paused ? CONSOLE_TEXT.resume : CONSOLE_TEXT.pause}
         </Button>
       </Flex>

@@ -189,19 +189,28 @@ function onOlder(state: FeedState, newestFirst: readonly ConsoleLine[], nextCurs
 
 function onResume(state: FeedState): FeedState {
   if (!state.paused) return state;
-  const gap: ConsoleEntry[] = state.skippedLines
-    ? // The skipped entries used the numbers between the shown ones and the waiting ones.
-      [{ kind: 'gap', key: `gap:${state.nextSeq}`, seq: (state.waiting[0]?.seq ?? state.nextSeq) - 1, count: state.skippedLines }]
-    : [];
-  return trim({
+  const resumed = {
     ...state,
     paused: false,
-    entries: [...state.entries, ...gap, ...state.waiting],
     waiting: [],
     waitingLines: 0,
     skippedLines: 0,
     nextSeq: state.nextSeq + 1,
-  });
+  };
+  if (!state.skippedLines) return trim({ ...resumed, entries: [...state.entries, ...state.waiting] });
+  // The skipped entries had the numbers between the shown ones and the waiting ones.
+  const gap: ConsoleEntry = {
+    kind: 'gap',
+    key: `gap:${state.nextSeq}`,
+    seq: (state.waiting[0]?.seq ?? state.nextSeq) - 1,
+    count: state.skippedLines,
+  };
+  const entries = [...state.entries, gap, ...state.waiting];
+  if (entries.length <= CONSOLE_KEPT_LINES) return { ...resumed, entries, keys: new Set(entries.map((e) => e.key)) };
+  // Too many to keep: the gap stays first and counts the waiting lines that do not fit either.
+  const cut = state.waiting.length - (CONSOLE_KEPT_LINES - 1);
+  const kept = [{ ...gap, count: gap.count + countLines(state.waiting.slice(0, cut)) }, ...state.waiting.slice(cut)];
+  return { ...resumed, entries: kept, keys: new Set(kept.map((e) => e.key)), olderCursor: null, trimmed: true };
 }
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {

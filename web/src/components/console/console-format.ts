@@ -56,7 +56,9 @@ export function entriesAsText(entries: readonly ConsoleEntry[]): string {
       if (entry.kind === 'gap') return `--- ${gapText(entry.count)} ---`;
       if (entry.kind === 'drop') return `--- ${dropText(entry.drop.count, entry.drop.serverId)} ---`;
       const { line } = entry;
-      const when = valid(line.time) ? `${day.format(new Date(line.time))} ${lineClock(line.time)}` : lineClock(line.time);
+      const when = valid(line.time)
+        ? `${day.format(new Date(line.time))} ${lineClock(line.time)}`
+        : lineClock(line.time);
       const head = `${when} [${line.level}] ${shortId(line.serverId)}: ${line.text}`;
       const stack = line.stack ? `\n${line.stack.replace(/^/gm, '    ')}` : '';
       return head + stack;

@@ -18,11 +18,7 @@ export interface ScriptPlace {
 /** The chunk name of code sent from the dashboard: its run (executionId) says which code it was. */
 export const DASHBOARD_CHUNK = 'Moonrelay';
 
-const PATTERNS = [
-  /^Script '(.+?)', Line (\d+)/,
-  /^(.+?), line (\d+)/,
-  /^(.+?):(\d+)(?::|\s|$)/,
-];
+const PATTERNS = [/^Script '(.+?)', Line (\d+)/, /^(.+?), line (\d+)/, /^(.+?):(\d+)(?::|\s|$)/];
 
 function placeIn(text: string): ScriptPlace | null {
   for (const pattern of PATTERNS) {

@@ -19,7 +19,9 @@ export function consoleServerOptions(
     const count = errors.get(serverId) ?? 0;
     return count ? `${name} (${countText(count, 'error', 'errors')} in the last hour)` : name;
   };
-  const known = [...(servers ?? [])].sort((a, b) => (a.connectedAt < b.connectedAt ? -1 : a.connectedAt > b.connectedAt ? 1 : 0));
+  const known = [...(servers ?? [])].sort((a, b) =>
+    a.connectedAt < b.connectedAt ? -1 : a.connectedAt > b.connectedAt ? 1 : 0,
+  );
   const options = known.map((server) => ({
     serverId: server.serverId,
     label: label(server.serverId, server.gameData?.playerName),
