@@ -71,12 +71,28 @@ export const ConsoleLineSchema = z
     own: z.boolean(),
     /** The run whose code logged it, when known. */
     executionId: z.string().nullable(),
+    /**
+     * Only on Moonrelay's marker lines (level warning, own): this many lines of the server were
+     * lost just before this point, dropped by the game (it logged faster than its pings could
+     * carry) or over the account's console budget. Its text says so in words.
+     */
+    dropped: z.number().int().min(1).optional(),
   })
   .meta({ id: 'ConsoleLine' });
 export type ConsoleLine = z.infer<typeof ConsoleLineSchema>;
 
-/** A marker in the stream: a game server dropped this many lines before the ones that follow. */
-export const ConsoleDropSchema = z.object({ serverId: z.string(), count: z.number().int().min(1), time: z.string() });
+/**
+ * A marker in the stream: this many lines of a game server are missing before the ones that follow.
+ * `reason` 'game' (or absent): they are lost (the game dropped them, or they were over the account's
+ * console budget; the API shows a marker line with `dropped` in their place). 'live': they are kept
+ * and the API has them, but this event carried only the newest CONSOLE_EVENT_MAX_LINES lines.
+ */
+export const ConsoleDropSchema = z.object({
+  serverId: z.string(),
+  count: z.number().int().min(1),
+  time: z.string(),
+  reason: z.enum(['game', 'live']).optional(),
+});
 export type ConsoleDrop = z.infer<typeof ConsoleDropSchema>;
 
 const levelList = z

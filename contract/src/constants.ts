@@ -105,8 +105,22 @@ export const CONSOLE_LINE_MAX_CHARS = 2_000;
 export const CONSOLE_STACK_MAX_CHARS = 4_000;
 /** Lines kept per game server by default (CONSOLE_LINES_PER_SERVER setting). */
 export const CONSOLE_KEEP_LINES_PER_SERVER = 5_000;
+/**
+ * Lines one account may store a minute by default, per server instance (the
+ * CONSOLE_LINES_PER_USER_PER_MINUTE setting); past it lines are dropped and counted, the ping still
+ * succeeds. Set from the game benchmark's console shape (docs/decisions/021).
+ */
+export const CONSOLE_USER_LINES_PER_MINUTE = 600_000;
 export const CONSOLE_PAGE_MAX_LINES = 500;
+/** Lines a page of GET /api/game/console holds when the request names no limit. */
+export const CONSOLE_PAGE_DEFAULT_LINES = 200;
 export const CONSOLE_SEARCH_MAX_CHARS = 200;
+/**
+ * `console:lines` reaches a user's screens at most this often, with at most this many lines (the
+ * newest; the rest are counted in a drop marker and stay in the API).
+ */
+export const CONSOLE_EVENT_INTERVAL_MS = 250;
+export const CONSOLE_EVENT_MAX_LINES = 200;
 /** Pings per minute one game server may send (a 2 s loop sends 30; long-poll answers add a few). */
 export const RATE_LIMIT_GAME_PING_PER_MINUTE = 300;
 /** Player profiles fetched from Roblox are kept this long. */

@@ -119,6 +119,19 @@ const syntaxError = {
   issues: [{ path: '1:14', message: "Expected ')' (to close '(' at column 6), got <eof>" }],
 };
 
+// A line of the game console: an error thrown in a game script, with its stack.
+const consoleError = {
+  id: '1043',
+  serverId: 'studio',
+  time: '2026-11-22T00:26:51.120Z',
+  level: 'error',
+  text: 'ServerScriptService.Saves:12: DataStore request was throttled',
+  stack: 'ServerScriptService.Saves:12 function save\nServerScriptService.Saves:30',
+  script: 'ServerScriptService.Saves',
+  own: false,
+  executionId: null,
+};
+
 const unauthorized = (message: string = ERRORS.authenticationFailed) => ({
   status: 401,
   body: { error: message },
@@ -278,6 +291,22 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     },
     error: { status: 409, body: { error: 'Game server not connected' } },
   },
+  gameConsole: {
+    query: { serverId: 'studio', level: 'warning,error', q: 'DataStore', limit: '50' },
+    response: { lines: [consoleError], nextCursor: '1042' },
+    error: {
+      status: 400,
+      body: {
+        error: 'level must be a comma-separated list of output, info, warning, error',
+        issues: [{ path: 'level', message: 'level must be a comma-separated list of output, info, warning, error' }],
+      },
+    },
+    note: 'Newest first. For the next (older) page, send the same filters with `cursor` set to `nextCursor`.',
+  },
+  gameConsoleErrors: {
+    response: { servers: [{ serverId: 'studio', errorsLastHour: 3 }] },
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
   gameLoader: {
     query: { key: API_KEY_PLACEHOLDER },
     response: '-- Moonrelay Game Integration Script\n--\n-- Put this in a Script in ServerScriptService. ...',
@@ -351,5 +380,11 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       ],
     },
     error: unauthorized(ERRORS.invalidApiKey),
+  },
+  adminUserConsole: {
+    params: { id: USER_ID },
+    query: { level: 'error' },
+    response: { lines: [consoleError], nextCursor: null },
+    error: { status: 404, body: { error: ERRORS.userNotFound } },
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { printableText } from './common.ts';
 import { ScriptCodeSchema } from './scripts.ts';
+import { ConsoleBatchSchema } from './console.ts';
 import {
   GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS,
   GAME_LONG_POLL_MAX_SECONDS,
@@ -117,6 +118,8 @@ export const GamePingRequestSchema = z
     results: z.array(CommandResultSchema).max(GAME_PING_MAX_RESULTS).optional(),
     /** Long-poll: hold the answer up to this many seconds until a command arrives. */
     wait: z.number().finite().min(0).max(GAME_LONG_POLL_MAX_SECONDS).optional(),
+    /** What the game's scripts logged since the last ping (the live console, contract/src/console.ts). */
+    console: ConsoleBatchSchema.optional(),
   })
   .meta({ id: 'GamePingRequest' });
 export type GamePingRequest = z.infer<typeof GamePingRequestSchema>;

@@ -2,8 +2,9 @@
 --
 -- Put this in a Script in ServerScriptService. It links this game server to your Moonrelay
 -- dashboard: about every 2 seconds it reports the player's data, it takes the commands you send
--- (teleport, heal, speed, reset, and code to run) the moment you send them, and it runs your
--- auto-execute scripts once.
+-- (teleport, heal, speed, reset, and code to run) the moment you send them, it runs your
+-- auto-execute scripts once, and what this server's scripts print, warn and throw shows in the
+-- dashboard's Console.
 --
 -- Needs Game Settings > Security > Allow HTTP Requests. Running code from the dashboard also needs
 -- LoadStringEnabled, ticked on ServerScriptService in Studio's Properties window; without it
@@ -32,6 +33,9 @@ local CONFIG = {
   autoExecutePause = 0.5,
   -- The player the dashboard shows and commands act on: a player's name, or nil for the first player.
   playerName = nil,
+  -- Send this server's output (prints, warnings, errors with their stack) to the dashboard's Console,
+  -- with the pings: it never costs a request of its own. false keeps the output here.
+  console = true,
 }
 
 -- Limits of the ping (docs/protocol.md): results per ping, and the text kept of an output or error.
@@ -51,6 +55,20 @@ local LONG_POLL_MAX_WAIT = 8
 local MIN_PING_GAP = 0.25
 -- The longest Retry-After honoured: a broken header must not silence a game for a day.
 local MAX_RETRY_AFTER = 600
+-- The Console's limits (docs/protocol.md): lines and bytes (of text, stack and script name, plus a
+-- little for each line's other fields) a ping carries at most; lines waiting at most, the oldest
+-- dropped and counted past it; and the bytes kept of a line's text and of an error's stack.
+local CONSOLE_LINES_PER_PING = 200
+local CONSOLE_BYTES_PER_PING = 32 * 1024
+local CONSOLE_LINE_OVERHEAD = 100
+local CONSOLE_BUFFER_LINES = 1000
+local CONSOLE_TEXT_BYTES = 2000
+local CONSOLE_STACK_BYTES = 4000
+local CONSOLE_SCRIPT_BYTES = 200
+-- Errors remembered to pair ScriptContext.Error with the MessageOut line of the same error.
+local CONSOLE_RECENT_ERRORS = 10
+-- The start of this script's own lines.
+local OWN_PREFIX = "[Moonrelay] "
 
 local HttpService = game:GetService("HttpService")
 local Players = game:GetService("Players")
@@ -60,11 +78,11 @@ local serverId = (game.JobId ~= "" and game.JobId) or "studio"
 local scriptEnvironment = getfenv(0)
 
 local function log(message)
-  print("[Moonrelay] " .. message)
+  print(OWN_PREFIX .. message)
 end
 
 local function warnLog(message)
-  warn("[Moonrelay] " .. message)
+  warn(OWN_PREFIX .. message)
 end
 
 local httpReadable, httpEnabled = pcall(function()
@@ -233,6 +251,203 @@ local function markSent(count)
 end
 
 ---------------------------------------------------------------------------------------------------
+-- The console: this server's output, carried by the next pings
+--
+-- LogService.MessageOut hears every print, warning and error of every script here (its messages
+-- are the lines); ScriptContext.Error adds an error's stack and script. Lines wait in a queue that
+-- the pings empty, CONSOLE_LINES_PER_PING at a time; a game that logs faster than that loses its
+-- oldest lines, and the next ping says how many. Nothing here prints or warns, and each listener
+-- swallows its own failures: a line about a line would log another line, for ever.
+
+local consoleQueue = {}
+local consoleFirst, consoleLast = 1, 0
+local consoleDropped = 0
+-- Lines handed to a ping that has not been answered yet (they no longer take part in pairing).
+local consoleSent = setmetatable({}, { __mode = "k" })
+-- The last errors seen from one signal and not yet from the other: { line, from }.
+local recentErrors = {}
+-- Between MessageOut's "Stack Begin" and "Stack End" (an error's stack, which the error line carries).
+local inStack = false
+-- Commands whose code is running, the newest last: a line logged meanwhile names the newest.
+local runningCommands = {}
+
+local LEVELS = {
+  [Enum.MessageType.MessageOutput] = "output",
+  [Enum.MessageType.MessageInfo] = "info",
+  [Enum.MessageType.MessageWarning] = "warning",
+  [Enum.MessageType.MessageError] = "error",
+}
+
+local function nowMillis()
+  if DateTime then
+    return DateTime.now().UnixTimestampMillis
+  end
+  return os.time() * 1000
+end
+
+-- At most maxBytes of the text, as valid UTF-8; cut before it is checked, so a huge line costs little.
+local function consoleText(text, maxBytes)
+  text = tostring(text)
+  if #text > maxBytes then
+    text = string.sub(text, 1, maxBytes + 3)
+  end
+  return safeText(text, maxBytes)
+end
+
+local function queuedLines()
+  return consoleLast - consoleFirst + 1
+end
+
+-- Past CONSOLE_BUFFER_LINES the oldest lines go, counted for the next ping to report.
+local function trimQueue()
+  while queuedLines() > CONSOLE_BUFFER_LINES do
+    consoleQueue[consoleFirst] = nil
+    consoleFirst = consoleFirst + 1
+    consoleDropped = consoleDropped + 1
+  end
+end
+
+local function queueLine(level, message)
+  local line = { time = nowMillis(), level = level, text = consoleText(message, CONSOLE_TEXT_BYTES) }
+  if string.sub(line.text, 1, #OWN_PREFIX) == OWN_PREFIX then
+    line.own = true
+  end
+  if #runningCommands > 0 then
+    line.commandId = runningCommands[#runningCommands]
+  end
+  consoleLast = consoleLast + 1
+  consoleQueue[consoleLast] = line
+  trimQueue()
+  return line
+end
+
+-- The other signal's line for the same error, still waiting to be sent, taken out of the pairing.
+local function pairedError(message, from)
+  for index, entry in ipairs(recentErrors) do
+    if entry.from == from and entry.line.text == consoleText(message, CONSOLE_TEXT_BYTES) then
+      table.remove(recentErrors, index)
+      if not consoleSent[entry.line] then
+        return entry.line
+      end
+      return nil
+    end
+  end
+  return nil
+end
+
+local function rememberError(line, from)
+  table.insert(recentErrors, { line = line, from = from })
+  if #recentErrors > CONSOLE_RECENT_ERRORS then
+    table.remove(recentErrors, 1)
+  end
+end
+
+local function onMessageOut(message, messageType)
+  local level = LEVELS[messageType] or "output"
+  if level == "info" and (inStack or message == "Stack Begin") then
+    inStack = message ~= "Stack End"
+    return
+  end
+  inStack = false
+  if level == "error" then
+    -- ScriptContext.Error may have told of this error already (with its stack): one line, not two.
+    if not pairedError(message, "context") then
+      rememberError(queueLine("error", message), "out")
+    end
+    return
+  end
+  queueLine(level, message)
+end
+
+local function onScriptError(message, stackTrace, origin)
+  local line = pairedError(message, "out")
+  if not line then
+    line = queueLine("error", message)
+    rememberError(line, "context")
+  end
+  if type(stackTrace) == "string" and stackTrace ~= "" then
+    line.stack = consoleText(stackTrace, CONSOLE_STACK_BYTES)
+  end
+  local named, fullName = pcall(function()
+    return origin:GetFullName()
+  end)
+  if named and type(fullName) == "string" then
+    line.script = consoleText(fullName, CONSOLE_SCRIPT_BYTES)
+  end
+end
+
+local function listenToOutput()
+  local LogService = game:GetService("LogService")
+  local ScriptContext = game:GetService("ScriptContext")
+  LogService.MessageOut:Connect(function(message, messageType)
+    pcall(onMessageOut, message, messageType)
+  end)
+  ScriptContext.Error:Connect(function(message, stackTrace, origin)
+    pcall(onScriptError, message, stackTrace, origin)
+  end)
+end
+
+local function lineBytes(line)
+  return #line.text + #(line.stack or "") + #(line.script or "") + CONSOLE_LINE_OVERHEAD
+end
+
+-- The oldest lines waiting, within a ping's limits, and the count of lines dropped before them;
+-- both leave the queue until the ping's fate is known (consoleReturned puts them back).
+local function takeConsoleBatch()
+  local lines = {}
+  local bytes = 0
+  while consoleFirst <= consoleLast and #lines < CONSOLE_LINES_PER_PING do
+    local line = consoleQueue[consoleFirst]
+    local size = lineBytes(line)
+    if #lines > 0 and bytes + size > CONSOLE_BYTES_PER_PING then
+      break
+    end
+    consoleQueue[consoleFirst] = nil
+    consoleFirst = consoleFirst + 1
+    consoleSent[line] = true
+    bytes = bytes + size
+    table.insert(lines, line)
+  end
+  local dropped = consoleDropped
+  consoleDropped = 0
+  return lines, dropped
+end
+
+-- A ping that failed on the way: its lines go back in front (the oldest again dropped past the cap).
+local function consoleReturned(lines, dropped)
+  for index = #lines, 1, -1 do
+    consoleFirst = consoleFirst - 1
+    consoleQueue[consoleFirst] = lines[index]
+    consoleSent[lines[index]] = nil
+  end
+  consoleDropped = consoleDropped + dropped
+  trimQueue()
+end
+
+-- A ping refused for what it carried: its lines cannot be sent again, and are counted as dropped.
+local function consoleRefused(lines, dropped)
+  consoleDropped = consoleDropped + dropped + #lines
+end
+
+local function commandStarted(id)
+  table.insert(runningCommands, id)
+end
+
+-- Forgotten on the next resumption, not now: with deferred signals (Roblox's default in new places)
+-- the listeners hear of a line only after the thread that logged it yields, and a line logged while
+-- the command ran must still find it running.
+local function commandEnded(id)
+  task.defer(function()
+    for index = #runningCommands, 1, -1 do
+      if runningCommands[index] == id then
+        table.remove(runningCommands, index)
+        return
+      end
+    end
+  end)
+end
+
+---------------------------------------------------------------------------------------------------
 -- Running code
 
 local function captureInto(lines, prefix)
@@ -360,7 +575,9 @@ local function runCommand(command)
       finish(id, false, "", "No code to run", startedAt)
       return
     end
+    commandStarted(id)
     runCapturedCode(data.code, "=Moonrelay", function(success, output, errorText)
+      commandEnded(id)
       finish(id, success, output, errorText, startedAt)
     end)
     return
@@ -461,8 +678,16 @@ local function request(options)
   return "ok", answer
 end
 
+-- Whether a failed ping was refused for what it carried: 400 (Moonrelay) or 413 (too large, from a
+-- proxy in front of it).
+local function refusedForContent(why)
+  local code = string.match(tostring(why), "^HTTP (%d+)")
+  return code == "400" or code == "413"
+end
+
 local function ping()
   local batch = nextBatch()
+  local lines, dropped = takeConsoleBatch()
   local fields = {
     key = CONFIG.apiKey,
     serverId = serverId,
@@ -472,11 +697,16 @@ local function ping()
   if CONFIG.longPoll then
     fields.wait = math.max(0, math.min(CONFIG.pingInterval, LONG_POLL_MAX_WAIT))
   end
+  -- The lines ride on this ping, whatever its wait: they never shorten a hold nor add a request.
+  if #lines > 0 or dropped > 0 then
+    fields.console = { lines = lines, dropped = dropped > 0 and dropped or nil }
+  end
   local encoded, body = pcall(HttpService.JSONEncode, HttpService, fields)
   if not encoded then
-    -- Should not happen (the fields are checked); if it does, drop these results rather than
-    -- failing every ping from now on.
+    -- Should not happen (the fields are checked); if it does, drop these results and lines rather
+    -- than failing every ping from now on.
     markSent(#batch)
+    consoleRefused(lines, dropped)
     return "failed", "could not encode the ping: " .. tostring(body)
   end
   local status, answer, retryAfterSeconds = request({
@@ -487,9 +717,13 @@ local function ping()
   })
   if status == "ok" then
     markSent(#batch)
-  elseif status == "failed" and string.find(tostring(answer), "^HTTP 400") then
-    -- The server refused what was sent: sending the same results again would be refused forever.
+  elseif status == "failed" and refusedForContent(answer) then
+    -- The server (400) or a proxy in front of it (413, too large) refused what was sent: the same
+    -- results and lines would be refused forever, and would keep the game disconnected.
     markSent(#batch)
+    consoleRefused(lines, dropped)
+  else
+    consoleReturned(lines, dropped)
   end
   return status, answer, retryAfterSeconds
 end
@@ -646,5 +880,8 @@ local function mainLoop()
   end
 end
 
+if CONFIG.console then
+  listenToOutput()
+end
 task.spawn(mainLoop)
 task.spawn(syncLoop)

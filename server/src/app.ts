@@ -41,6 +41,8 @@ import { createServerChanges } from './modules/game/server-changes.ts';
 import { createConnectAdmission } from './modules/game/connect-admission.ts';
 import { mountGameRoutes } from './modules/game/game.routes.ts';
 import { createPlayerProfiles } from './modules/game/player-profiles.ts';
+import { createConsoleService } from './modules/console/console.service.ts';
+import { mountConsoleRoutes } from './modules/console/console.routes.ts';
 import { createCatalogueService } from './modules/catalogue/catalogue.service.ts';
 import { mountCatalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createScriptLoaderService } from './modules/script-loader/script-loader.service.ts';
@@ -77,9 +79,13 @@ export interface MoonrelayApp {
   close(): Promise<void>;
 }
 
-/** How often presence is checked for games that stopped pinging, and commands for ones that ran out of time. */
+/**
+ * How often presence is checked for games that stopped pinging, commands for ones that ran out of
+ * time, and game servers' consoles for lines beyond the number kept.
+ */
 const DISCONNECT_SWEEP_MS = 1_000;
 const COMMAND_SWEEP_MS = 5_000;
+const CONSOLE_PRUNE_MS = 5_000;
 
 export function createServices(config: Config, database: DatabaseHandle, logger: Logger, platform: Platform) {
   const { db } = database;
@@ -130,6 +136,13 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
       'Game servers refused a connection (503) while the event loop was behind',
     ),
   });
+  const consoleLines = createConsoleService({
+    db,
+    bus,
+    logger,
+    keepPerServer: config.console.linesPerServer,
+    userLinesPerMinute: config.console.userLinesPerMinute,
+  });
   const gameLink = createGameLinkService({
     db,
     presence,
@@ -137,6 +150,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     waits,
     changes: serverChanges,
     admission,
+    consoleLines,
     logger,
   });
   const executions = createExecutionsService({
@@ -193,6 +207,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     waits,
     commands,
     gameLink,
+    consoleLines,
     serverChanges,
     admission,
     profiles,
@@ -211,7 +226,10 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
 
 export type Services = ReturnType<typeof createServices>;
 
-/** Background sweeps: games that stopped pinging are announced; commands that ran out of time end. */
+/**
+ * Background sweeps: games that stopped pinging are announced; commands that ran out of time end;
+ * consoles keep their newest lines.
+ */
 function startSweeps(services: ReturnType<typeof createServices>, logger: Logger): () => void {
   const every = (ms: number, name: string, work: () => Promise<unknown>) => {
     let running = false;
@@ -233,6 +251,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
       await services.commands.sweep();
       await services.commands.refreshHint();
     }),
+    every(CONSOLE_PRUNE_MS, 'console prune', () => services.consoleLines.prune()),
   ];
   return () => stops.forEach((stop) => stop());
 }
@@ -280,6 +299,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     profiles: services.profiles,
     publicUrl: config.publicUrl,
   });
+  mountConsoleRoutes(api, services.rateLimits, services.consoleLines);
   mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
   mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, publicUrl: config.publicUrl });
   mountAdminRoutes(api, services.rateLimits, {
@@ -354,6 +374,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
       services.serverChanges.close();
+      services.consoleLines.close();
       services.admission.close();
       await services.jobs.close();
       await hub?.close();

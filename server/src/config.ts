@@ -6,6 +6,8 @@ import {
   CATALOGUE_MIN_INTERVAL_MS,
   CATALOGUE_SITE_URL,
   CATALOGUE_TIMEOUT_MS,
+  CONSOLE_KEEP_LINES_PER_SERVER,
+  CONSOLE_USER_LINES_PER_MINUTE,
   RATE_LIMIT_EXECUTION_PER_MINUTE,
   RATE_LIMIT_GAME_PING_PER_MINUTE,
   RATE_LIMIT_GENERAL_PER_MINUTE,
@@ -83,6 +85,13 @@ const EnvSchema = z.object({
   SOCKET_RECHECK_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
+  CONSOLE_LINES_PER_SERVER: z.coerce.number().int().min(100).max(1_000_000).default(CONSOLE_KEEP_LINES_PER_SERVER),
+  CONSOLE_LINES_PER_USER_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .default(CONSOLE_USER_LINES_PER_MINUTE),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
   OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
@@ -127,6 +136,11 @@ export interface Config {
   gameShedLagMs: number;
   /** Game servers one API key may have known at once (live, or gone within the last 10 minutes). */
   gameMaxServersPerKey: number;
+  /**
+   * The live game console: lines kept per game server (older ones are pruned in the background),
+   * and lines one account may store a minute on this instance (past it they are dropped and counted).
+   */
+  console: { linesPerServer: number; userLinesPerMinute: number };
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
   /**
@@ -187,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketRecheckMs: e.SOCKET_RECHECK_MS,
     gameShedLagMs: e.GAME_SHED_LAG_MS,
     gameMaxServersPerKey: e.GAME_MAX_SERVERS_PER_KEY,
+    console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,

@@ -38,6 +38,7 @@ describeEachEngine('data layer', (engine) => {
       '006-temp-scripts',
       '007-oidc-states',
       '008-execution-initiator',
+      '009-console-lines',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });
@@ -55,7 +56,7 @@ describeEachEngine('data layer', (engine) => {
     updatedAt: '2026-01-01T00:00:00.000Z',
   });
 
-  it('cascades an account deletion to its sessions, key and scripts', async () => {
+  it('cascades an account deletion to its sessions, key, scripts and console lines', async () => {
     const { db } = handle;
     await db.insertInto('users').values(user('u1', 'u1@x.io')).execute();
     const at = '2026-01-01T00:00:00.000Z';
@@ -86,8 +87,24 @@ describeEachEngine('data layer', (engine) => {
         updatedAt: at,
       })
       .execute();
+    await db
+      .insertInto('consoleLines')
+      .values({
+        userId: 'u1',
+        serverId: 'job-1',
+        time: at,
+        level: 'output',
+        text: 'hello',
+        stack: null,
+        script: null,
+        own: 0,
+        executionId: null,
+        dropped: null,
+        receivedAt: at,
+      })
+      .execute();
     await db.deleteFrom('users').where('id', '=', 'u1').execute();
-    for (const table of ['sessions', 'apiKeys', 'scripts'] as const) {
+    for (const table of ['sessions', 'apiKeys', 'scripts', 'consoleLines'] as const) {
       expect(await db.selectFrom(table).select('id').execute(), table).toEqual([]);
     }
   });

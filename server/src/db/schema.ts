@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types as Kysely sees them (camelCase; the CamelCasePlugin maps to snake_case columns).
  * Booleans are stored as 0/1 integers and times as ISO 8601 UTC text on both engines, so one set of
@@ -159,6 +161,27 @@ export interface OidcStatesTable {
   expiresAt: string;
 }
 
+/** One line of a game server's console (docs/decisions/021). */
+export interface ConsoleLinesTable {
+  /** Handed out by the database in insert order; a number on SQLite, a bigint (read as text) on PostgreSQL. */
+  id: Generated<number | string>;
+  userId: string;
+  serverId: string;
+  /** When the game logged it, by the game's clock. */
+  time: string;
+  /** output | info | warning | error */
+  level: string;
+  text: string;
+  stack: string | null;
+  script: string | null;
+  /** The integration script's own `[Moonrelay]` lines (and Moonrelay's drop markers). */
+  own: Flag;
+  executionId: string | null;
+  /** Marker lines only: how many lines were lost just before this one. */
+  dropped: number | null;
+  receivedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -171,4 +194,5 @@ export interface Database {
   requestMetrics: RequestMetricsTable;
   tempScripts: TempScriptsTable;
   oidcStates: OidcStatesTable;
+  consoleLines: ConsoleLinesTable;
 }

@@ -2,6 +2,7 @@ import type { CommandView } from '@moonrelay/contract/game';
 import type { GameServersChange } from '@moonrelay/contract/events';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { AuditEntry, MassProgress } from '@moonrelay/contract/admin';
+import type { ConsoleDrop, ConsoleLine } from '@moonrelay/contract/console';
 
 /**
  * Every state change a screen shows, and the wake-ups one part of the server sends another (a
@@ -17,7 +18,9 @@ export type BusEvent =
   | { type: 'audit:entry'; entry: AuditEntry }
   | { type: 'mass:progress'; progress: MassProgress }
   | { type: 'user:role'; userId: string; isAdmin: boolean }
-  | { type: 'api-key:replaced'; userId: string };
+  | { type: 'api-key:replaced'; userId: string }
+  /** New console lines of one user's game servers, gathered per instance (at most a few a second per user). */
+  | { type: 'console:lines'; userId: string; lines: ConsoleLine[]; drops: ConsoleDrop[] };
 
 export type BusHandler = (event: BusEvent) => void;
 

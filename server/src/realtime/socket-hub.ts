@@ -2,7 +2,11 @@ import type http from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { GAME_SERVERS_EVENT_INTERVAL_MS } from '@moonrelay/contract/constants';
+import {
+  CONSOLE_EVENT_INTERVAL_MS,
+  CONSOLE_EVENT_MAX_LINES,
+  GAME_SERVERS_EVENT_INTERVAL_MS,
+} from '@moonrelay/contract/constants';
 import {
   SOCKET_PATH,
   type ClientToServerEvents,
@@ -12,6 +16,7 @@ import {
 import type { Logger } from '../logger.ts';
 import type { BusEvent, EventBus } from '../platform/event-bus.ts';
 import { createCoalescer } from './coalescer.ts';
+import { emptyConsole, mergeConsole, toConsoleEvent, type MergedConsole } from './console-merge.ts';
 import { emptyMerged, mergeChange, toChange, type MergedServers } from './game-servers-merge.ts';
 
 export const ADMINS_ROOM = 'admins';
@@ -53,6 +58,8 @@ export function attachSocketHub(deps: {
   recheck: SocketRecheck;
   /** Least time between two `game:servers` events to one user's screens, and to the admins'. */
   gameServersIntervalMs?: number;
+  /** Least time between two `console:lines` events to one user's screens. */
+  consoleIntervalMs?: number;
   /** Scale-out: the Redis adapter, so room operations (disconnecting a user's sockets) reach every instance. */
   adapterClients?: { pub: Redis; sub: Redis };
 }): { io: HubServer; cutConnections(): void; close(): Promise<void> } {
@@ -140,6 +147,19 @@ export function attachSocketHub(deps: {
     }
   };
 
+  // Console lines go to their owner's screens only (admins read another user's console through the
+  // API), merged from every instance's events and coalesced per user: a few events a second at most,
+  // each with the newest CONSOLE_EVENT_MAX_LINES lines and a 'live' drop for the rest.
+  const forConsole = createCoalescer<string, MergedConsole>({
+    intervalMs: deps.consoleIntervalMs ?? CONSOLE_EVENT_INTERVAL_MS,
+    create: emptyConsole,
+    onError: (error) => deps.logger.error({ err: error }, 'console:lines emit failed'),
+    emit: (userId, merged) => {
+      if (!someoneIn(userRoom(userId))) return;
+      local.to(userRoom(userId)).emit('console:lines', toConsoleEvent(userId, merged, CONSOLE_EVENT_MAX_LINES));
+    },
+  });
+
   const forward = (event: BusEvent) => {
     switch (event.type) {
       case 'game:servers':
@@ -166,6 +186,12 @@ export function attachSocketHub(deps: {
         // A promoted admin's open screens join the admins' room now; a demoted one's leave it.
         if (event.isAdmin) local.in(userRoom(event.userId)).socketsJoin(ADMINS_ROOM);
         else local.in(userRoom(event.userId)).socketsLeave(ADMINS_ROOM);
+        break;
+      case 'console:lines':
+        if (!someoneIn(userRoom(event.userId))) break;
+        forConsole.add(event.userId, (merged) =>
+          mergeConsole(merged, event.lines, event.drops, CONSOLE_EVENT_MAX_LINES),
+        );
         break;
       case 'command:queued':
       case 'api-key:replaced':
@@ -212,6 +238,7 @@ export function attachSocketHub(deps: {
       unsubscribe();
       forUsers.close();
       forAdmins.close();
+      forConsole.close();
       // Not io.close(): that would also close the HTTP server, which its owner closes after draining.
       cutConnections();
     },

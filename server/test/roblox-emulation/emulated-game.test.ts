@@ -122,6 +122,81 @@ describe('the scheduler', () => {
   });
 });
 
+describe('the output: LogService and ScriptContext', () => {
+  // Lines 2-3 connect the listeners; the thread that errors calls boom (line 6) from line 8.
+  const LOGS = `local seen = {}
+LogService.MessageOut:Connect(function(message, messageType) table.insert(seen, messageType.Name .. " " .. message) end)
+ScriptContext.Error:Connect(function(message, trace, origin) table.insert(seen, "Error " .. message .. " | " .. trace .. "| " .. origin:GetFullName()) end)
+print("hello", 1.5)
+warn("careful")
+local function boom() error("boom") end
+task.spawn(function()
+  boom()
+end)
+table.insert(seen, "logged")
+task.wait(0.1)`;
+
+  it('fires MessageOut for print, warn and an uncaught error (its stack as info lines), and ScriptContext.Error with the trace and the script, after the logging thread yields', async () => {
+    const game = await start();
+    game.run(
+      `local LogService = game:GetService("LogService")
+local ScriptContext = game:GetService("ScriptContext")
+${LOGS}
+for _, entry in ipairs(seen) do print("seen: " .. entry) end`,
+      'ServerScriptService.Logs',
+    );
+    await game.waitForOutput(/^seen: Error /);
+    const seen = game
+      .output('print')
+      .filter((line) => line.startsWith('seen: '))
+      .map((line) => line.slice(6));
+    expect(seen).toEqual([
+      // The handlers are deferred: the thread that logged ran on first.
+      'logged',
+      'MessageOutput hello 1.5',
+      'MessageWarning careful',
+      'MessageError ServerScriptService.Logs:8: boom',
+      'MessageInfo Stack Begin',
+      "MessageInfo Script 'ServerScriptService.Logs', Line 8 - function boom",
+      "MessageInfo Script 'ServerScriptService.Logs', Line 10",
+      'MessageInfo Stack End',
+      'Error ServerScriptService.Logs:8: boom | ServerScriptService.Logs:8 function boom\nServerScriptService.Logs:10\n| ServerScriptService.Logs',
+    ]);
+    // The output window shows the same, with the stack in blue ("info").
+    expect(game.output('error')).toEqual(['ServerScriptService.Logs:8: boom']);
+    expect(game.output('info')).toEqual([
+      'Stack Begin',
+      "Script 'ServerScriptService.Logs', Line 8 - function boom",
+      "Script 'ServerScriptService.Logs', Line 10",
+      'Stack End',
+    ]);
+  });
+
+  it('names the script a thread belongs to, also for threads its signal handlers and delays start', async () => {
+    const game = await start();
+    game.run(
+      `game:GetService("ScriptContext").Error:Connect(function(message, _, origin) print(origin:GetFullName() .. " | " .. message) end)`,
+      'ServerScriptService.Listener',
+    );
+    game.run('task.delay(0.05, function() error("late", 0) end)', 'Workspace.Thrower');
+    await game.waitForOutput(/\| late$/);
+    expect(game.output('print')).toEqual(['Workspace.Thrower | late']);
+  });
+
+  it('tells the wall clock with DateTime.now, in Unix milliseconds', async () => {
+    const game = await start();
+    const before = Date.now();
+    const output = await runToDone(
+      game,
+      'local now = DateTime.now() print(now.UnixTimestampMillis, now.UnixTimestamp)',
+    );
+    const [millis, seconds] = output[0]!.split(' ').map(Number);
+    expect(millis).toBeGreaterThanOrEqual(before);
+    expect(millis).toBeLessThanOrEqual(Date.now());
+    expect(seconds).toBe(Math.floor(millis! / 1000));
+  });
+});
+
 describe('HttpService', () => {
   it('RequestAsync does a real request and answers Roblox’s response table', async () => {
     const game = await start();

@@ -56,7 +56,8 @@ export interface EmulatedGameOptions {
   echo?: boolean;
 }
 
-export type OutputKind = 'print' | 'warn' | 'error';
+/** Roblox's output: print, warn, an uncaught error, and the blue info lines (an error's stack). */
+export type OutputKind = 'print' | 'warn' | 'error' | 'info';
 
 export interface OutputLine {
   kind: OutputKind;
@@ -159,6 +160,7 @@ export class EmulatedGame {
     const host = {
       now: () => game?.frameTime() ?? 0,
       emit: (kind: OutputKind, text: string) => game?.emit(kind, text),
+      epochMs: () => Date.now(),
       http: (id: number, method: string, url: string, headers: string, body: string) =>
         game?.startRequest(id, method, url, headers, body),
       source: (name: string) => {

@@ -8,13 +8,20 @@
 -- GameId, GetService), HttpService (HttpEnabled, JSON, RequestAsync/GetAsync/PostAsync doing real
 -- HTTP through the host), Players with one player whose Character has a HumanoidRootPart and a
 -- Humanoid, Vector3 and CFrame (positions only), task.wait/spawn/delay/defer/cancel, loadstring,
--- setfenv/getfenv, Luau's print/warn/tostring/typeof, and a few Luau library functions. Reading or
+-- setfenv/getfenv, Luau's print/warn/tostring/typeof, DateTime.now, and a few Luau library
+-- functions. The output as Roblox reports it to scripts: LogService.MessageOut fires for every
+-- print (MessageOutput), warn (MessageWarning) and uncaught error (MessageError, then the stack as
+-- MessageInfo lines "Stack Begin", "Script '<name>', Line <n>", "Stack End"), and
+-- ScriptContext.Error(message, stackTrace, script) for every uncaught error; both signals are
+-- deferred (their handlers run after the thread that logged yields, as with Roblox's deferred
+-- signal behaviour), and a handler runs for the script that connected it. Reading or
 -- writing a member Roblox does not have raises Roblox's own message, so a script that works here
 -- does not lean on something the emulation invented.
 --
 -- The host (emulated-game.ts) runs this chunk once with:
 --   host.now()                        the clock, in emulated seconds (held still while Lua runs)
---   host.emit(kind, text)             one output line: "print", "warn" or "error"
+--   host.emit(kind, text)             one output line: "print", "warn", "error" or "info"
+--   host.epochMs()                    the wall clock (Unix milliseconds), for DateTime.now
 --   host.http(id, method, url, headersJson, body)
 --                                     starts a request; the answer comes back through control.deliver
 --   host.source(name)                 the text of a sibling module (json, scheduler)
@@ -66,17 +73,23 @@ local function joinArguments(...)
   return table.concat(parts, " ")
 end
 
+-- Writes one line of output and tells LogService.MessageOut (defined with the services below).
+local logMessage
+
 tostring = luauTostring
 function print(...)
-  host.emit("print", joinArguments(...))
+  logMessage("print", joinArguments(...))
 end
 function warn(...)
-  host.emit("warn", joinArguments(...))
+  logMessage("warn", joinArguments(...))
 end
 
+-- Reports a thread's uncaught error (defined with the services below).
+local reportError
+
 -- A thread that runs this many seconds without waiting is stopped, like Roblox's script timeout.
-local scheduler = import("scheduler", host.now, function(message)
-  host.emit("error", message)
+local scheduler = import("scheduler", host.now, function(thread, message)
+  reportError(thread, message)
 end, options.maxRunSeconds or 2)
 
 ---------------------------------------------------------------------------------------------------
@@ -302,7 +315,22 @@ CFrameMeta.__tostring = function(frame)
   return tostring(frame.Position) .. ", 1, 0, 0, 0, 1, 0, 0, 0, 1"
 end
 
+local function enumItem(enumType, name, value)
+  return setmetatable({ Name = name, Value = value, EnumType = enumType }, {
+    __type = "EnumItem",
+    __tostring = function()
+      return "Enum." .. enumType .. "." .. name
+    end,
+  })
+end
+
 Enum = {
+  MessageType = {
+    MessageOutput = enumItem("MessageType", "MessageOutput", 0),
+    MessageInfo = enumItem("MessageType", "MessageInfo", 1),
+    MessageWarning = enumItem("MessageType", "MessageWarning", 2),
+    MessageError = enumItem("MessageType", "MessageError", 3),
+  },
   HttpContentType = {
     ApplicationJson = { Name = "ApplicationJson", mime = "application/json" },
     ApplicationUrlEncoded = { Name = "ApplicationUrlEncoded", mime = "application/x-www-form-urlencoded" },
@@ -317,8 +345,9 @@ Enum = {
 local SignalMeta = { __type = "RBXScriptSignal" }
 SignalMeta.__index = SignalMeta
 
-local function newSignal()
-  return setmetatable({ handlers = {}, waiting = {} }, SignalMeta)
+-- deferred: handlers run after the thread that fired yields (Roblox's deferred signal behaviour).
+local function newSignal(deferred)
+  return setmetatable({ handlers = {}, waiting = {}, deferred = deferred == true }, SignalMeta)
 end
 
 function SignalMeta:Connect(handler)
@@ -326,7 +355,8 @@ function SignalMeta:Connect(handler)
   function connection.Disconnect()
     connection.Connected = false
   end
-  table.insert(self.handlers, { handler = handler, connection = connection })
+  -- The handler runs for the script that connected it.
+  table.insert(self.handlers, { handler = handler, connection = connection, script = scheduler.currentScript() })
   return connection
 end
 
@@ -338,13 +368,21 @@ end
 local function fire(signal, ...)
   for _, entry in ipairs(signal.handlers) do
     if entry.connection.Connected then
-      scheduler.spawn(entry.handler, ...)
+      if signal.deferred then
+        scheduler.deferAs(entry.script, entry.handler, ...)
+      else
+        scheduler.spawnAs(entry.script, entry.handler, ...)
+      end
     end
   end
   local waiting = signal.waiting
   signal.waiting = {}
   for _, thread in ipairs(waiting) do
-    scheduler.resume(thread, ...)
+    if signal.deferred then
+      scheduler.resumeAt(thread, -math.huge, ...)
+    else
+      scheduler.resume(thread, ...)
+    end
   end
 end
 
@@ -455,6 +493,17 @@ end)
 
 baseMethods.GetChildren = method("GetChildren", function(instance)
   return table.move(state(instance).children, 1, #state(instance).children, 1, {})
+end)
+
+-- The names from the DataModel down, without the DataModel: "ServerScriptService.Script".
+baseMethods.GetFullName = method("GetFullName", function(instance)
+  local names = {}
+  local current = instance
+  while current and state(current).className ~= "DataModel" do
+    table.insert(names, 1, state(current).name)
+    current = state(current).parent
+  end
+  return table.concat(names, ".")
 end)
 
 baseMethods.WaitForChild = method("WaitForChild", function(instance, name, timeout)
@@ -739,9 +788,92 @@ end)
 ---------------------------------------------------------------------------------------------------
 -- game:GetService and the globals that name the world
 
+---------------------------------------------------------------------------------------------------
+-- LogService and ScriptContext: the output as scripts hear of it
+
+local messageOut = newSignal(true)
+local LogService = newInstance({
+  className = "LogService",
+  name = "LogService",
+  properties = { MessageOut = "readonly" },
+  values = { MessageOut = messageOut },
+})
+LogService.Parent = game
+
+local scriptError = newSignal(true)
+local ScriptContext = newInstance({
+  className = "ScriptContext",
+  name = "ScriptContext",
+  properties = { Error = "readonly" },
+  values = { Error = scriptError },
+})
+ScriptContext.Parent = game
+
+local MESSAGE_TYPES = {
+  print = Enum.MessageType.MessageOutput,
+  warn = Enum.MessageType.MessageWarning,
+  error = Enum.MessageType.MessageError,
+  info = Enum.MessageType.MessageInfo,
+}
+
+function logMessage(kind, text)
+  host.emit(kind, text)
+  fire(messageOut, text, MESSAGE_TYPES[kind])
+end
+
+-- The frames of a thread that ended with an error, innermost first, as { source, line, name }
+-- (functions written in Lua only, like Roblox's traces).
+local function framesOf(thread)
+  local frames = {}
+  local level = 0
+  while true do
+    local info = debugLibrary.getinfo(thread, level, "Sln")
+    if not info then
+      return frames
+    end
+    if info.what ~= "C" and info.currentline and info.currentline > 0 then
+      table.insert(frames, { source = info.short_src, line = info.currentline, name = info.name })
+    end
+    level = level + 1
+  end
+end
+
+-- As Roblox reports an uncaught error: the message in red, the stack in blue (MessageInfo), and
+-- ScriptContext.Error with the message, the trace ("Source:line function name" per frame) and
+-- the script the thread belongs to.
+function reportError(thread, message)
+  local text = luauTostring(message)
+  local frames = framesOf(thread)
+  local trace = {}
+  logMessage("error", text)
+  logMessage("info", "Stack Begin")
+  for _, frame in ipairs(frames) do
+    local named = frame.name and (" function " .. frame.name) or ""
+    table.insert(trace, frame.source .. ":" .. frame.line .. named)
+    logMessage("info", "Script '" .. frame.source .. "', Line " .. frame.line .. (frame.name and (" - function " .. frame.name) or ""))
+  end
+  logMessage("info", "Stack End")
+  local traceText = table.concat(trace, "\n")
+  if #trace > 0 then
+    traceText = traceText .. "\n"
+  end
+  fire(scriptError, text, traceText, scheduler.scriptOf(thread))
+end
+
+---------------------------------------------------------------------------------------------------
+-- DateTime: the wall clock (Roblox's DateTime.now), in Unix milliseconds
+
+DateTime = {}
+function DateTime.now()
+  local millis = math.floor(host.epochMs())
+  return setmetatable({ UnixTimestampMillis = millis, UnixTimestamp = millis // 1000 }, { __type = "DateTime" })
+end
+
 local services = {
   HttpService = HttpService,
+  LogService = LogService,
   Players = Players,
+  ScriptContext = ScriptContext,
   ServerScriptService = ServerScriptService,
   Workspace = Workspace,
 }
@@ -773,7 +905,11 @@ function control.run(source, chunkName)
   if not chunk then
     return compileError
   end
-  scheduler.spawn(chunk)
+  -- The Script instance it runs as: "ServerScriptService.Name" is Name in that service.
+  local serviceName, scriptName = string.match(chunkName, "^([^.]+)%.(.+)$")
+  local script = newInstance({ className = "Script", name = scriptName or chunkName, isA = { "BaseScript", "LuaSourceContainer" } })
+  script.Parent = services[serviceName] or ServerScriptService
+  scheduler.spawnAs(script, chunk)
   return ""
 end
 

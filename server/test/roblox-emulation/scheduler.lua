@@ -5,7 +5,12 @@
 -- sleepers when the clock passes their wake time, HTTP waiters when the host delivers the answer.
 -- The host (emulated-game.ts) drives it: it calls step() when the next sleeper is due and after
 -- each delivery, so Lua never yields across the JavaScript boundary. Time is the host's clock in
--- emulated seconds. As in Roblox, a thread's error is printed and ends that thread only.
+-- emulated seconds. As in Roblox, a thread's error is reported (the emulation prints it and fires
+-- ScriptContext.Error) and ends that thread only.
+--
+-- Each thread belongs to a script: the one whose thread created it (task.spawn, task.delay, ...), or
+-- the one given to spawnAs (a script starting, a signal handler running for the script that
+-- connected it), so an error can name its script as ScriptContext.Error does.
 --
 -- A run (one resume from the scheduler, with the threads it resumes in turn) that lasts longer than
 -- `maxRunSeconds` of os.clock without every thread waiting again is stopped with Roblox's "Script
@@ -14,10 +19,11 @@
 -- HOOK_INSTRUCTIONS instructions; once tripped it raises at every instruction until the run is
 -- over, so a pcall inside the loop cannot swallow the timeout.
 
+-- report(thread, message): a thread ended with an error (its stack is still there to read).
 local now, report, maxRunSeconds = ...
 
 -- Captured now: the emulation later narrows the debug and os globals to Roblox's.
-local sethook, clock, traceback = debug.sethook, os.clock, debug.traceback
+local sethook, clock = debug.sethook, os.clock
 local HOOK_INSTRUCTIONS = 10000
 local TIMEOUT = "Script timeout: exhausted allowed execution time"
 
@@ -33,6 +39,9 @@ local order = 0
 -- The run in progress: when the outermost resume began, and whether it ran out of time. Nested
 -- resumes (task.spawn inside a thread) belong to the same run, as they hold up the same frame.
 local depth, runStartedAt, tripped = 0, 0, false
+
+-- The script each thread belongs to (weak: a finished thread is forgotten).
+local scriptOf = setmetatable({}, { __mode = "k" })
 
 local function timeoutHook()
   if tripped or clock() - runStartedAt > maxRunSeconds then
@@ -56,8 +65,30 @@ function scheduler.resume(thread, ...)
   local ok, message = coroutine.resume(thread, ...)
   depth = depth - 1
   if not ok then
-    report(traceback(thread, tostring(message)))
+    report(thread, message)
   end
+end
+
+-- The script the running thread belongs to (nil on the main thread or for a thread of no script).
+function scheduler.currentScript()
+  local thread = coroutine.running()
+  return scriptOf[thread]
+end
+
+function scheduler.scriptOf(thread)
+  return scriptOf[thread]
+end
+
+-- A new thread for fn, belonging to `script` (by default the running thread's script).
+local function newThread(fn, script)
+  local thread = fn
+  if type(fn) ~= "thread" then
+    thread = coroutine.create(fn)
+  end
+  if scriptOf[thread] == nil then
+    scriptOf[thread] = script or scheduler.currentScript()
+  end
+  return thread
 end
 
 -- The running thread; waiting is only possible inside a scheduler thread, never on the main one.
@@ -94,19 +125,20 @@ function scheduler.sleep(seconds)
 end
 
 function scheduler.spawn(fn, ...)
-  local thread = fn
-  if type(fn) ~= "thread" then
-    thread = coroutine.create(fn)
-  end
+  local thread = newThread(fn)
+  scheduler.resume(thread, ...)
+  return thread
+end
+
+-- Runs fn at once in a new thread that belongs to `script`.
+function scheduler.spawnAs(script, fn, ...)
+  local thread = newThread(fn, script)
   scheduler.resume(thread, ...)
   return thread
 end
 
 function scheduler.delay(seconds, fn, ...)
-  local thread = fn
-  if type(fn) ~= "thread" then
-    thread = coroutine.create(fn)
-  end
+  local thread = newThread(fn)
   scheduler.resumeAt(thread, now() + math.max(tonumber(seconds) or 0, 0), ...)
   return thread
 end
@@ -114,10 +146,14 @@ end
 -- Deferred threads run at the next step before any sleeper, whatever the clock says by then: a
 -- wake time below every clock reading keeps them first, in the order they were deferred.
 function scheduler.defer(fn, ...)
-  local thread = fn
-  if type(fn) ~= "thread" then
-    thread = coroutine.create(fn)
-  end
+  local thread = newThread(fn)
+  scheduler.resumeAt(thread, -math.huge, ...)
+  return thread
+end
+
+-- task.defer for a thread that belongs to `script` (a deferred signal handler).
+function scheduler.deferAs(script, fn, ...)
+  local thread = newThread(fn, script)
   scheduler.resumeAt(thread, -math.huge, ...)
   return thread
 end

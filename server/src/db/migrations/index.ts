@@ -7,6 +7,7 @@ import * as requestMetrics from './005-request-metrics.ts';
 import * as tempScripts from './006-temp-scripts.ts';
 import * as oidcStates from './007-oidc-states.ts';
 import * as executionInitiator from './008-execution-initiator.ts';
+import * as consoleLines from './009-console-lines.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '006-temp-scripts': tempScripts,
   '007-oidc-states': oidcStates,
   '008-execution-initiator': executionInitiator,
+  '009-console-lines': consoleLines,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -17,6 +17,7 @@ import { isLive, toGameStatus } from './game-server-view.ts';
 import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
 import type { ServerChanges } from './server-changes.ts';
 import { GAME_LINK_BUSY, type ConnectAdmission } from './connect-admission.ts';
+import type { ConsoleService } from '../console/console.service.ts';
 
 export { toGameServer, toGameStatus } from './game-server-view.ts';
 
@@ -49,9 +50,10 @@ export function createGameLinkService(deps: {
   waits: BusWaits;
   changes: ServerChanges;
   admission: ConnectAdmission;
+  consoleLines: ConsoleService;
   logger: Logger;
 }) {
-  const { db, presence, commands, waits, changes, admission, logger } = deps;
+  const { db, presence, commands, waits, changes, admission, consoleLines, logger } = deps;
   const lastSaved = new Map<string, number>();
 
   // Presence saves wait here and are written together once a second: a restart with a live fleet
@@ -130,6 +132,12 @@ export function createGameLinkService(deps: {
       if (touch.connected || nowMs - (lastSaved.get(saveKey) ?? 0) >= GAME_PRESENCE_PERSIST_MS)
         save(touch.presence, null);
       changes.pinged(touch.presence);
+      if (request.console) {
+        // Before the hold, like the results. A failure to store them costs the lines (logged), never the ping.
+        await consoleLines
+          .ingest(userId, serverId, request.console, nowMs)
+          .catch((error: unknown) => logger.error({ err: error, userId, serverId }, 'console lines not stored'));
+      }
 
       if (!request.wait) {
         const taken = await commands.takeForServer(userId, serverId);

@@ -537,6 +537,187 @@ describe('the integration script in an emulated game, against a fake server', ()
     expect(fake.requests.slice(0, 2)).toEqual(['GET /api/game/loader', 'POST /api/game/ping']);
   });
 
+  describe('the console', () => {
+    interface SentLine {
+      time: number;
+      level: string;
+      text: string;
+      stack?: string;
+      script?: string;
+      own?: boolean;
+      commandId?: string;
+    }
+    /** Every console line the fake received, in order, and the drops the pings reported. */
+    const sentLines = () => fake.pings.flatMap((ping) => (ping.body.console?.lines ?? []) as SentLine[]);
+    const reportedDrops = () =>
+      fake.pings.reduce((sum, ping) => sum + ((ping.body.console?.dropped as number | undefined) ?? 0), 0);
+    const gameLines = () => sentLines().filter((line) => !line.own);
+    /** Waits until the integration is connected and its "Connected" line has gone up. */
+    const connectedGame = async (options: EmulatedGameOptions = {}, source?: string) => {
+      const game = await startIntegration(options, source);
+      await game.waitFor(() => sentLines().some((line) => line.text === '[Moonrelay] Connected'), 'Connected sent up');
+      return game;
+    };
+
+    it("sends this server's prints, warnings and errors (with stack and script) on its pings, in order, its own lines marked", async () => {
+      const before = Date.now();
+      const game = await connectedGame();
+      game.run(
+        'print("hello", 2)\nwarn("careful")\nlocal function explode() error("boom") end\ntask.spawn(function() explode() end)',
+        'ServerScriptService.Game',
+      );
+      await game.waitFor(() => gameLines().some((line) => line.level === 'error'), 'the error sent up');
+      expect(gameLines().map(({ time: _time, ...line }) => line)).toEqual([
+        { level: 'output', text: 'hello 2' },
+        { level: 'warning', text: 'careful' },
+        {
+          level: 'error',
+          text: 'ServerScriptService.Game:3: boom',
+          stack: 'ServerScriptService.Game:3 function explode\nServerScriptService.Game:4\n',
+          script: 'ServerScriptService.Game',
+        },
+      ]);
+      for (const line of sentLines()) {
+        expect(line.time).toBeGreaterThanOrEqual(before);
+        expect(line.time).toBeLessThanOrEqual(Date.now());
+      }
+      expect(
+        sentLines()
+          .filter((line) => line.own)
+          .map((line) => [line.level, line.text]),
+      ).toEqual([
+        ['output', expect.stringMatching(/^\[Moonrelay\] Starting \(server /)],
+        ['output', '[Moonrelay] Connected'],
+      ]);
+      // The error's stack went up with it, not as lines of its own.
+      expect(sentLines().some((line) => /Stack (Begin|End)|^Script '/.test(line.text))).toBe(false);
+    });
+
+    it('never sends a request for lines: they ride on the pings, each held for its whole wait', async () => {
+      const game = await connectedGame();
+      game.run(
+        'while true do for i = 1, 100 do print("tick " .. i) end task.wait(2) end',
+        'ServerScriptService.Chatty',
+      );
+      await game.waitFor(() => gameLines().length >= 500, 'five hundred lines sent up', 10_000);
+      const requests = game.requests.map((request) => new URL(request.url).pathname);
+      expect(new Set(requests)).toEqual(new Set(['/api/game/ping', '/api/scripts']));
+      const pings = pingsOf(game).filter((exchange) => exchange.answeredAt !== null);
+      for (const exchange of pings) expect(exchange.answeredAt! - exchange.sentAt).toBeGreaterThanOrEqual(1.9);
+      for (const gap of gapsOf(pings)) expect(gap).toBeGreaterThanOrEqual(1.9);
+      expect(reportedDrops()).toBe(0);
+    });
+
+    it('floods: at most 200 lines a ping, the oldest dropped past 1,000 waiting and counted, none lost silently', async () => {
+      const game = await connectedGame();
+      const sentBefore = gameLines().length;
+      game.run('for i = 1, 3000 do print("flood " .. i) end', 'ServerScriptService.Flood');
+      await game.waitFor(() => gameLines().some((line) => line.text === 'flood 3000'), 'the last line sent up', 10_000);
+      const flood = gameLines().slice(sentBefore);
+      // The newest 1,000 came through, in order; the 2,000 before them were counted.
+      expect(flood.map((line) => line.text)).toEqual(Array.from({ length: 1000 }, (_, i) => `flood ${2001 + i}`));
+      expect(reportedDrops()).toBe(2000);
+      for (const ping of fake.pings) expect(ping.body.console?.lines?.length ?? 0).toBeLessThanOrEqual(200);
+    });
+
+    it('keeps a ping within 32 KB of lines however long they are, cutting each line to 2,000 bytes', async () => {
+      const game = await connectedGame();
+      game.run(
+        'for i = 1, 40 do print(string.rep("x", 1500) .. i) end\nprint(string.rep("é", 5000))',
+        'ServerScriptService.Long',
+      );
+      await game.waitFor(() => gameLines().length >= 41, 'the long lines sent up', 10_000);
+      for (const ping of fake.pings) {
+        const lines = (ping.body.console?.lines ?? []) as SentLine[];
+        const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line.text) + 100, 0);
+        expect(bytes).toBeLessThanOrEqual(32 * 1024);
+      }
+      expect(gameLines().filter((line) => line.text.startsWith('xxx'))).toHaveLength(40);
+      const cut = gameLines().at(-1)!.text;
+      expect(Buffer.byteLength(cut.replace('\n... (truncated)', ''))).toBeLessThanOrEqual(2000);
+      expect(cut.endsWith('é\n... (truncated)')).toBe(true);
+      expect(reportedDrops()).toBe(0);
+    });
+
+    it('sends the lines of a failed ping again, and counts those of a refused one (400) as dropped', async () => {
+      const game = await connectedGame();
+      fake.failNextPings = 1;
+      game.run('print("first try")', 'ServerScriptService.Retry');
+      await game.waitFor(() => gameLines().some((line) => line.text === 'first try'), 'the line sent again');
+      const failed = pingsOf(game).find((exchange) => exchange.status === 503)!;
+      expect(JSON.parse(failed.body).console.lines.map((line: SentLine) => line.text)).toContain('first try');
+
+      fake.failNextPings = 1;
+      fake.failStatus = 400;
+      game.run('print("refused") print("refused too")', 'ServerScriptService.Refused');
+      await game.waitFor(() => reportedDrops() > 0, 'the drop reported');
+      const refused = pingsOf(game).find((exchange) => exchange.status === 400)!;
+      const refusedLines = JSON.parse(refused.body).console.lines as SentLine[];
+      expect(refusedLines.map((line) => line.text)).toEqual(expect.arrayContaining(['refused', 'refused too']));
+      expect(reportedDrops()).toBe(refusedLines.length);
+      expect(sentLines().some((line) => line.text.startsWith('refused'))).toBe(false);
+    });
+
+    it('its own warnings about failed pings stay bounded while Moonrelay is away, and logging a line logs nothing', async () => {
+      const game = await connectedGame({ timeScale: 0.002 });
+      const outputBefore = game.log.length;
+      fake.failNextPings = 1_000_000;
+      await game.waitFor(
+        () => game.output('warn').filter((line) => line.includes('Ping failed')).length >= 12,
+        'twelve failures',
+        10_000,
+      );
+      game.run('for i = 1, 1500 do print("while away " .. i) end', 'ServerScriptService.Away');
+      await game.waitFor(() => game.output().includes('while away 1500'), 'the prints');
+      fake.failNextPings = 0;
+      await game.waitFor(
+        () => gameLines().some((line) => line.text === 'while away 1500'),
+        'the lines after reconnecting',
+        10_000,
+      );
+      // What the game logged while away: its failures and the prints; the listeners added nothing.
+      const logged = game.log.slice(outputBefore).filter((line) => line.kind !== 'info');
+      const failures = logged.filter((line) => line.text.startsWith('[Moonrelay] Ping failed'));
+      expect(logged.length).toBe(failures.length + 1500 + 1);
+      // At most 1,000 of them waited; the rest were counted, none was lost silently.
+      const upAfter = sentLines().filter(
+        (line) => line.text.startsWith('while away') || line.text.includes('Ping failed'),
+      );
+      expect(upAfter.length).toBeLessThanOrEqual(1000);
+      expect(upAfter.length + reportedDrops()).toBeGreaterThanOrEqual(1500 + failures.length - 1);
+    });
+
+    it('names the command whose code was running when a line was logged, and only while it ran', async () => {
+      const game = await connectedGame();
+      fake.queue({
+        id: 'cmd-1',
+        type: 'execute',
+        data: { code: 'print("captured")\ntask.spawn(error, "thrown in a thread")' },
+      });
+      await game.waitFor(() => fake.results.find((result) => result.id === 'cmd-1'), 'the result');
+      expect(fake.results.find((result) => result.id === 'cmd-1')).toMatchObject({
+        success: true,
+        output: 'captured\n',
+      });
+      game.run('task.wait(0.5) print("later")', 'ServerScriptService.Later');
+      await game.waitFor(() => gameLines().some((line) => line.text === 'later'), 'the later line');
+      expect(gameLines().map((line) => [line.level, line.text, line.commandId])).toEqual([
+        ['error', 'thrown in a thread', 'cmd-1'],
+        ['output', 'later', undefined],
+      ]);
+      // The command's own print went to its output, not to the console.
+      expect(sentLines().some((line) => line.text === 'captured')).toBe(false);
+    });
+
+    it('with console = false sends no lines and listens to nothing', async () => {
+      const game = await startIntegration({}, withConfig(/console = true,/, 'console = false,'));
+      await game.waitForOutput(/^\[Moonrelay\] Connected$/);
+      game.run('print("kept here") error("and this")', 'ServerScriptService.Quiet');
+      await game.waitFor(() => fake.pings.length >= 4, 'four pings');
+      for (const ping of fake.pings) expect(ping.body).not.toHaveProperty('console');
+    });
+  });
+
   it('the teleport example tours spawn, tower, arena and secret, and ends at spawn', async () => {
     const game = await startEmulatedGame({ timeScale: 0.01 });
     games.push(game);

@@ -1,4 +1,7 @@
+import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ConsoleLine, ConsoleLinesEvent } from '@moonrelay/contract/console';
+import { SOCKET_PATH } from '@moonrelay/contract/events';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { startEmulatedGame, type EmulatedGame } from '../../../test/roblox-emulation/emulated-game.ts';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
@@ -8,8 +11,10 @@ import { renderGameIntegration, renderIntegrationScripts } from './integration-s
  * The shipped Game Integration Script, rendered by the server's own renderer, running unchanged in
  * an emulated Roblox game server (server/test/roblox-emulation) against the real Moonrelay server
  * over real HTTP: connecting, the long-poll taking a command the moment it is queued, every command
- * type, an execution answered to the waiting API call, auto-execute once, a server restart, plain
- * pings (long-poll turned off), the rate limit's 429 with Retry-After, and a regenerated key.
+ * type, an execution answered to the waiting API call, the game's console (its prints, warnings and
+ * errors in the API and on the owner's socket, a flood capped and counted, a run's error linked to
+ * the run), auto-execute once, a server restart, plain pings (long-poll turned off), the rate
+ * limit's 429 with Retry-After, and a regenerated key.
  *
  * The game runs 10 times faster than real time, so the whole story takes a few seconds; the
  * server's own windows stay real: connected within 10 s, the 8 s execution wait, and the long-poll,
@@ -23,17 +28,51 @@ const PLACE_ID = 1818;
 const GAME_ID = 13058;
 const PLAYER = { name: 'Builderman', userId: 156, position: { x: 0, y: 5, z: 0 }, health: 100, walkSpeed: 16 };
 
-async function register(host: TestServer): Promise<{ token: string; apiKey: string }> {
+async function register(host: TestServer, name = 'emulated'): Promise<{ token: string; apiKey: string; id: string }> {
   const registered = await host.call('POST', '/api/auth/register', {
     body: {
-      email: `emulated${process.pid}@example.com`,
-      username: `emulated${process.pid}`.slice(0, 30),
+      email: `${name}${process.pid}@example.com`,
+      username: `${name}${process.pid}`.slice(0, 30),
       name: 'Emulated Player',
       password: 'correct horse battery',
     },
   });
   expect(registered.status).toBe(200);
-  return { token: registered.body.token, apiKey: registered.body.user.apiKey };
+  return { token: registered.body.token, apiKey: registered.body.user.apiKey, id: registered.body.user.id };
+}
+
+/** A dashboard's socket, signed in with the session token. */
+async function openSocket(host: TestServer, token: string): Promise<Socket> {
+  const socket = connect(host.url, {
+    path: SOCKET_PATH,
+    auth: { token },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/** Every `console:lines` event of the socket from now on until one passes `until`. */
+function consoleEventsUntil(socket: Socket, until: (event: ConsoleLinesEvent) => boolean, timeoutMs = 10_000) {
+  return new Promise<ConsoleLinesEvent[]>((resolve, reject) => {
+    const seen: ConsoleLinesEvent[] = [];
+    const timer = setTimeout(
+      () => reject(new Error(`no matching console:lines; saw ${JSON.stringify(seen).slice(0, 2000)}`)),
+      timeoutMs,
+    );
+    const handler = (event: ConsoleLinesEvent) => {
+      seen.push(event);
+      if (!until(event)) return;
+      clearTimeout(timer);
+      socket.off('console:lines', handler);
+      resolve(seen);
+    };
+    socket.on('console:lines', handler);
+  });
 }
 
 describeEachEngine('the game integration script in an emulated game, against the real server', (engine) => {
@@ -41,6 +80,8 @@ describeEachEngine('the game integration script in an emulated game, against the
   let game: EmulatedGame;
   let token: string;
   let apiKey: string;
+  let userId: string;
+  const sockets: Socket[] = [];
 
   const call = (method: string, requestPath: string, body?: unknown) => host.call(method, requestPath, { token, body });
   const command = async (body: Record<string, unknown>) => {
@@ -72,7 +113,7 @@ describeEachEngine('the game integration script in an emulated game, against the
   beforeAll(async () => {
     // Ten times real speed means 300 pings a minute, the documented budget: not the subject here.
     host = await startTestServer(engine, { RATE_LIMIT_GAME_PING_PER_MINUTE: '100000' });
-    ({ token, apiKey } = await register(host));
+    ({ token, apiKey, id: userId } = await register(host));
     game = await startEmulatedGame({
       timeScale: TIME_SCALE,
       jobId: JOB_ID,
@@ -84,9 +125,23 @@ describeEachEngine('the game integration script in an emulated game, against the
   });
 
   afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
     await game?.stop();
     await host?.close();
   });
+
+  /** The whole console as the API answers it (every page), oldest first. */
+  const consoleLines = async (query = '') => {
+    const lines: ConsoleLine[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await call('GET', `/api/game/console?limit=500${query}${cursor}`);
+      expect(page.status).toBe(200);
+      lines.push(...(page.body.lines as ConsoleLine[]));
+      if (!page.body.nextCursor) return lines.reverse();
+      cursor = `&cursor=${page.body.nextCursor}`;
+    }
+  };
 
   it('connects: the status says connected, with the player data and this game server', async () => {
     await game.waitForOutput(/^\[Moonrelay\] Connected$/);
@@ -169,6 +224,116 @@ describeEachEngine('the game integration script in an emulated game, against the
 
     const failing = await call('POST', '/api/scripts/execute', { code: 'print("before")\nerror("boom")' });
     expect(failing.body).toMatchObject({ success: false, output: 'before\n', error: 'Moonrelay:2: boom' });
+  });
+
+  it("shows the game's prints, warnings and errors in the console, in order, on the owner's socket and in the API, the error with its stack and script", async () => {
+    const socket = await openSocket(host, token);
+    sockets.push(socket);
+    const other = await register(host, 'onlooker');
+    const otherSocket = await openSocket(host, other.token);
+    sockets.push(otherSocket);
+    const seenByOther: ConsoleLinesEvent[] = [];
+    otherSocket.on('console:lines', (event: ConsoleLinesEvent) => seenByOther.push(event));
+
+    const live = consoleEventsUntil(socket, (event) => event.lines.some((line) => line.level === 'error'));
+    game.run(
+      [
+        'print("round", 1, "started")',
+        'warn("low on players")',
+        'local function award(player) error("no leaderstats for " .. player) end',
+        'task.spawn(function()',
+        '  award("Builderman")',
+        'end)',
+      ].join('\n'),
+      'ServerScriptService.Rounds',
+    );
+    const received = (await live)
+      .flatMap((event) => {
+        expect(event.userId).toBe(userId);
+        return event.lines;
+      })
+      .filter((line) => !line.own);
+    const expected = [
+      { level: 'output', text: 'round 1 started', stack: null, script: null },
+      { level: 'warning', text: 'low on players', stack: null, script: null },
+      {
+        level: 'error',
+        text: 'ServerScriptService.Rounds:3: no leaderstats for Builderman',
+        stack: 'ServerScriptService.Rounds:3 function award\nServerScriptService.Rounds:5\n',
+        script: 'ServerScriptService.Rounds',
+      },
+    ];
+    expect(received).toEqual(
+      expected.map((line) => expect.objectContaining({ ...line, serverId: JOB_ID, own: false })),
+    );
+    // The API has the same lines, with the same ids, in the same order.
+    const stored = (await consoleLines()).filter((line) => !line.own);
+    expect(stored.slice(-3)).toEqual(received);
+    // The integration's own lines are there too, marked.
+    expect((await consoleLines()).filter((line) => line.own).map((line) => line.text)).toContain(
+      '[Moonrelay] Connected',
+    );
+    const errors = await call('GET', '/api/game/console/errors');
+    expect(errors.body.servers).toEqual([{ serverId: JOB_ID, errorsLastHour: 1 }]);
+
+    // The onlooker, another user, saw none of it, in the API or on the socket: the first event their
+    // screen gets is the one of their own line.
+    const own = consoleEventsUntil(otherSocket, () => true);
+    const ping = await host.call('POST', '/api/game/ping', {
+      body: {
+        key: other.apiKey,
+        serverId: 'onlooker-1',
+        console: { lines: [{ time: Date.now(), level: 'output', text: 'mine' }] },
+      },
+    });
+    expect(ping.status).toBe(200);
+    await own;
+    expect(seenByOther.flatMap((event) => event.lines.map((line) => line.text))).toEqual(['mine']);
+    const theirs = await host.call('GET', '/api/game/console', { token: other.token });
+    expect(theirs.body.lines.map((line: ConsoleLine) => line.text)).toEqual(['mine']);
+  });
+
+  it('caps a flood and counts what it dropped: nothing is lost silently', async () => {
+    const before = (await consoleLines()).at(-1)!.id;
+    game.run('for i = 1, 3000 do print("flood " .. i) end', 'ServerScriptService.Flood');
+    const lines = await game.waitFor(
+      async () => {
+        const all = await consoleLines(`&serverId=${JOB_ID}&q=flood`);
+        return all.some((line) => line.text === 'flood 3000') && all;
+      },
+      'the flood in the console',
+      15_000,
+    );
+    const markers = (await consoleLines('&level=warning&q=lines dropped')).filter(
+      (line) => Number(line.id) > Number(before) && line.dropped,
+    );
+    const dropped = markers.reduce((sum, line) => sum + line.dropped!, 0);
+    expect(dropped).toBeGreaterThan(0);
+    expect(markers[0]).toMatchObject({ level: 'warning', own: true, serverId: JOB_ID });
+    expect(markers[0]!.text).toMatch(
+      /^\d+ lines dropped by the game server: it logged faster than its pings could carry$/,
+    );
+    // Every line printed is either kept or counted; the kept ones are the newest, in order.
+    const flood = lines.filter((line) => line.text.startsWith('flood '));
+    expect(flood.length + dropped).toBe(3000);
+    expect(flood.map((line) => line.text)).toEqual(
+      Array.from({ length: flood.length }, (_, i) => `flood ${3000 - flood.length + 1 + i}`),
+    );
+  });
+
+  it("links an error thrown by a run's code to that run", async () => {
+    const answer = await call('POST', '/api/scripts/execute', {
+      code: 'print("started")\ntask.spawn(error, "thrown from a run")',
+      serverId: JOB_ID,
+    });
+    expect(answer.body).toMatchObject({ success: true, output: 'started\n' });
+    const line = await game.waitFor(
+      async () => (await consoleLines('&level=error')).find((entry) => entry.text === 'thrown from a run'),
+      'the run’s error in the console',
+    );
+    expect(line.executionId).toBe(answer.body.executionId);
+    // The run's own print went to its output only.
+    expect((await consoleLines('&q=started')).filter((entry) => entry.text === 'started')).toEqual([]);
   });
 
   it('runs an auto-execute script exactly once over many loops, and only scripts meant for this game', async () => {
@@ -263,7 +428,11 @@ describeEachEngine('the game integration script in an emulated game, against the
     // Ten loops' worth of time: a running loop would have pinged again.
     await new Promise((resolve) => setTimeout(resolve, 20 * 1000 * TIME_SCALE));
     expect(pings()).toBe(pingsAtStop);
-    expect(game.output('error')).toEqual([]);
+    // The integration script itself never failed: the only errors are the ones the tests threw.
+    expect(game.output('error')).toEqual([
+      'ServerScriptService.Rounds:3: no leaderstats for Builderman',
+      'thrown from a run',
+    ]);
   });
 });
 
