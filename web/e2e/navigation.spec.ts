@@ -12,6 +12,7 @@ const ENTRIES = [
   { label: 'Dashboard', path: '/dashboard' },
   { label: 'Script Editor', path: '/editor' },
   { label: 'My Scripts', path: '/scripts' },
+  { label: 'Console', path: '/console' },
   { label: 'ScriptBlox', path: '/scriptblox' },
   { label: 'API Docs', path: '/api-docs' },
   { label: 'Analytics', path: '/analytics' },

@@ -5,6 +5,7 @@ import { useCopyToClipboard } from '../../lib/clipboard.ts';
 import { countText, entriesAsText } from './console-format.ts';
 import { ALL_LEVELS, type ConsoleFilter } from './console-feed.ts';
 import type { ConsoleSource } from './console-source.ts';
+import { CONSOLE_LOG_CSS } from './console-styles.ts';
 import { CONSOLE_TEXT } from './console-text.ts';
 import { ConsoleEntryRow, type LineLinks } from './ConsoleLineRow.tsx';
 import { useConsoleFeed } from './useConsoleFeed.ts';
@@ -53,6 +54,17 @@ export function ConsoleFeedView({ source, filter, paused, onResume, links, heigh
     const log = logRef.current;
     if (log && following.current) log.scrollTop = log.scrollHeight;
   }, [entries, anchor]);
+
+  // A log that changes size (a phone turned, the window resized) stays at the live end it followed.
+  useEffect(() => {
+    const log = logRef.current;
+    if (!log || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) log.scrollTop = log.scrollHeight;
+    });
+    observer.observe(log);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = () => {
     const log = logRef.current;
@@ -136,6 +148,7 @@ export function ConsoleFeedView({ source, filter, paused, onResume, links, heigh
         lineHeight="1.6"
         py="1"
         focusRing="outside"
+        css={CONSOLE_LOG_CSS}
       >
         {body}
       </Box>

@@ -1,4 +1,4 @@
-import type { ConsoleLevel } from '@moonrelay/contract/console';
+import type { ConsoleDrop, ConsoleLevel } from '@moonrelay/contract/console';
 import { shortId } from '../../lib/format.ts';
 import type { ConsoleEntry } from './console-feed.ts';
 
@@ -41,7 +41,16 @@ export const LEVEL_PALETTES: Record<ConsoleLevel, string> = {
 export const countText = (count: number, one: string, many: string) =>
   `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 
-export const dropText = (count: number, server: string) => `${countText(count, 'line', 'lines')} dropped by ${server}`;
+/**
+ * A drop marker from the live stream. 'game': the lines are lost (the game logged faster than its
+ * pings could carry, or past the account's budget). 'live': they are kept, but this view's live
+ * stream carried only the newest of a flood.
+ */
+export function dropText(drop: Pick<ConsoleDrop, 'count' | 'reason'>, server: string): string {
+  return drop.reason === 'live'
+    ? `${countText(drop.count, 'line', 'lines')} of ${server} not shown live (they are kept: search to find them)`
+    : `${countText(drop.count, 'line', 'lines')} dropped by ${server}`;
+}
 
 export const gapText = (count: number) =>
   `${countText(count, 'line', 'lines')} came in while paused and are not shown here; search to find them`;
@@ -54,7 +63,7 @@ export function entriesAsText(entries: readonly ConsoleEntry[]): string {
   return entries
     .map((entry) => {
       if (entry.kind === 'gap') return `--- ${gapText(entry.count)} ---`;
-      if (entry.kind === 'drop') return `--- ${dropText(entry.drop.count, entry.drop.serverId)} ---`;
+      if (entry.kind === 'drop') return `--- ${dropText(entry.drop, entry.drop.serverId)} ---`;
       const { line } = entry;
       const when = valid(line.time)
         ? `${day.format(new Date(line.time))} ${lineClock(line.time)}`

@@ -174,16 +174,32 @@ describe('the Console panel', () => {
   });
 
   it('marks the lines a game server dropped, where it dropped them', async () => {
-    renderPanel({ console: () => pageOf([consoleLine(1)]) });
-    await waitFor(() => expect(texts()).toEqual(['line 1']));
-    gameSends([consoleLine(2)], { drops: [{ serverId: SERVER_A, count: 1200, time: '2026-03-01T12:00:01.000Z' }] });
-    const drop = screen.getByTestId('console-drop');
-    expect(drop).toHaveTextContent('1,200 lines dropped by a4f0c3c2…');
+    const marker = '40 lines dropped by the game server: it logged faster than its pings could carry';
+    renderPanel({
+      console: () =>
+        pageOf([consoleLine(1, { level: 'warning', own: true, dropped: 40, text: marker }), consoleLine(2)]),
+    });
+    await waitFor(() => expect(texts()).toEqual(['line 2']));
+    // What the API kept in the lost lines' place.
+    expect(screen.getByTestId('console-drop')).toHaveTextContent(`a4f0c3c2…: ${marker}`);
+
+    gameSends([consoleLine(3)], {
+      drops: [{ serverId: SERVER_A, count: 1200, time: '2026-03-01T12:00:01.000Z', reason: 'game' }],
+    });
+    gameSends([consoleLine(4)], {
+      drops: [{ serverId: SERVER_B, count: 300, time: '2026-03-01T12:00:02.000Z', reason: 'live' }],
+    });
+    const drops = screen.getAllByTestId('console-drop');
+    expect(drops[1]).toHaveTextContent('1,200 lines dropped by a4f0c3c2…');
+    expect(drops[2]).toHaveTextContent('300 lines of b7e1d9f0… not shown live (they are kept: search to find them)');
     const rows = [...log().querySelectorAll('[data-testid="console-line"], [data-testid="console-drop"]')];
-    expect(rows.map((row) => row.getAttribute('data-testid'))).toEqual([
-      'console-line',
-      'console-drop',
-      'console-line',
+    expect(rows.map((row) => row.textContent?.match(/line \d|dropped|not shown/)?.[0])).toEqual([
+      'dropped',
+      'line 2',
+      'dropped',
+      'line 3',
+      'not shown',
+      'line 4',
     ]);
   });
 
