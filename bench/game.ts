@@ -46,6 +46,15 @@
  *      new game server id; target p99 <= 50 ms. --samples samples, each sent 1.25 s or more after
  *      that user's last event (a user's first change in a second goes out at once, later ones are
  *      gathered).
+ *   6. console (run when named): a busy game's live console. --console-servers game servers (default
+ *      200) of one user each log --console-rate lines a second (default 50: mixed output, warnings,
+ *      one error with a stack in a hundred, 60-150 characters each), carried by their pings (each
+ *      ping the lines since the previous one, at most 200), for --duration s, on a fresh server;
+ *      then the same fleet without lines, on another fresh server. The account's console budget is
+ *      lifted so the raw cost shows. Reported: lines ingested per second (carried by answered pings,
+ *      and counted in the table afterwards), server CPU per line (the CPU of the run with lines less
+ *      the run without, per line), the pings' p50/p99 in both runs, and what the user's dashboard
+ *      socket received (`console:lines` events a second, lines per event, lines left out live).
  *   5. storm: a restart storm on a fresh server: --storm game servers (default 10000) of one user
  *      all send their first ping within 2 s (at random), then ping every 2 s, for --duration s (give
  *      it 30 or more). Targets: p99 of the pings due in the storm <= 250 ms, p99 of those due from
@@ -83,6 +92,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import SQLite from 'better-sqlite3';
 import { GAME_SERVERS_EVENT_INTERVAL_MS } from '@moonrelay/contract/constants';
 import type { GameCommandResponse } from '@moonrelay/contract/game';
 import { registerUsers, type Account } from './support/accounts.ts';
@@ -102,7 +112,7 @@ import { benchServers, freePort, HOST, stop, waitUntilReady } from './support/pr
 import { LEGACY_GAME_EVENT, openSocket } from './support/sockets.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 
-const PHASES = ['throughput', 'commands', 'events', 'fleet', 'storm'] as const;
+const PHASES = ['throughput', 'commands', 'events', 'fleet', 'storm', 'console'] as const;
 const DEFAULT_PHASES = ['throughput', 'commands', 'events', 'fleet'];
 type Phase = (typeof PHASES)[number];
 
@@ -128,8 +138,10 @@ require('node:http')
   .listen(Number(process.env.PORT), '${HOST}');
 `;
 
-// 2. Fleet and 5. storm
+// 2. Fleet, 5. storm and 6. console
 const DEFAULT_STORM = 10_000;
+const DEFAULT_CONSOLE_SERVERS = 200;
+const DEFAULT_CONSOLE_RATE = 50;
 /** A pause between two fleet runs, so the previous server's exit and its sockets' teardown are over. */
 const SETTLE_MS = 2_000;
 
@@ -156,6 +168,16 @@ interface Options {
   samples: number;
   phases: Set<Phase>;
   cpuProf: boolean;
+  consoleServers: number;
+  consoleRate: number;
+}
+
+interface ConsoleRun {
+  /** The same fleet with console lines and without. */
+  withLines: FleetResult;
+  without: FleetResult;
+  /** Lines in the table once the run with lines was over. */
+  storedLines: number;
 }
 
 interface ThroughputSample {
@@ -197,6 +219,7 @@ interface Results {
   storm?: FleetResult;
   commands?: { plain: LatencyStats; longPoll: LatencyStats };
   events?: EventResult;
+  console?: ConsoleRun;
   /** How busy the machine was during each phase, by us and by everything else. */
   machine: Partial<Record<Phase, CpuShare>>;
 }
@@ -217,6 +240,8 @@ function parseOptions(args: string[]): Options {
       samples: { type: 'string', default: '100' },
       phases: { type: 'string', default: DEFAULT_PHASES.join(',') },
       'cpu-prof': { type: 'boolean', default: false },
+      'console-servers': { type: 'string', default: String(DEFAULT_CONSOLE_SERVERS) },
+      'console-rate': { type: 'string', default: String(DEFAULT_CONSOLE_RATE) },
     },
   });
   const fleet = positiveInteger('--fleet', values.fleet);
@@ -251,6 +276,8 @@ function parseOptions(args: string[]): Options {
     samples: positiveInteger('--samples', values.samples),
     phases,
     cpuProf: values['cpu-prof'],
+    consoleServers: Math.min(positiveInteger('--console-servers', values['console-servers']), MAX_FLEET),
+    consoleRate: Math.min(positiveInteger('--console-rate', values['console-rate']), 1_000),
   };
 }
 
@@ -262,7 +289,7 @@ export async function run(args: string[]): Promise<void> {
   let profileDir: string | undefined;
 
   /** A fresh Moonrelay server (its own DATA_DIR), ready to answer. */
-  const startMoonrelay = async (name: string) => {
+  const startMoonrelay = async (name: string, env: Record<string, string> = {}) => {
     const dataDir = await servers.tempFolder();
     const port = await freePort();
     const server = servers.start(
@@ -277,6 +304,7 @@ export async function run(args: string[]): Promise<void> {
         NODE_ENV: 'production',
         RATE_LIMIT_PER_MINUTE: HUGE_RATE_LIMIT,
         RATE_LIMIT_GAME_PING_PER_MINUTE: HUGE_RATE_LIMIT,
+        ...env,
       },
     );
     const base = `http://${HOST}:${port}`;
@@ -286,7 +314,7 @@ export async function run(args: string[]): Promise<void> {
     // The first account becomes an admin (whose sockets see every user's events): the fleet's users are ordinary.
     const [admin] = (await registerUsers(base, 'bench-admin', 1)).accounts;
     if (!admin) throw new Error('no benchmark admin');
-    return { server, base, pid, admin };
+    return { server, base, pid, admin, dataDir };
   };
 
   try {
@@ -335,8 +363,17 @@ export async function run(args: string[]): Promise<void> {
       await Promise.all([stop(bare), stop(moonrelay.server)]);
     }
 
-    const fleetRun = async (kind: 'fleet' | 'storm', shape: Shape, longPoll: boolean) => {
-      const moonrelay = await startMoonrelay(`moonrelay-${kind}-${shape.label}`);
+    const fleetRun = async (
+      kind: 'fleet' | 'storm',
+      shape: Shape,
+      longPoll: boolean,
+      consoleLines?: { perSecond: number; counted: (stored: number) => void },
+    ) => {
+      const moonrelay = await startMoonrelay(
+        `moonrelay-${kind}-${shape.label}${consoleLines ? '-console' : ''}`,
+        // The raw cost of the lines: no account budget in the way.
+        consoleLines ? { CONSOLE_LINES_PER_USER_PER_MINUTE: '100000000' } : {},
+      );
       console.log(
         `\nFresh server for ${kind} ${shape.label}: pid ${moonrelay.pid}, idle RSS ${fmt(memoryOf(moonrelay.pid).rssMb, 0)} MB`,
       );
@@ -353,6 +390,10 @@ export async function run(args: string[]): Promise<void> {
           probeEveryMs: options.probeEveryMs,
           admin: moonrelay.admin,
           closers,
+          consoleLinesPerSecond: consoleLines?.perSecond,
+        }).then((result) => {
+          consoleLines?.counted(countConsoleLines(moonrelay.dataDir));
+          return result;
         });
       } finally {
         await stop(moonrelay.server);
@@ -365,6 +406,18 @@ export async function run(args: string[]): Promise<void> {
         results.fleets.push(result);
         console.log(`  ${describeMachine(result.machine)} (the load window only)`);
       }
+    }
+    if (options.phases.has('console')) {
+      const [shape] = parseShapes(`1x${options.consoleServers}`, options.consoleServers);
+      let storedLines = 0;
+      const withLines = await fleetRun('fleet', shape!, options.longPoll, {
+        perSecond: options.consoleRate,
+        counted: (stored) => (storedLines = stored),
+      });
+      console.log(`  ${describeMachine(withLines.machine)} (the load window only)`);
+      const without = await fleetRun('fleet', shape!, options.longPoll);
+      console.log(`  ${describeMachine(without.machine)} (the load window only)`);
+      results.console = { withLines, without, storedLines };
     }
     if (options.phases.has('storm')) {
       const [shape] = parseShapes(`1x${options.storm}`, options.storm);
@@ -764,6 +817,73 @@ function report(results: Results, options: Options): void {
     console.log(`   ${describeMachine(results.machine.events)}`);
     lines.push(resultLine('events', { ...e, machine: results.machine.events }));
   }
+  const k = results.console;
+  if (k) {
+    const { withLines: w, without: o } = k;
+    const lineCount = w.console?.lines ?? 0;
+    const cpuSeconds = (r: FleetResult) => (r.server.cpuUsPerPing * r.ok) / 1e6;
+    const cpuUsPerLine = lineCount
+      ? ((cpuSeconds(w) - cpuSeconds(o) * (w.ok / Math.max(1, o.ok))) * 1e6) / lineCount
+      : NaN;
+    const steady = (r: FleetResult) => r.windows.find((x) => x.name === 'steady')?.latency ?? r.latency;
+    console.log(
+      `6. Console: ${w.servers} game servers of one user, ${options.consoleRate} lines a second each ` +
+        `(${fmt(w.servers * options.consoleRate, 0)} lines/s logged), ${w.mode} pings, ${w.durationSeconds} s`,
+    );
+    console.log(
+      `   lines ingested: ${fmt(w.console?.linesPerSecond ?? 0, 0)}/s carried by answered pings (${lineCount} lines), ` +
+        `${k.storedLines} in the table afterwards; ${w.console?.dropped ?? 0} reported dropped by the games`,
+    );
+    console.log(
+      `   server CPU: ${fmt(w.server.cpuPercent, 0)}% of a core with lines, ${fmt(o.server.cpuPercent, 0)}% without; ` +
+        `${fmt(w.server.cpuUsPerPing, 0)} vs ${fmt(o.server.cpuUsPerPing, 0)} µs per ping; ` +
+        `${fmt(cpuUsPerLine, 1)} µs per line`,
+    );
+    console.log(
+      `   pings (${w.mode === 'long-poll' ? 'held past the wait' : 'send -> answer'}), steady state: with lines ` +
+        `p50 ${fmt(steady(w).p50Ms, 2)} ms p99 ${fmt(steady(w).p99Ms, 2)} ms, max ${fmt(steady(w).maxMs, 1)} ms; without p50 ${fmt(steady(o).p50Ms, 2)} ms p99 ${fmt(steady(o).p99Ms, 2)} ms, max ` +
+        `${fmt(steady(o).maxMs, 1)} ms; errors ${w.failed} vs ${o.failed}; answered ${w.ok} vs ${o.ok}`,
+    );
+    const socket = w.dashboards?.user.console;
+    if (socket) {
+      console.log(
+        `   the user's dashboard socket: ${fmt(socket.events / w.durationSeconds, 1)} console:lines events/s, ` +
+          `${fmt(socket.lines / Math.max(1, socket.events), 0)} lines per event (at most ${socket.maxLinesPerEvent}), ` +
+          `${socket.liveDropped} lines left out live (kept in the API), ${socket.lines} shown live`,
+      );
+    }
+    console.log(`   RSS ${fmt(w.server.rssEndMb, 0)} MB with lines, ${fmt(o.server.rssEndMb, 0)} MB without`);
+    lines.push(
+      resultLine('console', {
+        servers: w.servers,
+        linesPerServerPerSecond: options.consoleRate,
+        mode: w.mode,
+        durationSeconds: w.durationSeconds,
+        linesIngested: lineCount,
+        linesPerSecond: w.console?.linesPerSecond ?? 0,
+        storedLines: k.storedLines,
+        cpuUsPerLine,
+        withLines: {
+          cpuPercent: w.server.cpuPercent,
+          cpuUsPerPing: w.server.cpuUsPerPing,
+          steady: steady(w),
+          failed: w.failed,
+          ok: w.ok,
+          rssEndMb: w.server.rssEndMb,
+        },
+        without: {
+          cpuPercent: o.server.cpuPercent,
+          cpuUsPerPing: o.server.cpuUsPerPing,
+          steady: steady(o),
+          failed: o.failed,
+          ok: o.ok,
+          rssEndMb: o.server.rssEndMb,
+        },
+        dashboard: socket ?? null,
+        machine: w.machine,
+      }),
+    );
+  }
   const s = results.storm;
   if (s) {
     console.log(`5. Restart storm`);
@@ -772,6 +892,16 @@ function report(results: Results, options: Options): void {
     lines.push(resultLine('storm', { ...s, cpuRatioToBaseline: baseline ? s.server.cpuUsPerPing / baseline : null }));
   }
   for (const line of lines) console.log(line);
+}
+
+/** Console lines in a (stopped or running) server's SQLite database. */
+function countConsoleLines(dataDir: string): number {
+  const db = new SQLite(path.join(dataDir, 'moonrelay.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM console_lines').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 /** One machine-readable line per phase: `RESULT {"bench":"game","phase":...}`. */

@@ -18,6 +18,12 @@ export interface GeneratorSetup {
   retryJitter: number;
   /** Retries still go out this long after the end of the load window, so a shed ping near the end is not lost. */
   retryGraceMs: number;
+  /**
+   * Console lines each game server logs a second (0: none). Each ping carries the lines logged since
+   * the previous one, at most CONSOLE_BATCH_MAX_LINES, the rest reported as `dropped` (as the
+   * shipped script does past its queue).
+   */
+  consoleLinesPerSecond: number;
 }
 
 export type ToGenerator =
@@ -93,4 +99,7 @@ export interface GeneratorResult {
   connects: number;
   connectTimes: Float64Array;
   maxInFlight: number;
+  /** Console lines carried by answered pings, and lines reported dropped by them. */
+  consoleLines: number;
+  consoleDropped: number;
 }

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import type { GameCommandResponse } from '@moonrelay/contract/game';
 import type { GameServersEvent } from '@moonrelay/contract/events';
+import type { ConsoleLinesEvent } from '@moonrelay/contract/console';
 import { registerUsers, type Account } from './accounts.ts';
 import {
   KIND_COMMAND,
@@ -173,6 +174,8 @@ export interface SocketWatch {
   /** Receipt - the newest lastPing the event carries (ms). */
   staleness: Spread;
   legacyEvents: number;
+  /** `console:lines` events, the lines they carried, and the lines they counted as left out ('live' drops). */
+  console: { events: number; lines: number; maxLinesPerEvent: number; liveDropped: number; gameDropped: number };
 }
 
 export interface FleetResult {
@@ -211,6 +214,8 @@ export interface FleetResult {
   fromSchedule: Spread;
   windows: WindowResult[];
   longPoll: { held: Spread; commandAnswers: number } | null;
+  /** Console lines each server logged a second, and the lines answered pings carried (null: no console). */
+  console: { linesPerServerPerSecond: number; lines: number; linesPerSecond: number; dropped: number } | null;
   probes: ProbeResult;
   dashboards: { user: SocketWatch; admin: SocketWatch | null } | null;
   server: {
@@ -262,6 +267,8 @@ export interface FleetOptions {
   probeEveryMs: number;
   /** Open a dashboard socket for the first user, and one for this admin when given. */
   dashboards: boolean;
+  /** Console lines each game server logs a second, carried by its pings (0 or absent: none). */
+  consoleLinesPerSecond?: number;
   admin?: Account;
   closers: (() => Promise<void> | void)[];
 }
@@ -357,6 +364,7 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
     minGapMs: MIN_PING_GAP_MS,
     retryJitter: RETRY_JITTER,
     retryGraceMs: RETRY_GRACE_MS,
+    consoleLinesPerSecond: options.consoleLinesPerSecond ?? 0,
   };
   for (let t = 0; t < threads; t++) {
     const setup: GeneratorSetup = { ...setupBase, servers: servers.filter((s) => s.index % threads === t) };
@@ -623,6 +631,7 @@ class SocketWatcher {
   private lastAt = 0;
   private staleness: number[] = [];
   private legacy = 0;
+  private console = { events: 0, lines: 0, maxLinesPerEvent: 0, liveDropped: 0, gameDropped: 0 };
 
   attach(socket: BrowserSocket): void {
     socket.on('game:servers', (event: GameServersEvent) => {
@@ -641,6 +650,15 @@ class SocketWatcher {
       this.maxServersPerEvent = Math.max(this.maxServersPerEvent, count);
       if (newest) this.staleness.push(at - newest);
     });
+    socket.on('console:lines', (event: ConsoleLinesEvent) => {
+      this.console.events++;
+      this.console.lines += event.lines.length;
+      this.console.maxLinesPerEvent = Math.max(this.console.maxLinesPerEvent, event.lines.length);
+      for (const drop of event.drops) {
+        if (drop.reason === 'live') this.console.liveDropped += drop.count;
+        else this.console.gameDropped += drop.count;
+      }
+    });
     socket.onAny((name: string) => {
       if (name === LEGACY_GAME_EVENT) this.legacy++;
     });
@@ -655,6 +673,7 @@ class SocketWatcher {
       tooClose: this.tooClose,
       staleness: spread(this.staleness),
       legacyEvents: this.legacy,
+      console: { ...this.console },
     };
   }
 }
@@ -781,6 +800,14 @@ function merge(input: {
     fromSchedule: spread(fromSchedule),
     windows,
     longPoll: longPoll ? { held: spread(held), commandAnswers } : null,
+    console: options.consoleLinesPerSecond
+      ? {
+          linesPerServerPerSecond: options.consoleLinesPerSecond,
+          lines: sum((r) => r.consoleLines),
+          linesPerSecond: sum((r) => r.consoleLines) / elapsedSeconds,
+          dropped: sum((r) => r.consoleDropped),
+        }
+      : null,
     probes: {
       sent: input.probe.sent,
       delivered: input.probe.delivered,

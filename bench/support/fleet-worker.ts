@@ -20,6 +20,7 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
+import { CONSOLE_BATCH_MAX_LINES } from '@moonrelay/contract/constants';
 import type { CommandResult, GamePingResponse } from '@moonrelay/contract/game';
 import {
   KIND_COMMAND,
@@ -50,6 +51,9 @@ interface Sim {
   watched: boolean;
   /** When its last ping was answered with 200 (epoch ms). */
   lastOkAt: number;
+  /** Console: lines are owed from this moment (epoch ms; 0 until the first ping), and how many it has logged. */
+  linesFrom: number;
+  lineCount: number;
 }
 
 const setup = workerData as GeneratorSetup;
@@ -74,6 +78,8 @@ const sims: Sim[] = setup.servers.map((s) => ({
   seen: new Set(),
   watched: false,
   lastOkAt: 0,
+  linesFrom: 0,
+  lineCount: 0,
 }));
 const byIndex = new Map(sims.map((sim) => [sim.index, sim]));
 
@@ -94,6 +100,8 @@ const counts = {
   timeouts: 0,
   waited: 0,
   skipped: 0,
+  consoleLines: 0,
+  consoleDropped: 0,
 };
 const okDue = new Series();
 const okLatency = new Series();
@@ -133,6 +141,49 @@ function kindOf(name: string): number {
   return i;
 }
 
+/**
+ * What a busy game prints: mostly output, some warnings, an error with its stack now and then,
+ * each a realistic 60-100 characters (the stack ~150). Pre-built as JSON, `@T` standing for the time.
+ */
+const LINE_SHAPES = [
+  '{"time":@T,"level":"output","text":"[Rounds] Round @N started with 24 players on map Crossroads (mode: teams)"}',
+  '{"time":@T,"level":"output","text":"[Economy] Builderman bought Sword of Light for 1200 coins; balance 3400"}',
+  '{"time":@T,"level":"output","text":"[Spawner] spawned wave @N: 12 zombies, 2 bosses at SpawnLocation3"}',
+  '{"time":@T,"level":"info","text":"[DataStore] saved profile of player 156 in 42 ms (attempt 1)"}',
+  '{"time":@T,"level":"warning","text":"[DataStore] request was added to queue. If request queue fills, further requests will be dropped."}',
+  '{"time":@T,"level":"output","text":"[Combat] Builderman hit Zombie @N for 35 damage (crit: false, weapon: Sword)"}',
+  '{"time":@T,"level":"output","text":"[Rounds] Red team scored, 3-2, time left 01:42"}',
+  '{"time":@T,"level":"error","text":"ServerScriptService.Saves:12: DataStore request was throttled","stack":"ServerScriptService.Saves:12 function save\\nServerScriptService.Saves:30 function onLeave\\nServerScriptService.Saves:41\\n","script":"ServerScriptService.Saves"}',
+];
+
+/** The console field of a ping: the lines logged since the last one (at most a batch; the rest dropped). */
+function consoleField(sim: Sim, at: number): { json: string; lines: number; dropped: number } | null {
+  const rate = setup.consoleLinesPerSecond;
+  if (rate <= 0) return null;
+  if (sim.linesFrom === 0) {
+    sim.linesFrom = at;
+    return null;
+  }
+  const owed = Math.floor(((at - sim.linesFrom) * rate) / 1000);
+  if (owed <= 0) return null;
+  sim.linesFrom += (owed * 1000) / rate;
+  const lines = Math.min(owed, CONSOLE_BATCH_MAX_LINES);
+  const parts: string[] = [];
+  const time = String(Math.floor(at));
+  for (let i = 0; i < lines; i++) {
+    const n = sim.lineCount++;
+    // One error a hundred lines, the rest spread over the other shapes.
+    const shape = n % 100 === 99 ? LINE_SHAPES[LINE_SHAPES.length - 1]! : LINE_SHAPES[n % (LINE_SHAPES.length - 1)]!;
+    parts.push(shape.replace('@T', time).replace('@N', String(n)));
+  }
+  const dropped = owed - lines;
+  return {
+    json: `{"lines":[${parts.join(',')}]${dropped > 0 ? `,"dropped":${dropped}` : ''}}`,
+    lines,
+    dropped,
+  };
+}
+
 /** Takes the commands an answer carries (each one once; its result goes up with the next ping). */
 function takeCommands(sim: Sim, body: string, at: number): string[] {
   if (body.includes(EMPTY_COMMANDS)) return [];
@@ -161,7 +212,9 @@ function send(sim: Sim, due: number, retry: boolean, after: (next: number) => vo
   maxInFlight = Math.max(maxInFlight, ++inFlight);
   const results = sim.results.splice(0, 20);
   const wait = setup.longPoll ? setup.waitSeconds : 0;
-  const body = pingBody(sim.key, sim.serverId, playerData('builderman', 156, 1818, sim.step++), results, wait);
+  const consoleBatch = consoleField(sim, sentAt);
+  let body = pingBody(sim.key, sim.serverId, playerData('builderman', 156, 1818, sim.step++), results, wait);
+  if (consoleBatch) body = `${body.slice(0, -1)},"console":${consoleBatch.json}}`;
   const dueRel = due - startAt;
   const done = (next: number) => {
     inFlight--;
@@ -174,6 +227,10 @@ function send(sim: Sim, due: number, retry: boolean, after: (next: number) => vo
       if (answer.status === 200) {
         counts.ok++;
         sim.lastOkAt = at;
+        if (consoleBatch) {
+          counts.consoleLines += consoleBatch.lines;
+          counts.consoleDropped += consoleBatch.dropped;
+        }
         let ids: string[] = [];
         try {
           ids = takeCommands(sim, answer.body, at);
