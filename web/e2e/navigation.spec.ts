@@ -13,6 +13,7 @@ const ENTRIES = [
   { label: 'Script Editor', path: '/editor' },
   { label: 'My Scripts', path: '/scripts' },
   { label: 'Runs', path: '/runs' },
+  { label: 'Console', path: '/console' },
   { label: 'ScriptBlox', path: '/scriptblox' },
   { label: 'API Docs', path: '/api-docs' },
   { label: 'Analytics', path: '/analytics' },

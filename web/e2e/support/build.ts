@@ -113,7 +113,14 @@ export function ensureWebBuilt(): Promise<void> {
     if (isWebBuildFresh()) return;
     const startedAt = new Date();
     try {
-      await run('npm', ['run', 'build'], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 5 * 60_000 });
+      // Vitest sets NODE_ENV=test, and a Vite build run with it inherited bundles React's
+      // development build (jsxDEV, owner stacks): the browser tests must see what ships.
+      await run('npm', ['run', 'build'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, NODE_ENV: 'production' },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 5 * 60_000,
+      });
     } catch (error) {
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
       const output = `${stdout}\n${stderr}`.trim().split('\n').slice(-40).join('\n');

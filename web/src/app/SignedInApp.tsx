@@ -15,6 +15,7 @@ const RunsPage = lazy(() => import('./routes/RunsPage.tsx'));
 const SettingsPage = lazy(() => import('./routes/SettingsPage.tsx'));
 const CataloguePage = lazy(() => import('./routes/CataloguePage.tsx'));
 const AdminPage = lazy(() => import('./routes/AdminPage.tsx'));
+const ConsolePage = lazy(() => import('./routes/ConsolePage.tsx'));
 const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
 // Brings recharts: its own chunk, fetched only when the analytics open.
 const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
@@ -39,6 +40,7 @@ export default function SignedInApp() {
           <Route path="/editor" element={<EditorPage />} />
           <Route path="/scripts" element={<ScriptsPage />} />
           <Route path="/runs" element={<RunsPage />} />
+          <Route path="/console" element={<ConsolePage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/scriptblox" element={<CataloguePage />} />
           <Route path="/api-docs" element={<ApiDocsPage />} />

@@ -8,6 +8,7 @@ import {
   Library,
   Settings,
   Shield,
+  SquareTerminal,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -25,6 +26,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: '/scripts', label: 'My Scripts', icon: FileCode },
   // Not in the spec's list: the history of the user's runs.
   { path: '/runs', label: 'Runs', icon: History },
+  // Not in the spec's list: the live game console.
+  { path: '/console', label: 'Console', icon: SquareTerminal },
   { path: '/scriptblox', label: 'ScriptBlox', icon: Library },
   { path: '/api-docs', label: 'API Docs', icon: BookOpen },
   // Not in the spec's list: the analytics view the spec's Analytics API feeds.

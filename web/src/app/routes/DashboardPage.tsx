@@ -1,10 +1,12 @@
-import { Box, Button, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react';
-import { LogOut, Plus } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { Box, Button, Flex, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { LogOut, Maximize2, Plus } from 'lucide-react';
+import { Link as RouterLink } from 'react-router-dom';
+import { CONSOLE_TEXT } from '../../components/console/console-text.ts';
 import { ApiAccessCard } from '../../features/account/components/ApiAccessCard.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { ScriptExecutorPanel } from '../../features/game/executor/ScriptExecutorPanel.tsx';
 import { IntegrationPanel } from '../../features/game/integration/IntegrationPanel.tsx';
+import { ConsolePanel } from '../../features/game/console/ConsolePanel.tsx';
 import { GamePanel } from '../../features/game/panel/GamePanel.tsx';
 import { useScripts } from '../../features/scripts/api/scripts.ts';
 import { RecentScripts } from '../../features/scripts/components/RecentScripts.tsx';
@@ -12,7 +14,8 @@ import { ScriptStats } from '../../features/scripts/components/ScriptStats.tsx';
 
 /**
  * The dashboard (spec section 2): API access, script statistics and the most recent scripts; below
- * them the game: its connection and controls, the integration scripts and the script executor.
+ * them the game: its connection and controls, its live console, the integration scripts and the
+ * script executor.
  */
 export default function DashboardPage() {
   const logout = useLogout();
@@ -27,9 +30,9 @@ export default function DashboardPage() {
         </Box>
         <HStack>
           <Button asChild colorPalette="purple">
-            <Link to="/editor">
+            <RouterLink to="/editor">
               <Plus size={16} /> New Script
-            </Link>
+            </RouterLink>
           </Button>
           <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending}>
             <LogOut size={16} /> Logout
@@ -40,6 +43,17 @@ export default function DashboardPage() {
       <ScriptStats />
       <RecentScripts />
       <GamePanel />
+      <Stack as="section" aria-label={CONSOLE_TEXT.title} gap="4">
+        <Flex justify="space-between" align="flex-end" wrap="wrap" gap="3">
+          <Heading size="lg">{CONSOLE_TEXT.title}</Heading>
+          <Link asChild fontSize="sm" color="fg.muted">
+            <RouterLink to="/console">
+              Open full size <Maximize2 size={14} />
+            </RouterLink>
+          </Link>
+        </Flex>
+        <ConsolePanel scripts={scripts.data} height={{ base: '60vh', md: '22rem' }} />
+      </Stack>
       <IntegrationPanel />
       <ScriptExecutorPanel scripts={scripts.data} scriptsFailed={scripts.isError} />
     </Stack>

@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
+import type { ConsoleLinesEvent } from '@moonrelay/contract/console';
 import type { CommandUpdateEvent, ExecutionResultEvent, GameServersEvent } from '@moonrelay/contract/events';
 import type { GameStatus } from '@moonrelay/contract/game';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { liveSocketFor } from '../../../lib/socket.ts';
+import { consoleErrorCountsQuery, countNewErrors } from '../api/console.ts';
 import { gameStatusQuery, refreshScriptList } from '../api/game.ts';
 import { applyServersChange } from './game-servers-change.ts';
 import { isFinished, useLiveStore } from './live-store.ts';
@@ -33,14 +35,21 @@ export function onExecutionResult({ userId, execution }: ExecutionResultEvent): 
   void refreshScriptList();
 }
 
+/** New console lines: their errors count on the server cards (the console views listen themselves). */
+export function onConsoleLines({ userId, lines }: ConsoleLinesEvent): void {
+  if (isOwn(userId)) countNewErrors(lines);
+}
+
 /** Events may have been missed while the socket was down: the status is fetched again on (re)connect. */
 function onConnect(): void {
   void queryClient.invalidateQueries({ queryKey: gameStatusQuery().queryKey });
+  void queryClient.invalidateQueries({ queryKey: consoleErrorCountsQuery().queryKey });
 }
 
 /**
  * Keeps the screens current from the live socket (mounted once, in the signed-in app): game-server
- * changes into the status query, command updates and late execution results into the live store.
+ * changes into the status query, command updates and late execution results into the live store,
+ * console errors into the server cards' counts.
  */
 export function useLiveEvents(): void {
   const token = useSession((state) => state.token);
@@ -51,12 +60,14 @@ export function useLiveEvents(): void {
     socket.on('game:servers', onGameServers);
     socket.on('command:update', onCommandUpdate);
     socket.on('execution:result', onExecutionResult);
+    socket.on('console:lines', onConsoleLines);
     // The socket lives as long as the session (lib/socket.ts closes it); only the listeners go here.
     return () => {
       socket.off('connect', onConnect);
       socket.off('game:servers', onGameServers);
       socket.off('command:update', onCommandUpdate);
       socket.off('execution:result', onExecutionResult);
+      socket.off('console:lines', onConsoleLines);
       useLiveStore.getState().clear();
     };
   }, [token]);

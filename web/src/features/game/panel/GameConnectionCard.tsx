@@ -1,6 +1,7 @@
 import { Badge, Card, DataList, HStack, List, Stack, Text } from '@chakra-ui/react';
 import type { PlayerData } from '@moonrelay/contract/game';
 import { formatTime } from '../../../lib/format.ts';
+import { ServerErrorCount } from '../console/ServerErrorCount.tsx';
 import { CONNECT_STEPS, GAME_TEXT } from '../game-text.ts';
 import type { GameLinkState } from '../useGameLink.ts';
 import { formatHealth, formatId, formatPosition } from './player-data.ts';
@@ -32,6 +33,7 @@ export function GameConnectionCard({ link }: { link: GameLinkState }) {
               Last ping: {formatTime(link.lastPing)}
             </Text>
             <PlayerDataList data={link.gameData ?? {}} />
+            <ServerErrorCount serverId={link.serverId ?? link.liveServers[0]?.serverId} />
           </Stack>
         ) : (
           <ConnectSteps />

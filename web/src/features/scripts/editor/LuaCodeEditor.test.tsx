@@ -14,7 +14,7 @@ function aceIn(container: HTMLElement): Ace.Editor {
   return element.env.editor;
 }
 
-function renderEditor(props: { readOnly?: boolean; value?: string } = {}) {
+function renderEditor(props: { readOnly?: boolean; value?: string; initialLine?: number } = {}) {
   const handlers = { onChange: vi.fn(), onSave: vi.fn(), onExecute: vi.fn() };
   renderWithProviders(<LuaCodeEditor value={props.value ?? 'local x = 1'} {...props} {...handlers} />);
   return { ...handlers, editor: aceIn(screen.getByTestId('code-editor')) };
@@ -40,6 +40,13 @@ describe('LuaCodeEditor (real Ace)', () => {
     expect(editor.getShowPrintMargin()).toBe(false);
     expect(editor.getValue()).toBe('local x = 1');
     expect(session.getTokens(0)[0]).toMatchObject({ type: 'keyword', value: 'local' });
+  });
+
+  it('opens at the line asked for (an error line from the Console), with the focus in the code', () => {
+    const value = Array.from({ length: 40 }, (_, index) => `print(${index + 1})`).join('\n');
+    const { editor } = renderEditor({ value, initialLine: 12 });
+    expect(editor.getCursorPosition()).toEqual({ row: 11, column: 0 });
+    expect(editor.isFocused()).toBe(true);
   });
 
   it('shows the placeholder when the code is empty', () => {

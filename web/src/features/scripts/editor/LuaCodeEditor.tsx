@@ -43,6 +43,8 @@ interface Props {
   diagnostics?: readonly LuaDiagnostic[];
   height?: string;
   label?: string;
+  /** Opens with the cursor on this line (1-based), scrolled into view and focused: /editor?id=&line=. */
+  initialLine?: number;
 }
 
 /**
@@ -60,6 +62,7 @@ export function LuaCodeEditor({
   diagnostics = NO_DIAGNOSTICS,
   height = '420px',
   label = 'Code',
+  initialLine,
 }: Props) {
   const name = useId();
   const editorRef = useRef<Ace.Editor | null>(null);
@@ -133,6 +136,10 @@ export function LuaCodeEditor({
         annotations={annotations}
         onLoad={(editor) => {
           editorRef.current = editor;
+          if (initialLine) {
+            editor.gotoLine(initialLine, 0, false);
+            editor.focus();
+          }
         }}
         setOptions={{ useWorker: false, useSoftTabs: true, textInputAriaLabel: label }}
       />

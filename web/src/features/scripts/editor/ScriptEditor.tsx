@@ -67,6 +67,8 @@ interface Props {
   recentGames: readonly GameChoice[];
   /** A new script was just created (the screen moves to its address). */
   onCreated(script: Script): void;
+  /** The line the code opens at (from /editor?id=&line=, e.g. an error's line in the Console). */
+  initialLine?: number;
 }
 
 const serverReason = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
@@ -85,7 +87,7 @@ const isFormatShortcut = (event: KeyboardEvent) =>
   (event.code === 'KeyF' || event.key.toLowerCase() === 'f');
 
 /** The Script Editor (spec section 2): details, Luau code, execute/save actions and the output pane. */
-export function ScriptEditor({ script, draftCode, recentGames, onCreated }: Props) {
+export function ScriptEditor({ script, draftCode, recentGames, onCreated, initialLine }: Props) {
   const scriptId = script?.id ?? null;
   const create = useCreateScript();
   const update = useUpdateScript();
@@ -394,6 +396,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated }: Prop
               onExecute={executeSaved}
               onFormat={formatCode}
               diagnostics={syntax.diagnostics}
+              initialLine={initialLine}
             />
           )}
         />

@@ -11,10 +11,16 @@ import { storedScript } from './test-fixtures.ts';
 vi.mock('./LuaCodeEditor.tsx', async () => {
   const { createElement } = await import('react');
   return {
-    LuaCodeEditor: (props: { value: string; onChange(value: string): void; readOnly?: boolean }) =>
+    LuaCodeEditor: (props: {
+      value: string;
+      onChange(value: string): void;
+      readOnly?: boolean;
+      initialLine?: number;
+    }) =>
       createElement('textarea', {
         'aria-label': 'Code',
         'data-testid': 'code-editor',
+        'data-initial-line': props.initialLine,
         value: props.value,
         readOnly: props.readOnly,
         onChange: (event: { currentTarget: HTMLTextAreaElement }) => props.onChange(event.currentTarget.value),
@@ -40,6 +46,18 @@ describe('ScriptEditorScreen', () => {
     expect(screen.getByLabelText('Description')).toHaveValue('Lets you fly');
     expect(screen.getByLabelText('Execution Type')).toHaveValue('auto');
     expect(screen.getByLabelText('Code')).toHaveValue('print("jump")');
+  });
+
+  it('opens the code at ?line= (an error line from the Console)', async () => {
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/scripts': () => ({ body: [jump, fly] }) }));
+    renderWithProviders(<ScriptEditorScreen />, { route: '/editor?id=s2&line=7' });
+    expect(await screen.findByLabelText('Code')).toHaveAttribute('data-initial-line', '7');
+  });
+
+  it('ignores a ?line= that is no line number', async () => {
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/scripts': () => ({ body: [jump, fly] }) }));
+    renderWithProviders(<ScriptEditorScreen />, { route: '/editor?id=s2&line=-3' });
+    expect(await screen.findByLabelText('Code')).not.toHaveAttribute('data-initial-line');
   });
 
   it('offers the games of the other scripts in the save modal', async () => {

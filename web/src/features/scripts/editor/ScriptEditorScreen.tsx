@@ -10,13 +10,15 @@ import { recentGames } from './save-config.ts';
 import { ScriptEditor } from './ScriptEditor.tsx';
 
 /**
- * /editor and /editor?id={id}. There is no single-script endpoint: the script comes from the
+ * /editor, /editor?id={id} and /editor?id={id}&line={n} (the code opens at that line). There is no single-script endpoint: the script comes from the
  * user's script list. Opening another script (or a new one) gives a fresh editor; the script this
  * editor just created keeps it, so the cursor, the output and a pending Save & Execute survive.
  */
 export function ScriptEditorScreen() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id');
+  const line = Number(searchParams.get('line'));
+  const initialLine = Number.isInteger(line) && line > 0 ? line : undefined;
   const navigate = useNavigate();
   // A new script may start from code handed over by another screen (a run of custom code).
   const draftCode = draftCodeOf(useLocation().state);
@@ -45,7 +47,17 @@ export function ScriptEditorScreen() {
   }
 
   const script = scripts.data?.find((candidate) => candidate.id === id);
-  if (script) return <ScriptEditor key={editor.key} script={script} recentGames={games} onCreated={onCreated} />;
+  if (script) {
+    return (
+      <ScriptEditor
+        key={editor.key}
+        script={script}
+        recentGames={games}
+        onCreated={onCreated}
+        initialLine={initialLine}
+      />
+    );
+  }
 
   return (
     <Stack gap="6">

@@ -8,12 +8,14 @@ import { formatTime, shortId } from '../../../../lib/format.ts';
 import { connectionKey, useAdminLiveStore } from '../../live/admin-live-store.ts';
 import { gameIdText, healthText, positionText } from './connection-data.ts';
 import { QuickCommandButton } from './QuickCommandButton.tsx';
+import { UserConsoleButton } from './UserConsoleButton.tsx';
 
 /**
  * One game server of one user (spec section 2, Connections): a connected/disconnected dot, the
  * user's name and email, the player's position (rounded), health over max health, game id and
  * last ping, and the quick buttons Spawn (0, 50, 0), Heal, Speed (50) and Reset. The buttons act
- * on this game server, so they are disabled while it is disconnected.
+ * on this game server, so they are disabled while it is disconnected. Its Console opens the user's
+ * game console (its lines are kept after the server stops, so it is offered either way).
  */
 export function ConnectionCard({ connection }: { connection: AdminConnection }) {
   const { userId, serverId, isConnected, gameData } = connection;
@@ -91,6 +93,7 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
             >
               <RotateCcw /> Reset
             </QuickCommandButton>
+            <UserConsoleButton connection={connection} />
           </Wrap>
           <LastCommand userId={userId} serverId={serverId} />
         </Stack>
