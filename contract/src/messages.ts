@@ -79,6 +79,8 @@ export const ERRORS = {
   massPartNeverSent: 'The worker running this part stopped before sending it; it was not sent',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 200 printable characters',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',
+  idempotencyKeyAbandoned:
+    'The first request with this Idempotency-Key never finished (the server stopped while it ran). Check whether it took effect, then retry with a new key.',
   idempotencyKeyReused: 'Idempotency-Key was used with a different request',
   gameNotConnectedInstructions:
     'Connect your game first: enable HTTP requests (Game Settings > Security), add the Moonrelay integration script to a server Script, and start the game.',

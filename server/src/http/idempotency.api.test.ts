@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
+import { IDEMPOTENCY_ABANDONED_MS } from './idempotency.ts';
 
 describeEachEngine('Idempotency-Key', (engine) => {
   let server: TestServer;
@@ -47,6 +48,26 @@ describeEachEngine('Idempotency-Key', (engine) => {
     // Once the first has answered, a retry gets its answer.
     const later = await post(user.token, '/api/game/command', { type: 'reset' }, 'parallel');
     expect(later).toMatchObject({ status: 200, body: { id: commands[0]!.id } });
+  });
+
+  it('tells a retry of a request that never finished so, once, instead of "in progress" until the key expires', async () => {
+    const user = await registerUser(server);
+    const body = { type: 'heal' };
+    // The row a request leaves when its instance dies mid-request: reserved, never answered.
+    expect((await post(user.token, '/api/game/command', body, 'orphan')).status).toBe(200);
+    const { db } = server.app.database;
+    const reserved = { status: 'pending', responseStatus: null, responseBody: null };
+    await db.updateTable('idempotencyKeys').set(reserved).where('key', '=', 'orphan').execute();
+    const fresh = await post(user.token, '/api/game/command', body, 'orphan');
+    expect(fresh).toMatchObject({ status: 409, body: { error: ERRORS.idempotencyKeyInProgress } });
+    expect(fresh.headers.get('retry-after')).toBe('1');
+    const longAgo = new Date(Date.now() - IDEMPOTENCY_ABANDONED_MS - 1_000).toISOString();
+    await db.updateTable('idempotencyKeys').set({ createdAt: longAgo }).where('key', '=', 'orphan').execute();
+    const abandoned = await post(user.token, '/api/game/command', body, 'orphan');
+    expect(abandoned).toMatchObject({ status: 409, body: { error: ERRORS.idempotencyKeyAbandoned } });
+    expect(abandoned.headers.get('retry-after')).toBeNull();
+    // Nothing ran again.
+    expect(await commandsOf(user.user.id)).toHaveLength(1);
   });
 
   it('refuses a key used with a different request (422), and keeps keys per user', async () => {

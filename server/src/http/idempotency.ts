@@ -9,6 +9,12 @@ import type { EndpointHandler, EndpointInput } from './endpoint.ts';
 /** How long a key is remembered. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x20-\x7e]{1,200}$/;
+/**
+ * A key still pending after this long belongs to a request that never finished (its instance died
+ * mid-request; no call here runs for more than the 30 s game wait). Whether its work happened is
+ * unknown, so it is not run again; a retry is told so once, instead of "in progress" for 24 hours.
+ */
+export const IDEMPOTENCY_ABANDONED_MS = 2 * 60 * 1000;
 
 /**
  * `Idempotency-Key` on the calls that enqueue work (docs/operations.md). The key's row is inserted
@@ -71,6 +77,9 @@ export function createIdempotency(db: Db) {
           if (first?.status === 'done' && first.responseBody !== null) {
             input.ctx.set('Idempotent-Replayed', 'true');
             return JSON.parse(first.responseBody) as Awaited<ReturnType<EndpointHandler<E>>>;
+          }
+          if (first && first.createdAt <= isoPlus(nowIso(), -IDEMPOTENCY_ABANDONED_MS)) {
+            throw new AppError(409, ERRORS.idempotencyKeyAbandoned);
           }
           // Still running (or removed between the two reads, by a refusal): the caller tries again shortly.
           throw new AppError(409, ERRORS.idempotencyKeyInProgress, { headers: { 'Retry-After': '1' } });
