@@ -166,6 +166,10 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     consoleLines,
     logger,
   });
+  // Redis restarted empty: the servers whose pings are held here are alive; say so at once.
+  platform.onRedisRestored(() => {
+    gameLink.restoreHeldPresence().catch((error: unknown) => logger.warn({ err: error }, 'presence restore failed'));
+  });
   const executions = createExecutionsService({
     db,
     bus,

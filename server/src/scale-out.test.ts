@@ -427,6 +427,38 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     await eventually(async () => (await game.ping()).commands.some((c) => c.id === queued.body.id), 5_000, 'delivery');
   }, 60_000);
 
+  it('a game whose ping is held across a Redis restart stays connected: a command to it is taken by that held ping', async () => {
+    const user = await register(a);
+    const holder = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'held-across-restart' });
+    expect((await holder.ping()).status).toBe(200);
+    const heldOnA = async () => {
+      const metrics = await fetch(`${a.url}/metrics`, {
+        headers: { authorization: 'Bearer metrics-token-0123456789' },
+      });
+      return /^moonrelay_long_polls_held 1$/m.test(await metrics.text());
+    };
+    // Held on A for up to 20 s: no other ping of this server comes while Redis restarts.
+    const holding = holder.ping({ wait: 20, run: false });
+    await eventually(heldOnA, 10_000, 'the ping held on A');
+    await redis.stop();
+    redis = await startRedis(redis.port);
+    // Redis came back empty; A puts the server it holds a ping of back into presence.
+    const listed = async () =>
+      (await call(b, 'GET', '/api/game/status', user.token)).body.servers?.some(
+        (server: { serverId: string; connected: boolean }) =>
+          server.serverId === 'held-across-restart' && server.connected,
+      ) === true;
+    await eventually(listed, 10_000, 'the held server known again');
+    const queued = await call(b, 'POST', '/api/game/command', user.token, {
+      type: 'heal',
+      serverId: 'held-across-restart',
+    });
+    expect(queued.status, queued.text).toBe(200);
+    const answer = await holding;
+    expect(answer.status).toBe(200);
+    expect(answer.commands.map((command) => command.id)).toEqual([queued.body.id]);
+  }, 60_000);
+
   it('loses no acknowledged command when instance A is killed under traffic; B keeps serving', async () => {
     const user = await register(b);
     const acknowledged: string[] = [];

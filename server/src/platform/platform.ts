@@ -40,6 +40,11 @@ export interface Platform {
   socketAdapterClients?: { pub: Redis; sub: Redis };
   /** 'disabled' in the embedded mode. */
   redisStatus(): Promise<'ok' | 'error' | 'disabled'>;
+  /**
+   * Runs `listener` each time Redis answers again after an outage (scale-out only). Redis keeps
+   * nothing on disk here, so what lived in it (presence) may be gone and is put back from memory.
+   */
+  onRedisRestored(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -76,12 +81,16 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
       metrics,
       sandboxInWorkers: false,
       redisStatus: async () => 'disabled',
+      onRedisRestored: () => {},
       close: async () => {},
     };
   }
 
   const url = config.redisUrl;
-  const commands = connectRedis(url, 'commands', logger);
+  const restoredListeners: (() => void)[] = [];
+  const commands = connectRedis(url, 'commands', logger, {
+    onRestored: () => restoredListeners.forEach((listener) => listener()),
+  });
   const publisher = connectRedis(url, 'publisher', logger);
   const subscriber = connectRedis(url, 'subscriber', logger);
   const socketPub = connectRedis(url, 'socket-pub', logger);
@@ -112,6 +121,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     }),
     socketAdapterClients: { pub: socketPub, sub: socketSub },
     redisStatus: async () => ((await redisAnswers(commands)) ? 'ok' : 'error'),
+    onRedisRestored: (listener) => restoredListeners.push(listener),
     close: async () => {
       await jobs.close();
       for (const client of [commands, publisher, subscriber, socketPub, socketSub]) client.disconnect();

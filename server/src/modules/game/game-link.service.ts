@@ -55,6 +55,12 @@ export function createGameLinkService(deps: {
 }) {
   const { db, presence, commands, waits, changes, admission, consoleLines, logger } = deps;
   const lastSaved = new Map<string, number>();
+  /**
+   * Pings this instance holds right now (long-poll), by user and server, with how many: when Redis
+   * comes back empty after a restart, these servers are alive (their request is open here) and are
+   * put back into presence at once, instead of being "not connected" until their next ping.
+   */
+  const held = new Map<string, { userId: string; serverId: string; gameData: PlayerData | null; count: number }>();
 
   // Presence saves wait here and are written together once a second: a restart with a live fleet
   // reconnects thousands of servers within one ping interval, and a few multi-row statements for all
@@ -143,10 +149,33 @@ export function createGameLinkService(deps: {
       // Long-poll: listen before looking, so a command queued between the look and the wait still wakes it.
       const stopWaiting = new AbortController();
       const queued = waits.commandQueued(userId, serverId, request.wait * 1000, stopWaiting.signal);
-      let taken = await commands.takeForServer(userId, serverId);
-      if (taken.length > 0) stopWaiting.abort();
-      else if (await queued) taken = await commands.takeForServer(userId, serverId);
-      return { success: true, command: taken[0] ?? null, commands: taken };
+      const holding = held.get(saveKey) ?? { userId, serverId, gameData: request.playerData ?? null, count: 0 };
+      holding.count += 1;
+      held.set(saveKey, holding);
+      try {
+        let taken = await commands.takeForServer(userId, serverId);
+        if (taken.length > 0) stopWaiting.abort();
+        else if (await queued) taken = await commands.takeForServer(userId, serverId);
+        return { success: true, command: taken[0] ?? null, commands: taken };
+      } finally {
+        holding.count -= 1;
+        if (holding.count === 0) held.delete(saveKey);
+      }
+    },
+
+    /**
+     * Puts the servers whose pings this instance holds back into presence (after Redis restarted
+     * and lost it). Each instance does it for its own held pings; the others' pings come back by
+     * their own instance or their next ping.
+     */
+    async restoreHeldPresence(): Promise<number> {
+      const nowMs = Date.now();
+      let restored = 0;
+      for (const { userId, serverId, gameData } of held.values()) {
+        if (await presence.touch(userId, serverId, gameData, nowMs)) restored += 1;
+      }
+      if (restored > 0) logger.info({ restored }, 'game servers with held pings put back into presence');
+      return restored;
     },
 
     /**

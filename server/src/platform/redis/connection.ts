@@ -5,7 +5,12 @@ import type { Logger } from '../../logger.ts';
  * A Redis connection that reconnects by itself (ioredis retries with backoff) and says so in the
  * log once per state change, not once per retry.
  */
-export function connectRedis(url: string, name: string, logger: Logger, options: { forBullMq?: boolean } = {}): Redis {
+export function connectRedis(
+  url: string,
+  name: string,
+  logger: Logger,
+  options: { forBullMq?: boolean; onRestored?: () => void } = {},
+): Redis {
   const redis = new Redis(url, {
     connectionName: `moonrelay-${name}`,
     // BullMQ requires blocking connections to retry forever; plain commands give up after a few tries
@@ -24,7 +29,10 @@ export function connectRedis(url: string, name: string, logger: Logger, options:
     if (!options.forBullMq) redis.options.enableOfflineQueue = !failFast;
   };
   redis.on('ready', () => {
-    if (down) logger.info({ redis: name }, 'redis connection restored');
+    if (down) {
+      logger.info({ redis: name }, 'redis connection restored');
+      options.onRestored?.();
+    }
     down = false;
     failFastWhileDown(false);
   });
