@@ -88,6 +88,16 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
 
   const url = config.redisUrl;
   const restoredListeners: (() => void)[] = [];
+  // Calls that fall back while Redis is away (rate limits, pacing) fail on every request: one line
+  // per kind a minute says so (the counters count each), not one per request.
+  const lastWarned = new Map<string, number>();
+  const warnAtMostEveryMinute = (kind: string, fields: Record<string, unknown>, message: string) => {
+    const now = Date.now();
+    if (now - (lastWarned.get(kind) ?? -Infinity) < 60_000) return;
+    lastWarned.set(kind, now);
+    logger.warn(fields, `${message} (said once a minute; every failure is counted in the metrics)`);
+  };
+  restoredListeners.push(() => lastWarned.clear());
   const commands = connectRedis(url, 'commands', logger, {
     onRestored: () => restoredListeners.forEach((listener) => listener()),
   });
@@ -107,7 +117,11 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     presence: createRedisPresence(commands, GAME_CONNECTED_WINDOW_MS, config.gameMaxServersPerKey),
     rateLimitBackend: redisRateLimitBackend(commands, (error, name) => {
       storeErrors.inc(name);
-      logger.warn({ err: error instanceof Error ? error.message : error, limit: name }, 'rate-limit store failed');
+      warnAtMostEveryMinute(
+        `limit:${name}`,
+        { err: error instanceof Error ? error.message : error, limit: name },
+        'rate-limit store failed',
+      );
     }),
     jobs,
     metrics,
@@ -116,7 +130,11 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
       pacer: createRedisPacer(commands, name),
       onError: (error) => {
         pacerErrors.inc(name);
-        logger.warn({ err: error instanceof Error ? error.message : error, pacer: name }, 'shared pacer failed');
+        warnAtMostEveryMinute(
+          `pacer:${name}`,
+          { err: error instanceof Error ? error.message : error, pacer: name },
+          'shared pacer failed',
+        );
       },
     }),
     socketAdapterClients: { pub: socketPub, sub: socketSub },
