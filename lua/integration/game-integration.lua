@@ -272,12 +272,15 @@ local inStack = false
 -- Commands whose code is running, the newest last: a line logged meanwhile names the newest.
 local runningCommands = {}
 
-local LEVELS = {
-  [Enum.MessageType.MessageOutput] = "output",
-  [Enum.MessageType.MessageInfo] = "info",
-  [Enum.MessageType.MessageWarning] = "warning",
-  [Enum.MessageType.MessageError] = "error",
-}
+-- Every Roblox server has Enum.MessageType; where it is missing (Moonrelay's dry run emulates only
+-- part of Roblox) the console is simply not captured, and the rest of the script runs.
+local LEVELS = {}
+pcall(function()
+  LEVELS[Enum.MessageType.MessageOutput] = "output"
+  LEVELS[Enum.MessageType.MessageInfo] = "info"
+  LEVELS[Enum.MessageType.MessageWarning] = "warning"
+  LEVELS[Enum.MessageType.MessageError] = "error"
+end)
 
 local function nowMillis()
   if DateTime then
@@ -882,7 +885,8 @@ local function mainLoop()
 end
 
 if CONFIG.console then
-  listenToOutput()
+  -- A place without LogService or ScriptContext (the dry run) keeps running without its console.
+  pcall(listenToOutput)
 end
 task.spawn(mainLoop)
 task.spawn(syncLoop)
