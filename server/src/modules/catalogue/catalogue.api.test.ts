@@ -149,7 +149,11 @@ describeEachEngine('script catalogue proxy', (engine) => {
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200]);
     const times = upstream.hits.slice(from).map((hit) => hit.at);
     expect(times).toHaveLength(4);
-    for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(140);
+    // Each call starts 150 ms after the one before (catalogue-upstream.test.ts checks the exact
+    // spacing on a virtual clock). Seen from the fake, one arrival may be late on a busy machine and
+    // bunch up with the next, so this checks what survives that: four calls sent at once arrive
+    // spread over at least two of the intervals, not together.
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(300);
   });
 
   it('answers 502 when the catalogue is too slow (timeout), answers malformed JSON, or cannot be reached', async () => {
