@@ -120,6 +120,36 @@ describe('useLiveEvents', () => {
     await waitFor(() => expect(statusFetches()).toBe(2));
   });
 
+  it('a change that arrives while the status is being fetched is not lost when the older answer lands', async () => {
+    const server = testServer();
+    // The first answer was made before the server connected and arrives after its change.
+    let answerFirst: (() => void) | undefined;
+    let fetches = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        fetches += 1;
+        if (fetches === 1) await new Promise<void>((resolve) => (answerFirst = resolve));
+        const body = fetches === 1 ? DISCONNECTED : { ...DISCONNECTED, connected: true, servers: [server] };
+        return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    );
+    const { result } = renderHook(
+      () => {
+        useLiveEvents();
+        return useGameStatus();
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(answerFirst).toBeDefined());
+    socket.serverSends('game:servers', { changes: [{ userId: 'u1', servers: [server], gone: [] }] });
+    answerFirst!();
+    await waitFor(() => expect(result.current.data?.servers.map((s) => s.serverId)).toEqual([server.serverId]));
+  });
+
   it('stops listening when unmounted, and opens one socket however often it mounts', () => {
     const { unmount } = renderHook(() => useLiveEvents());
     renderHook(() => useLiveEvents()).unmount();

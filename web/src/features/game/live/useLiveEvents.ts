@@ -14,11 +14,23 @@ import { isFinished, useLiveStore } from './live-store.ts';
 // what this user's screens show.
 const isOwn = (userId: string) => userId === useSession.getState().user?.id;
 
-/** The signed-in user's game servers changed: applied to the status already fetched (if any yet). */
+/**
+ * The signed-in user's game servers changed: applied to the status already fetched (a status not
+ * fetched yet will include it). While the status is being fetched, the answer on its way may have
+ * been made before this change and would replace it when it lands: that fetch is dropped and made
+ * again, so it includes the change.
+ */
 export function onGameServers({ changes }: GameServersEvent): void {
   const own = changes.filter((change) => isOwn(change.userId));
   if (own.length === 0) return;
-  queryClient.setQueryData<GameStatus>(gameStatusQuery().queryKey, (status) =>
+  const { queryKey } = gameStatusQuery();
+  const state = queryClient.getQueryState<GameStatus>(queryKey);
+  if (state?.fetchStatus === 'fetching') {
+    // (A plain invalidation would join the fetch on its way when there is no data yet.)
+    void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
+    return;
+  }
+  queryClient.setQueryData<GameStatus>(queryKey, (status) =>
     status ? own.reduce(applyServersChange, status) : status,
   );
 }
