@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import type { BusEvent } from '../../platform/event-bus.ts';
 import { MASS_EXECUTION_JOB } from './mass-execution.ts';
+import { derivedId } from './mass-progress.ts';
 
 describeEachEngine('admin API', (engine) => {
   let server: TestServer;
@@ -352,6 +354,58 @@ describeEachEngine('admin API', (engine) => {
     } finally {
       await codeGame.stop();
     }
+  });
+
+  it('ends a part failed when its run was recorded but its command never queued, or when no job ever took it', async () => {
+    const user = await registerUser(server);
+    const { db } = server.app.database;
+    const { massProgress } = server.app.services;
+    const partOf = (batchId: string) =>
+      db.selectFrom('massExecutionItems').selectAll().where('batchId', '=', batchId).executeTakeFirstOrThrow();
+    const batch = (batchId: string) =>
+      massProgress.createBatch([
+        { batchId, userId: user.user.id, status: 'queued', commandId: null, output: null, error: null },
+      ]);
+
+    // What a Redis outage between recording the run and queueing its command leaves: the job failed.
+    const cut = crypto.randomUUID();
+    await batch(cut);
+    const executionId = derivedId('mass-run', cut, user.user.id);
+    expect(await massProgress.claim(cut, user.user.id, { executionId })).toBeDefined();
+    const now = new Date().toISOString();
+    await db
+      .insertInto('executions')
+      .values({
+        id: executionId,
+        userId: user.user.id,
+        scriptId: null,
+        target: 'game',
+        status: 'queued',
+        codeExcerpt: 'print(1)',
+        output: '',
+        error: null,
+        limitHit: null,
+        durationMs: 0,
+        createdAt: now,
+        initiatedBy: admin.user.id,
+        serverId: 'gone',
+        scriptName: null,
+        initiator: 'admin',
+        codeHash: 'x',
+      })
+      .execute();
+    await massProgress.jobFailed(cut, user.user.id, ERRORS.serviceUnavailable);
+    expect(await partOf(cut)).toMatchObject({ status: 'failed', error: ERRORS.serviceUnavailable });
+
+    // A part whose job the queue lost (Redis restarted empty) ends failed once a command's lifetime has passed.
+    const lost = crypto.randomUUID();
+    await batch(lost);
+    await massProgress.sweep();
+    expect(await partOf(lost)).toMatchObject({ status: 'queued' });
+    const longAgo = new Date(Date.now() - GAME_COMMAND_EXPIRY_MS - 1_000).toISOString();
+    await db.updateTable('massExecutionItems').set({ updatedAt: longAgo }).where('batchId', '=', lost).execute();
+    await massProgress.sweep();
+    expect(await partOf(lost)).toMatchObject({ status: 'failed', error: ERRORS.massPartNeverTaken });
   });
 
   it('shows connections: live from presence, with the user and the game data', async () => {

@@ -72,7 +72,8 @@ export function createMassProgress(deps: {
 
   /** Moves the parts `where` picks to `outcome`, if that is forward for them; publishes what moved. */
   async function advance(
-    where: { batchId: string; userId: string } | { commandId: string } | { executionId: string },
+    where:
+      { batchId: string; userId: string } | { commandId: string } | { executionId: string } | { queuedBefore: string },
     outcome: Outcome,
   ): Promise<MassItemRow[]> {
     let query = db
@@ -86,6 +87,8 @@ export function createMassProgress(deps: {
       .where('status', 'in', before(outcome.status));
     if ('batchId' in where) query = query.where('batchId', '=', where.batchId).where('userId', '=', where.userId);
     else if ('commandId' in where) query = query.where('commandId', '=', where.commandId);
+    else if ('queuedBefore' in where)
+      query = query.where('status', '=', 'queued').where('updatedAt', '<=', where.queuedBefore);
     else query = query.where('executionId', '=', where.executionId);
     const rows = await query.returningAll().execute();
     publish(rows);
@@ -155,7 +158,11 @@ export function createMassProgress(deps: {
     }
   }
 
-  /** Whether the part's command or run exists: a claimed part without either was never sent. */
+  /**
+   * Whether the part reached the game's queue: its command exists, or its run's command does, or
+   * its run ended without one (not connected). A run recorded whose command was never queued (Redis
+   * or the database went away in between) was not sent: its part would otherwise wait for good.
+   */
   async function wasSent(item: MassItemRow): Promise<boolean> {
     if (item.commandId) {
       const command = await db
@@ -166,8 +173,18 @@ export function createMassProgress(deps: {
       if (command) return true;
     }
     if (item.executionId) {
-      const run = await db.selectFrom('executions').select('id').where('id', '=', item.executionId).executeTakeFirst();
-      if (run) return true;
+      const command = await db
+        .selectFrom('gameCommands')
+        .select('id')
+        .where('executionId', '=', item.executionId)
+        .executeTakeFirst();
+      if (command) return true;
+      const run = await db
+        .selectFrom('executions')
+        .select('status')
+        .where('id', '=', item.executionId)
+        .executeTakeFirst();
+      if (run && run.status !== 'queued' && run.status !== 'failed') return true;
     }
     return false;
   }
@@ -262,11 +279,16 @@ export function createMassProgress(deps: {
     /**
      * Runs with the command sweep: open parts are caught up with their commands and runs, and a
      * part claimed longer than a command lives without its command or run ever being created (the
-     * job's worker died in between) ends failed: it was not sent, and it will not be.
+     * job's worker died in between) ends failed: it was not sent, and it will not be. So does a part
+     * no job claimed in that time: its job was lost with the queue (Redis restarted empty).
      */
     async sweep(): Promise<void> {
       const now = nowIso();
       const claimedBefore = isoPlus(now, -deps.claimExpiryMs);
+      await advance(
+        { queuedBefore: claimedBefore },
+        { status: 'failed', output: null, error: ERRORS.massPartNeverTaken },
+      );
       const stale = await db
         .selectFrom('massExecutionItems')
         .selectAll()
