@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { engines } from '../test/engines.ts';
-import { DRILLS, formatTable, FULL_DRILL, invariantFailures, runDrills } from '../test/drills.ts';
+import { formatTable, FULL_DRILL, invariantFailures, runDrills, type DrillName } from '../test/drills.ts';
 
 const postgres = engines.find((engine) => engine.name === 'PostgreSQL');
 
 /**
  * The fault drills of `npm run drill`, small: every fault an operator meets, injected into two real
  * instances and a worker under a stream of commands, leaves no 500, no lost or duplicated command,
- * no crash and no mass-execution part short of its end.
+ * no crash and no mass-execution part short of its end. The worker kill is left to `npm run drill`
+ * (and scale-out.test.ts): a part its worker claimed but never sent ends when the queue runs the
+ * job again, 30 to 60 s later (BullMQ's lock), too long for this suite.
  */
+const DRILLS: DrillName[] = ['instance-kill', 'redis-restart', 'postgres-terminate'];
 describe.skipIf(!postgres)(
   'fault drills (short): instance kill, Redis restart, PostgreSQL sessions cut, worker kill',
   () => {
@@ -19,7 +22,7 @@ describe.skipIf(!postgres)(
         games: 10,
         users: 4,
         commandsPerSecond: 10,
-        drills: [...DRILLS],
+        drills: DRILLS,
         beforeSeconds: 1,
         afterSeconds: 1,
         redisDownSeconds: 2,

@@ -62,7 +62,8 @@ export const FULL_DRILL: Omit<DrillOptions, 'adminUrl' | 'log'> = {
   redisDownSeconds: 3,
   restartDelaySeconds: 1,
   deliveryBoundSeconds: 20,
-  massBoundSeconds: 60,
+  // A part the killed worker claimed but never sent ends when the queue runs its job again (BullMQ's lock: 30-60 s).
+  massBoundSeconds: 90,
   recoveryBoundSeconds: 60,
 };
 
@@ -85,6 +86,8 @@ export interface DrillRow {
   userStatuses: Record<string, number>;
   /** Requests that got no answer (connection refused or cut). */
   connectionErrors: number;
+  /** Every refusal by who got it, status and error, and how often. */
+  refusals: Record<string, number>;
   /** 500 answers seen by anyone (must be 0). */
   status500: number;
   /** 503 answers seen by anyone (expected while a dependency is away). */
@@ -128,6 +131,8 @@ class Tally {
   gameStatuses: Record<string, number> = {};
   userStatuses: Record<string, number> = {};
   connectionErrors = 0;
+  /** Each refusal (status and error) and how often it came. */
+  refusals: Record<string, number> = {};
   crashNotes: string[] = [];
   acknowledged: { id: string; serverId: string }[] = [];
   unresolved = 0;
@@ -136,6 +141,10 @@ class Tally {
   }
   user(status: number) {
     this.userStatuses[status] = (this.userStatuses[status] ?? 0) + 1;
+  }
+  refused(who: 'game' | 'user', status: number, body: unknown) {
+    const reason = `${who} ${status} ${(body as { error?: string } | null)?.error ?? ''}`.trim();
+    this.refusals[reason] = (this.refusals[reason] ?? 0) + 1;
   }
 }
 
@@ -275,6 +284,7 @@ export async function runDrills(options: DrillOptions): Promise<DrillRow[]> {
         try {
           const outcome = await game.sim.ping({ signal: stopGames.signal });
           tally.game(outcome.status);
+          if (outcome.status !== 200) tally.refused('game', outcome.status, outcome.body);
           if (outcome.status === 503 || outcome.status === 429) await sleep(jitter(1_000));
           else if (outcome.status !== 200) await sleep(2_000);
           else if (!outcome.commands.length) await sleep(Math.max(0, 250 - (Date.now() - started)));
@@ -320,6 +330,7 @@ export async function runDrills(options: DrillOptions): Promise<DrillRow[]> {
           });
           tally.user(response.status);
           const answer = (await response.json()) as T;
+          if (response.status !== 200) tally.refused('user', response.status, answer);
           const retryAfter = Number(response.headers.get('retry-after'));
           const again = response.status === 503 || response.status === 429 || (response.status === 409 && retryAfter);
           if (!again) return { status: response.status, body: answer };
@@ -511,6 +522,7 @@ export async function runDrills(options: DrillOptions): Promise<DrillRow[]> {
         gameStatuses: tally.gameStatuses,
         userStatuses: tally.userStatuses,
         connectionErrors: tally.connectionErrors,
+        refusals: tally.refusals,
         status500: all(statuses, 500),
         status503: all(statuses, 503),
         crashes,

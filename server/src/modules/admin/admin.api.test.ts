@@ -356,7 +356,7 @@ describeEachEngine('admin API', (engine) => {
     }
   });
 
-  it('ends a part failed when its run was recorded but its command never queued, or when no job ever took it', async () => {
+  it('ends a part failed when its run was recorded but its command never queued, when its worker died before sending it, or when no job ever took it', async () => {
     const user = await registerUser(server);
     const { db } = server.app.database;
     const { massProgress } = server.app.services;
@@ -396,6 +396,17 @@ describeEachEngine('admin API', (engine) => {
       .execute();
     await massProgress.jobFailed(cut, user.user.id, ERRORS.serviceUnavailable);
     expect(await partOf(cut)).toMatchObject({ status: 'failed', error: ERRORS.serviceUnavailable });
+
+    // A part claimed by a worker that died before sending it: the queue runs its job again, which sends nothing and ends it.
+    const died = crypto.randomUUID();
+    await batch(died);
+    const commandId = derivedId('mass-command', died, user.user.id);
+    expect(await massProgress.claim(died, user.user.id, { commandId })).toBeDefined();
+    const job = { batchId: died, userId: user.user.id, initiatedBy: admin.user.id, command: { type: 'heal' } };
+    await server.app.services.jobs.request(MASS_EXECUTION_JOB, job, 10_000);
+    expect(await partOf(died)).toMatchObject({ status: 'failed', error: ERRORS.massPartNeverSent });
+    const sent = await db.selectFrom('gameCommands').select('id').where('userId', '=', user.user.id).execute();
+    expect(sent).toEqual([]);
 
     // A part whose job the queue lost (Redis restarted empty) ends failed once a command's lifetime has passed.
     const lost = crypto.randomUUID();

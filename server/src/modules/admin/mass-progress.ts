@@ -244,6 +244,7 @@ export function createMassProgress(deps: {
     },
 
     find,
+    wasSent,
 
     /** Pushes a part as it stands (a job that found its part already taken says where it is). */
     republish: (item: MassItemRow) => publish([item]),
