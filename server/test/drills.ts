@@ -411,6 +411,7 @@ export async function runDrills(options: DrillOptions): Promise<DrillRow[]> {
       for (const managed of processes) if (!alive(managed)) await restart(managed);
       for (const game of [...games, ...probes]) game.sim.options.url = bases[game.home]!;
       log(`drill ${drillNo}: ${drill}`);
+      const receivedBefore = new Map(games.map((game) => [game, game.sim.received.length]));
       const stopStream = new AbortController();
       const stream = streamOf(drillNo, stopStream.signal);
       await sleep(options.beforeSeconds * 1_000);
@@ -495,7 +496,7 @@ export async function runDrills(options: DrillOptions): Promise<DrillRow[]> {
       let redelivered = 0;
       for (const game of games) {
         const seen = new Set<string>();
-        for (const command of game.sim.received) {
+        for (const command of game.sim.received.slice(receivedBefore.get(game))) {
           if (seen.has(command.id)) redelivered += 1;
           seen.add(command.id);
           const mark = markOf(command, drillNo, massCode, game.user);
