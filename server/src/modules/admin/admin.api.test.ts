@@ -373,29 +373,63 @@ describeEachEngine('admin API', (engine) => {
     const executionId = derivedId('mass-run', cut, user.user.id);
     expect(await massProgress.claim(cut, user.user.id, { executionId })).toBeDefined();
     const now = new Date().toISOString();
-    await db
-      .insertInto('executions')
-      .values({
-        id: executionId,
-        userId: user.user.id,
-        scriptId: null,
-        target: 'game',
-        status: 'queued',
-        codeExcerpt: 'print(1)',
-        output: '',
-        error: null,
-        limitHit: null,
-        durationMs: 0,
-        createdAt: now,
-        initiatedBy: admin.user.id,
-        serverId: 'gone',
-        scriptName: null,
-        initiator: 'admin',
-        codeHash: 'x',
-      })
-      .execute();
+    const queuedRun = {
+      id: executionId,
+      userId: user.user.id,
+      scriptId: null,
+      target: 'game' as const,
+      status: 'queued',
+      codeExcerpt: 'print(1)',
+      output: '',
+      error: null,
+      limitHit: null,
+      durationMs: 0,
+      createdAt: now,
+      initiatedBy: admin.user.id,
+      serverId: 'gone',
+      scriptName: null,
+      initiator: 'admin',
+      codeHash: 'x',
+    };
+    await db.insertInto('executions').values(queuedRun).execute();
     await massProgress.jobFailed(cut, user.user.id, ERRORS.serviceUnavailable);
     expect(await partOf(cut)).toMatchObject({ status: 'failed', error: ERRORS.serviceUnavailable });
+
+    // A run's command answered while the database was cut before the run and the part followed: the part catches up.
+    const answered = crypto.randomUUID();
+    await batch(answered);
+    const answeredRun = derivedId('mass-run', answered, user.user.id);
+    await massProgress.claim(answered, user.user.id, { executionId: answeredRun });
+    await massProgress.advance({ batchId: answered, userId: user.user.id }, { status: 'delivered' });
+    await db
+      .insertInto('executions')
+      .values({ ...queuedRun, id: answeredRun })
+      .execute();
+    await db
+      .insertInto('gameCommands')
+      .values({
+        id: crypto.randomUUID(),
+        userId: user.user.id,
+        serverId: 'gone',
+        type: 'execute',
+        data: JSON.stringify({ code: 'print(1)' }),
+        status: 'succeeded',
+        source: 'execution',
+        executionId: answeredRun,
+        attempts: 1,
+        leaseUntil: null,
+        output: '1\n',
+        error: null,
+        durationMs: 3,
+        createdAt: now,
+        expiresAt: now,
+        deliveredAt: now,
+        completedAt: now,
+      })
+      .execute();
+    expect((await as(admin.token).get(`/api/admin/mass-executions/${answered}`)).body.items).toMatchObject([
+      { status: 'succeeded', output: '1\n' },
+    ]);
 
     // A part claimed by a worker that died before sending it: the queue runs its job again, which sends nothing and ends it.
     const died = crypto.randomUUID();
@@ -405,7 +439,7 @@ describeEachEngine('admin API', (engine) => {
     const job = { batchId: died, userId: user.user.id, initiatedBy: admin.user.id, command: { type: 'heal' } };
     await server.app.services.jobs.request(MASS_EXECUTION_JOB, job, 10_000);
     expect(await partOf(died)).toMatchObject({ status: 'failed', error: ERRORS.massPartNeverSent });
-    const sent = await db.selectFrom('gameCommands').select('id').where('userId', '=', user.user.id).execute();
+    const sent = await db.selectFrom('gameCommands').select('id').where('id', '=', commandId).execute();
     expect(sent).toEqual([]);
 
     // A part whose job the queue lost (Redis restarted empty) ends failed once a command's lifetime has passed.

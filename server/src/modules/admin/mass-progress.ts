@@ -143,18 +143,14 @@ export function createMassProgress(deps: {
         const status = (['succeeded', 'failed', 'not_connected'] as const).find((s) => s === run.status) ?? 'failed';
         await advance({ executionId: run.id }, { status, output: run.output, error: run.error });
       }
-      const open = await db
+      // The run's command, finished or not: a result recorded while the step after it failed (the
+      // database cut between the two) left the run queued, and only the command holds the outcome.
+      const commands = await db
         .selectFrom('gameCommands')
-        .select(['executionId', 'status'])
+        .selectAll()
         .where('executionId', 'in', executionIds)
-        .where('status', 'in', ['queued', 'delivered'])
         .execute();
-      for (const command of open) {
-        await advance(
-          { executionId: command.executionId! },
-          { status: COMMAND_STATUS[command.status as 'queued' | 'delivered'] },
-        );
-      }
+      for (const command of commands) await commandChanged(toCommandView(command));
     }
   }
 
