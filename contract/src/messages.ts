@@ -77,6 +77,7 @@ export const ERRORS = {
   massExecutionNotFound: 'Mass execution not found',
   /** A claimed part whose job stopped (its worker died) before the command or run was created. */
   massPartNeverSent: 'The worker running this part stopped before sending it; it was not sent',
+  massPartNeverTaken: 'No worker took this part (the job queue lost it, as a Redis restart does); it was not sent',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 200 printable characters',
   idempotencyKeyInProgress: 'A request with this Idempotency-Key is still in progress',
   idempotencyKeyAbandoned:

@@ -71,19 +71,27 @@ export class SimulatedGame {
     const results = this.outbox;
     this.outbox = [];
     const wait = options.wait ?? this.options.wait;
-    const response = await fetch(`${this.options.url}/api/game/ping`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        key: this.options.key,
-        serverId: this.options.serverId,
-        playerData: this.playerData(),
-        ...(results.length ? { results } : {}),
-        ...(wait ? { wait } : {}),
-      }),
-      signal: options.signal,
-    });
-    const body = (await response.json()) as PingOutcome['body'];
+    let response: Response;
+    let body: PingOutcome['body'];
+    try {
+      response = await fetch(`${this.options.url}/api/game/ping`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          key: this.options.key,
+          serverId: this.options.serverId,
+          playerData: this.playerData(),
+          ...(results.length ? { results } : {}),
+          ...(wait ? { wait } : {}),
+        }),
+        signal: options.signal,
+      });
+      body = (await response.json()) as PingOutcome['body'];
+    } catch (error) {
+      // No answer (the instance went away mid-request): the results go again with the next ping.
+      this.outbox.unshift(...results);
+      throw error;
+    }
     if (!response.ok) {
       this.outbox.unshift(...results);
       return { status: response.status, body, commands: [] };

@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import type { BusEvent } from '../../platform/event-bus.ts';
 import { MASS_EXECUTION_JOB } from './mass-execution.ts';
+import { derivedId } from './mass-progress.ts';
 
 describeEachEngine('admin API', (engine) => {
   let server: TestServer;
@@ -352,6 +354,103 @@ describeEachEngine('admin API', (engine) => {
     } finally {
       await codeGame.stop();
     }
+  });
+
+  it('ends a part failed when its run was recorded but its command never queued, when its worker died before sending it, or when no job ever took it', async () => {
+    const user = await registerUser(server);
+    const { db } = server.app.database;
+    const { massProgress } = server.app.services;
+    const partOf = (batchId: string) =>
+      db.selectFrom('massExecutionItems').selectAll().where('batchId', '=', batchId).executeTakeFirstOrThrow();
+    const batch = (batchId: string) =>
+      massProgress.createBatch([
+        { batchId, userId: user.user.id, status: 'queued', commandId: null, output: null, error: null },
+      ]);
+
+    // What a Redis outage between recording the run and queueing its command leaves: the job failed.
+    const cut = crypto.randomUUID();
+    await batch(cut);
+    const executionId = derivedId('mass-run', cut, user.user.id);
+    expect(await massProgress.claim(cut, user.user.id, { executionId })).toBeDefined();
+    const now = new Date().toISOString();
+    const queuedRun = {
+      id: executionId,
+      userId: user.user.id,
+      scriptId: null,
+      target: 'game' as const,
+      status: 'queued',
+      codeExcerpt: 'print(1)',
+      output: '',
+      error: null,
+      limitHit: null,
+      durationMs: 0,
+      createdAt: now,
+      initiatedBy: admin.user.id,
+      serverId: 'gone',
+      scriptName: null,
+      initiator: 'admin',
+      codeHash: 'x',
+    };
+    await db.insertInto('executions').values(queuedRun).execute();
+    await massProgress.jobFailed(cut, user.user.id, ERRORS.serviceUnavailable);
+    expect(await partOf(cut)).toMatchObject({ status: 'failed', error: ERRORS.serviceUnavailable });
+
+    // A run's command answered while the database was cut before the run and the part followed: the part catches up.
+    const answered = crypto.randomUUID();
+    await batch(answered);
+    const answeredRun = derivedId('mass-run', answered, user.user.id);
+    await massProgress.claim(answered, user.user.id, { executionId: answeredRun });
+    await massProgress.advance({ batchId: answered, userId: user.user.id }, { status: 'delivered' });
+    await db
+      .insertInto('executions')
+      .values({ ...queuedRun, id: answeredRun })
+      .execute();
+    await db
+      .insertInto('gameCommands')
+      .values({
+        id: crypto.randomUUID(),
+        userId: user.user.id,
+        serverId: 'gone',
+        type: 'execute',
+        data: JSON.stringify({ code: 'print(1)' }),
+        status: 'succeeded',
+        source: 'execution',
+        executionId: answeredRun,
+        attempts: 1,
+        leaseUntil: null,
+        output: '1\n',
+        error: null,
+        durationMs: 3,
+        createdAt: now,
+        expiresAt: now,
+        deliveredAt: now,
+        completedAt: now,
+      })
+      .execute();
+    expect((await as(admin.token).get(`/api/admin/mass-executions/${answered}`)).body.items).toMatchObject([
+      { status: 'succeeded', output: '1\n' },
+    ]);
+
+    // A part claimed by a worker that died before sending it: the queue runs its job again, which sends nothing and ends it.
+    const died = crypto.randomUUID();
+    await batch(died);
+    const commandId = derivedId('mass-command', died, user.user.id);
+    expect(await massProgress.claim(died, user.user.id, { commandId })).toBeDefined();
+    const job = { batchId: died, userId: user.user.id, initiatedBy: admin.user.id, command: { type: 'heal' } };
+    await server.app.services.jobs.request(MASS_EXECUTION_JOB, job, 10_000);
+    expect(await partOf(died)).toMatchObject({ status: 'failed', error: ERRORS.massPartNeverSent });
+    const sent = await db.selectFrom('gameCommands').select('id').where('id', '=', commandId).execute();
+    expect(sent).toEqual([]);
+
+    // A part whose job the queue lost (Redis restarted empty) ends failed once a command's lifetime has passed.
+    const lost = crypto.randomUUID();
+    await batch(lost);
+    await massProgress.sweep();
+    expect(await partOf(lost)).toMatchObject({ status: 'queued' });
+    const longAgo = new Date(Date.now() - GAME_COMMAND_EXPIRY_MS - 1_000).toISOString();
+    await db.updateTable('massExecutionItems').set({ updatedAt: longAgo }).where('batchId', '=', lost).execute();
+    await massProgress.sweep();
+    expect(await partOf(lost)).toMatchObject({ status: 'failed', error: ERRORS.massPartNeverTaken });
   });
 
   it('shows connections: live from presence, with the user and the game data', async () => {

@@ -84,10 +84,22 @@ export function createMassExecution(deps: {
     }
   }
 
-  /** The part was claimed before (this job ran already, on a worker that died): report where it stands, send nothing. */
+  /**
+   * The part was claimed before (this job ran already, on a worker that died): send nothing. The
+   * queue runs a job again only once its first worker stopped renewing its lock, so a part that
+   * worker claimed but never sent never will be: it ends failed now, not after a command's lifetime.
+   */
   async function alreadyTaken(job: MassJob): Promise<void> {
     const item = await progress.find(job.batchId, job.userId);
-    if (item) progress.republish(item);
+    if (!item) return;
+    if (item.status === 'sending' && !(await progress.wasSent(item))) {
+      await progress.advance(
+        { batchId: job.batchId, userId: job.userId },
+        { status: 'failed', output: null, error: ERRORS.massPartNeverSent },
+      );
+      return;
+    }
+    progress.republish(item);
   }
 
   deps.jobs.register<MassJob>(MASS_EXECUTION_JOB, async (job) => {

@@ -72,7 +72,8 @@ export function createMassProgress(deps: {
 
   /** Moves the parts `where` picks to `outcome`, if that is forward for them; publishes what moved. */
   async function advance(
-    where: { batchId: string; userId: string } | { commandId: string } | { executionId: string },
+    where:
+      { batchId: string; userId: string } | { commandId: string } | { executionId: string } | { queuedBefore: string },
     outcome: Outcome,
   ): Promise<MassItemRow[]> {
     let query = db
@@ -86,6 +87,8 @@ export function createMassProgress(deps: {
       .where('status', 'in', before(outcome.status));
     if ('batchId' in where) query = query.where('batchId', '=', where.batchId).where('userId', '=', where.userId);
     else if ('commandId' in where) query = query.where('commandId', '=', where.commandId);
+    else if ('queuedBefore' in where)
+      query = query.where('status', '=', 'queued').where('updatedAt', '<=', where.queuedBefore);
     else query = query.where('executionId', '=', where.executionId);
     const rows = await query.returningAll().execute();
     publish(rows);
@@ -140,22 +143,22 @@ export function createMassProgress(deps: {
         const status = (['succeeded', 'failed', 'not_connected'] as const).find((s) => s === run.status) ?? 'failed';
         await advance({ executionId: run.id }, { status, output: run.output, error: run.error });
       }
-      const open = await db
+      // The run's command, finished or not: a result recorded while the step after it failed (the
+      // database cut between the two) left the run queued, and only the command holds the outcome.
+      const commands = await db
         .selectFrom('gameCommands')
-        .select(['executionId', 'status'])
+        .selectAll()
         .where('executionId', 'in', executionIds)
-        .where('status', 'in', ['queued', 'delivered'])
         .execute();
-      for (const command of open) {
-        await advance(
-          { executionId: command.executionId! },
-          { status: COMMAND_STATUS[command.status as 'queued' | 'delivered'] },
-        );
-      }
+      for (const command of commands) await commandChanged(toCommandView(command));
     }
   }
 
-  /** Whether the part's command or run exists: a claimed part without either was never sent. */
+  /**
+   * Whether the part reached the game's queue: its command exists, or its run's command does, or
+   * its run ended without one (not connected). A run recorded whose command was never queued (Redis
+   * or the database went away in between) was not sent: its part would otherwise wait for good.
+   */
   async function wasSent(item: MassItemRow): Promise<boolean> {
     if (item.commandId) {
       const command = await db
@@ -166,8 +169,18 @@ export function createMassProgress(deps: {
       if (command) return true;
     }
     if (item.executionId) {
-      const run = await db.selectFrom('executions').select('id').where('id', '=', item.executionId).executeTakeFirst();
-      if (run) return true;
+      const command = await db
+        .selectFrom('gameCommands')
+        .select('id')
+        .where('executionId', '=', item.executionId)
+        .executeTakeFirst();
+      if (command) return true;
+      const run = await db
+        .selectFrom('executions')
+        .select('status')
+        .where('id', '=', item.executionId)
+        .executeTakeFirst();
+      if (run && run.status !== 'queued' && run.status !== 'failed') return true;
     }
     return false;
   }
@@ -227,6 +240,7 @@ export function createMassProgress(deps: {
     },
 
     find,
+    wasSent,
 
     /** Pushes a part as it stands (a job that found its part already taken says where it is). */
     republish: (item: MassItemRow) => publish([item]),
@@ -262,11 +276,16 @@ export function createMassProgress(deps: {
     /**
      * Runs with the command sweep: open parts are caught up with their commands and runs, and a
      * part claimed longer than a command lives without its command or run ever being created (the
-     * job's worker died in between) ends failed: it was not sent, and it will not be.
+     * job's worker died in between) ends failed: it was not sent, and it will not be. So does a part
+     * no job claimed in that time: its job was lost with the queue (Redis restarted empty).
      */
     async sweep(): Promise<void> {
       const now = nowIso();
       const claimedBefore = isoPlus(now, -deps.claimExpiryMs);
+      await advance(
+        { queuedBefore: claimedBefore },
+        { status: 'failed', output: null, error: ERRORS.massPartNeverTaken },
+      );
       const stale = await db
         .selectFrom('massExecutionItems')
         .selectAll()

@@ -171,7 +171,18 @@ export function createExecutionsService(deps: {
       { success: false, output: '', error: null, durationMs: 0, status: 'queued' },
       server,
     );
-    const commandId = await game.queueExecution(userId, server, code, executionId);
+    let commandId: string;
+    try {
+      commandId = await game.queueExecution(userId, server, code, executionId);
+    } catch (error) {
+      // The run is recorded but its command was never queued (Redis or the database went away in
+      // between): it ends failed now, or it would wait for a result that cannot come.
+      const message = error instanceof AppError ? error.message : ERRORS.serviceUnavailable;
+      await executionsRepo
+        .complete(db, executionId, { status: 'failed', output: '', error: message, durationMs: 0 })
+        .catch(() => undefined);
+      throw error;
+    }
     return gameAnswer(executionId, server, await game.waitForResult(commandId, gameWaitMs));
   }
 
