@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { io } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -163,6 +163,17 @@ describe('RunsScreen', () => {
     expect(screen.getByLabelText('Filter runs by status')).toHaveValue('');
     expect(screen.getByLabelText('Filter runs by game server')).toHaveValue('');
     expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+  });
+
+  it('keeps both of two filter changes made before the page renders again', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    // One act: React renders once, after both changes (as on a busy machine or with quick hands).
+    act(() => {
+      fireEvent.change(screen.getByLabelText('Filter runs by status'), { target: { value: 'failed' } });
+      fireEvent.change(screen.getByLabelText('Filter runs by target'), { target: { value: 'game' } });
+    });
+    await waitFor(() => expect(listRequests().at(-1)!.url).toBe('/api/executions?target=game&status=failed'));
   });
 
   it('updates a pending run in place when its result arrives, and adds new runs at the top', async () => {

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Center, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import { messageOf } from '../../../lib/api-client.ts';
@@ -32,15 +32,22 @@ export function RunsScreen({ scripts }: Props) {
   const runs = useRuns(filters);
   const list = useMemo(() => runs.data?.pages.flatMap((page) => page.runs) ?? [], [runs.data]);
 
-  const update = (change: FilterChange) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [name, value] of Object.entries(change)) {
-        if (value === null) next.delete(name);
-        else next.set(name, value);
-      }
-      return next;
-    });
+  // Each change builds on the one before even when no render came between them (a quick user, a
+  // busy machine): React Router's updater gets the params of the last render, which would drop
+  // the first of two changes.
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
+  const update = (change: FilterChange) => {
+    const next = new URLSearchParams(latest.current);
+    for (const [name, value] of Object.entries(change)) {
+      if (value === null) next.delete(name);
+      else next.set(name, value);
+    }
+    latest.current = next;
+    setParams(next);
+  };
   const hrefOf = (run: RunSummary) => {
     const next = new URLSearchParams(params);
     next.set('id', run.id);
