@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
@@ -451,6 +451,40 @@ describeEachEngine('admin API', (engine) => {
     await db.updateTable('massExecutionItems').set({ updatedAt: longAgo }).where('batchId', '=', lost).execute();
     await massProgress.sweep();
     expect(await partOf(lost)).toMatchObject({ status: 'failed', error: ERRORS.massPartNeverTaken });
+  });
+
+  it('ends a part failed when the database is cut under its job, even when the first tries to record that fail too', async () => {
+    const user = await registerUser(server);
+    const { db } = server.app.database;
+    const { massProgress, gameLink } = server.app.services;
+    const batchId = crypto.randomUUID();
+    await massProgress.createBatch([
+      { batchId, userId: user.user.id, status: 'queued', commandId: null, output: null, error: null },
+    ]);
+    // What pg_terminate_backend gives a query in flight, and the next ones while the pool reconnects.
+    const cut = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const lookup = vi.spyOn(gameLink, 'executionServer').mockRejectedValueOnce(cut());
+    const record = vi
+      .spyOn(massProgress, 'jobFailed')
+      .mockRejectedValueOnce(cut())
+      .mockRejectedValueOnce(cut());
+    let tries: number;
+    try {
+      const job = { batchId, userId: user.user.id, initiatedBy: admin.user.id, command: { type: 'heal' } };
+      await server.app.services.jobs.request(MASS_EXECUTION_JOB, job, 30_000);
+      tries = record.mock.calls.length;
+    } finally {
+      lookup.mockRestore();
+      record.mockRestore();
+    }
+    expect(tries).toBe(3);
+    const part = await db
+      .selectFrom('massExecutionItems')
+      .selectAll()
+      .where('batchId', '=', batchId)
+      .executeTakeFirstOrThrow();
+    // Not left 'sending' for a command's lifetime, and not the driver's words: the operator's message.
+    expect(part).toMatchObject({ status: 'failed', error: ERRORS.databaseUnavailable });
   });
 
   it('shows connections: live from presence, with the user and the game data', async () => {

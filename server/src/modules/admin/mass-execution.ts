@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { MassExecutionRequest, MassExecutionResponse, MassProgress } from '@moonrelay/contract/admin';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
+import { databaseUnavailable } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
 import { AUDIT_ACTIONS, AUDIT_CODE_EXCERPT, type AuditActor, type AuditService } from '../audit/audit.service.ts';
@@ -13,6 +15,9 @@ import { commandDetails } from './admin.service.ts';
 import { derivedId, type MassProgressStore } from './mass-progress.ts';
 
 export const MASS_EXECUTION_JOB = 'mass-execution';
+
+/** Pauses between tries to record a failed part while the database is away (about 30 s in all). */
+const FAILURE_RECORD_PAUSES_MS = [100, 250, 500, 1000, 2000, 4000, 8000, 8000, 8000];
 
 interface MassJob {
   batchId: string;
@@ -102,12 +107,34 @@ export function createMassExecution(deps: {
     progress.republish(item);
   }
 
+  /**
+   * Records a part's failure. The error that failed the part is often the database going away (a
+   * failover cuts every session), and then the first try to record it fails too: the part would
+   * stay 'sending' until the sweep ends it after a command's lifetime. So it is tried again, with a
+   * growing pause, for about half a minute; the job keeps its place in the queue meanwhile.
+   */
+  async function recordFailure(job: MassJob, error: unknown): Promise<void> {
+    const message = databaseUnavailable(error)
+      ? ERRORS.databaseUnavailable
+      : error instanceof Error
+        ? error.message
+        : 'The job failed';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await progress.jobFailed(job.batchId, job.userId, message);
+        return;
+      } catch (recordError) {
+        if (attempt >= FAILURE_RECORD_PAUSES_MS.length) throw recordError;
+        await delay(FAILURE_RECORD_PAUSES_MS[attempt]);
+      }
+    }
+  }
+
   deps.jobs.register<MassJob>(MASS_EXECUTION_JOB, async (job) => {
     try {
       await runPart(job);
     } catch (error) {
-      const message = error instanceof Error ? error.message : 'The job failed';
-      await progress.jobFailed(job.batchId, job.userId, message);
+      await recordFailure(job, error);
     }
   });
 
