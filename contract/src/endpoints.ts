@@ -15,6 +15,7 @@ import {
 } from './auth.ts';
 import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScriptRequestSchema } from './scripts.ts';
 import { SCRIPT_CODE_MAX_BYTES } from './constants.ts';
+import { ScriptVersionListSchema, ScriptVersionParamsSchema, ScriptVersionSchema } from './script-versions.ts';
 import {
   ExecuteCodeRequestSchema,
   ExecuteCodeResponseSchema,
@@ -234,6 +235,41 @@ export const endpoints = {
     params: IdParamsSchema,
     response: SuccessResponseSchema,
     errors: [401, 404],
+  }),
+  listScriptVersions: endpoint({
+    method: 'get',
+    path: '/api/scripts/:id/versions',
+    tag: 'Scripts',
+    summary:
+      "A script's versions, newest first (the last 100): each save that changed it, who saved it, and how (a session, the API key, or a restore).",
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: ScriptVersionListSchema,
+    errors: [401, 404],
+  }),
+  getScriptVersion: endpoint({
+    method: 'get',
+    path: '/api/scripts/:id/versions/:n',
+    tag: 'Scripts',
+    summary: 'One version of a script in full, code included. A version pruned since answers 404.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: ScriptVersionParamsSchema,
+    response: ScriptVersionSchema,
+    errors: [400, 401, 404],
+  }),
+  restoreScriptVersion: endpoint({
+    method: 'post',
+    path: '/api/scripts/:id/versions/:n/restore',
+    tag: 'Scripts',
+    summary:
+      'Makes the script what that version was (code, name, description, game configuration). The restore is itself a new version; answers the script.',
+    auth: 'session-or-key',
+    rateLimit: 'general',
+    params: ScriptVersionParamsSchema,
+    response: ScriptSchema,
+    errors: [400, 401, 404],
   }),
   executeCode: endpoint({
     method: 'post',

@@ -2,6 +2,7 @@ import type { ErrorResponse } from './common.ts';
 import type { EndpointAuth, EndpointName } from './endpoints.ts';
 import { ERRORS, VALIDATION } from './messages.ts';
 import { RUN_ERRORS } from './runs.ts';
+import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -94,7 +95,22 @@ const script = {
   autoExecuteGames: null,
   createdAt: '2026-11-22T00:26:49.580Z',
   updatedAt: '2026-11-22T00:26:49.580Z',
+  version: 1,
 };
+
+/** The example script's first version, as the History lists it. */
+const firstVersion = {
+  number: 1,
+  name: 'Hello',
+  savedBy: 'Builder',
+  savedVia: 'session',
+  restoredFrom: null,
+  codeBytes: 29,
+  lines: 1,
+  current: true,
+  createdAt: '2026-11-22T00:26:49.580Z',
+};
+const versionNotFound = { status: 404, body: { error: SCRIPT_VERSION_ERRORS.notFound } };
 
 const sandboxRun = {
   success: true,
@@ -242,8 +258,36 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   updateScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },
     body: { code: 'print("Hello again")' },
-    response: { ...script, code: 'print("Hello again")', updatedAt: '2026-11-22T00:26:49.593Z' },
+    response: { ...script, code: 'print("Hello again")', updatedAt: '2026-11-22T00:26:49.593Z', version: 2 },
     error: scriptNotFound,
+  },
+  listScriptVersions: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    response: { scriptId: SCRIPT_ID, current: 1, items: [firstVersion] },
+    error: scriptNotFound,
+    note: 'Each save that changes the script adds a version; the last 100 are kept.',
+  },
+  getScriptVersion: {
+    params: { id: SCRIPT_ID_PLACEHOLDER, n: '1' },
+    response: {
+      ...firstVersion,
+      scriptId: SCRIPT_ID,
+      description: 'Says hello',
+      code: 'print("Hello from Moonrelay")',
+      isAutoExecute: false,
+      isPublic: false,
+      gameId: null,
+      gameName: null,
+      gameImageUrl: null,
+      autoExecuteGames: null,
+    },
+    error: versionNotFound,
+  },
+  restoreScriptVersion: {
+    params: { id: SCRIPT_ID_PLACEHOLDER, n: '1' },
+    response: { ...script, version: 2, updatedAt: '2026-11-22T00:31:02.004Z' },
+    error: versionNotFound,
+    note: 'The restore is a version of its own (here 2), so it can be undone by restoring the version before it.',
   },
   deleteScript: {
     params: { id: SCRIPT_ID_PLACEHOLDER },
@@ -458,6 +502,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
           id: sandboxRun.executionId,
           scriptId: SCRIPT_ID,
           scriptName: 'Hello',
+          scriptVersion: 1,
           target: 'sandbox',
           serverId: null,
           status: 'succeeded',
@@ -489,6 +534,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       id: sandboxRun.executionId,
       scriptId: SCRIPT_ID,
       scriptName: 'Hello',
+      scriptVersion: 1,
       target: 'sandbox',
       serverId: null,
       status: 'succeeded',

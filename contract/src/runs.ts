@@ -71,6 +71,8 @@ export const RunSummarySchema = z
     scriptId: z.string().nullable(),
     /** The script's name (its current one while it exists); null for custom code. */
     scriptName: z.string().nullable(),
+    /** The version of the saved script that ran (null: custom code, or a run from before versions were kept). */
+    scriptVersion: z.number().int().nullable(),
     target: ExecutionTargetSchema,
     /** Game runs: the game server it went to. */
     serverId: z.string().nullable(),

@@ -78,6 +78,8 @@ export const ScriptSchema = z
     autoExecuteGames: AutoExecuteGamesSchema.nullable(),
     createdAt: IsoDateTimeSchema,
     updatedAt: IsoDateTimeSchema,
+    /** The number of its current version (GET /api/scripts/{id}/versions). */
+    version: z.number().int(),
   })
   .meta({ id: 'Script' });
 export type Script = z.infer<typeof ScriptSchema>;

@@ -58,6 +58,30 @@ export interface ScriptsTable {
   autoExecuteGames: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The number of the script's current version (script_versions). */
+  version: Generated<number>;
+}
+
+/** A script as it stood after one save (the last SCRIPT_VERSIONS_KEPT per script). */
+export interface ScriptVersionsTable {
+  scriptId: string;
+  number: number;
+  name: string;
+  description: string | null;
+  code: string;
+  isAutoExecute: Flag;
+  isPublic: Flag;
+  gameId: string | null;
+  gameName: string | null;
+  gameImageUrl: string | null;
+  autoExecuteGames: string | null;
+  /** Who saved it; null once that account is gone. */
+  savedBy: string | null;
+  /** session | key | restore */
+  savedVia: string;
+  /** A restore: the version it brought back. */
+  restoredFrom: number | null;
+  createdAt: string;
 }
 
 export interface ExecutionsTable {
@@ -84,6 +108,8 @@ export interface ExecutionsTable {
   initiator: Generated<string>;
   /** SHA-256 of the full code that ran, kept in execution_code; null for runs recorded before it was kept. */
   codeHash: string | null;
+  /** The version of the saved script that ran (null: custom code, or a run from before versions were kept). */
+  scriptVersion: Generated<number | null>;
 }
 
 /** The full code of a user's runs, once per distinct code (executions.code_hash). */
@@ -234,6 +260,7 @@ export interface Database {
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;
   scripts: ScriptsTable;
+  scriptVersions: ScriptVersionsTable;
   executions: ExecutionsTable;
   executionCode: ExecutionCodeTable;
   gameCommands: GameCommandsTable;

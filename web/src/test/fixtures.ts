@@ -36,6 +36,7 @@ export function testScript(overrides: Partial<Script> = {}): Script {
     autoExecuteGames: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
+    version: 1,
     ...overrides,
   };
 }

@@ -56,6 +56,8 @@ interface RunContext {
   scriptId: string | null;
   /** The script's name as it runs, kept with the run (the script may be renamed or deleted later). */
   scriptName: string | null;
+  /** The script's version that runs (null for custom code). */
+  scriptVersion?: number | null;
   initiatedBy: string | null;
   /** The run's id when the caller derives it (a mass execution's part); else a random one. */
   executionId?: string;
@@ -103,6 +105,7 @@ export function createExecutionsService(deps: {
       id,
       userId,
       scriptId,
+      scriptVersion: run.scriptVersion ?? null,
       target,
       status: outcome.status,
       codeExcerpt: code.slice(0, EXCERPT_LENGTH),
@@ -246,7 +249,7 @@ export function createExecutionsService(deps: {
       await syntax.assertValidSyntax(script.code);
       const commands = asking.gameData ? await game.ping(userId, asking.serverId, asking.gameData) : undefined;
       await record(
-        { userId, scriptId: script.id, scriptName: script.name, initiatedBy: null },
+        { userId, scriptId: script.id, scriptName: script.name, scriptVersion: script.version, initiatedBy: null },
         script.code,
         'game',
         { success: true, output: '', error: null, durationMs: 0, status: 'succeeded' },
@@ -258,7 +261,13 @@ export function createExecutionsService(deps: {
     async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game', serverId?: string) {
       const script = await scriptsRepo.findForUser(db, userId, scriptId);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
-      const run = { userId, scriptId: script.id, scriptName: script.name, initiatedBy: null };
+      const run = {
+        userId,
+        scriptId: script.id,
+        scriptName: script.name,
+        scriptVersion: script.version,
+        initiatedBy: null,
+      };
       return execute(run, script.code, target, serverId);
     },
 

@@ -57,6 +57,7 @@ describeEachEngine('run history retention', (engine) => {
       id,
       userId,
       scriptId: null,
+      scriptVersion: null,
       target: 'sandbox',
       status: 'succeeded',
       codeExcerpt: code.slice(0, 500),

@@ -32,6 +32,7 @@ const summaryColumns = [
   'executions.id',
   'executions.userId',
   'executions.scriptId',
+  'executions.scriptVersion',
   'executions.target',
   'executions.serverId',
   'executions.status',

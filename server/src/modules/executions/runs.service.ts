@@ -26,6 +26,7 @@ export function toRunSummary(row: RunRow): RunSummary {
     id: row.id,
     scriptId: row.scriptId,
     scriptName: row.scriptName,
+    scriptVersion: row.scriptVersion,
     target: row.target as ExecutionTarget,
     serverId: row.serverId,
     status: STATUS[row.status] ?? 'failed',

@@ -1,9 +1,9 @@
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ScriptsTable } from '../../db/schema.ts';
 
 export type ScriptRow = Selectable<ScriptsTable>;
-export type ScriptPatch = Updateable<Omit<ScriptsTable, 'id' | 'userId' | 'createdAt'>>;
+export type ScriptPatch = Updateable<Omit<ScriptsTable, 'id' | 'userId' | 'createdAt' | 'version'>>;
 
 /** Every query is scoped by owner: a script id alone never reaches another user's row. */
 export const scriptsRepo = {
@@ -37,14 +37,24 @@ export const scriptsRepo = {
     await db.insertInto('scripts').values(row).execute();
   },
 
-  async updateForUser(db: Db, userId: string, id: string, patch: ScriptPatch): Promise<boolean> {
-    const result = await db
+  /**
+   * Changes the script and answers it as changed; `newVersion` bumps its version number in the same
+   * statement, so concurrent saves never share a number.
+   */
+  updateForUser(
+    db: Db,
+    userId: string,
+    id: string,
+    patch: ScriptPatch,
+    newVersion: boolean,
+  ): Promise<ScriptRow | undefined> {
+    return db
       .updateTable('scripts')
-      .set(patch)
+      .set(newVersion ? { ...patch, version: sql<number>`version + 1` } : patch)
       .where('id', '=', id)
       .where('userId', '=', userId)
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
   },
 
   async deleteForUser(db: Db, userId: string, id: string): Promise<boolean> {

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
+import type { ScriptVersion, ScriptVersionList } from '@moonrelay/contract/script-versions';
 import type { CreateScriptRequest, Script, UpdateScriptRequest } from '@moonrelay/contract/scripts';
 import { ERRORS } from '@moonrelay/contract/messages';
-import type { Db } from '../../db/database.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
+import { changesContent, patchOf, scriptVersions, type VersionOrigin } from './script-versions.ts';
 import { scriptsRepo, type ScriptPatch, type ScriptRow } from './scripts.repo.ts';
 
 const flag = (value: boolean | undefined) => (value ? 1 : 0) as 0 | 1;
@@ -24,6 +26,7 @@ export function toScript(row: ScriptRow): Script {
     autoExecuteGames: row.autoExecuteGames ? JSON.parse(row.autoExecuteGames) : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    version: Number(row.version),
   };
 }
 
@@ -44,9 +47,34 @@ function toPatch(update: UpdateScriptRequest): ScriptPatch {
   return patch;
 }
 
+/** How the caller reached the API: a save through the API key is marked as such in the history. */
+export type SaveChannel = 'session' | 'key';
+
 export function createScriptsService(deps: { db: Db }) {
   const { db } = deps;
   const notFound = () => new AppError(404, ERRORS.scriptNotFound);
+
+  const owned = async (userId: string, id: string, on: Db = db): Promise<ScriptRow> => {
+    const row = await scriptsRepo.findForUser(on, userId, id);
+    if (!row) throw notFound();
+    return row;
+  };
+
+  /**
+   * Applies a patch and, when it changes the script's content, keeps the result as a new version,
+   * in one transaction. The number comes from the UPDATE itself (version + 1), so saves that race
+   * each get their own number, in the order they committed, and none is lost.
+   */
+  function save(userId: string, id: string, patch: ScriptPatch, origin: VersionOrigin): Promise<ScriptRow> {
+    return inTransaction(db, async (trx) => {
+      const current = await owned(userId, id, trx);
+      const bump = changesContent(current, patch);
+      const row = await scriptsRepo.updateForUser(trx, userId, id, { ...patch, updatedAt: nowIso() }, bump);
+      if (!row) throw notFound();
+      if (bump) await scriptVersions.record(trx, row, origin);
+      return row;
+    });
+  }
 
   return {
     async list(userId: string): Promise<Script[]> {
@@ -54,12 +82,10 @@ export function createScriptsService(deps: { db: Db }) {
     },
 
     async get(userId: string, id: string): Promise<Script> {
-      const row = await scriptsRepo.findForUser(db, userId, id);
-      if (!row) throw notFound();
-      return toScript(row);
+      return toScript(await owned(userId, id));
     },
 
-    async create(userId: string, input: CreateScriptRequest): Promise<Script> {
+    async create(userId: string, input: CreateScriptRequest, channel: SaveChannel = 'session'): Promise<Script> {
       const now = nowIso();
       const row: ScriptRow = {
         id: crypto.randomUUID(),
@@ -76,21 +102,60 @@ export function createScriptsService(deps: { db: Db }) {
         autoExecuteGames: input.autoExecuteGames ? JSON.stringify(input.autoExecuteGames) : null,
         createdAt: now,
         updatedAt: now,
+        version: 1,
       };
-      await scriptsRepo.insert(db, row);
+      await inTransaction(db, async (trx) => {
+        await scriptsRepo.insert(trx, row);
+        await scriptVersions.record(trx, row, { savedBy: userId, via: channel });
+      });
       return toScript(row);
     },
 
-    async update(userId: string, id: string, update: UpdateScriptRequest): Promise<Script> {
-      const changed = await scriptsRepo.updateForUser(db, userId, id, { ...toPatch(update), updatedAt: nowIso() });
-      if (!changed) throw notFound();
-      const row = await scriptsRepo.findForUser(db, userId, id);
-      if (!row) throw notFound();
-      return toScript(row);
+    async update(
+      userId: string,
+      id: string,
+      update: UpdateScriptRequest,
+      channel: SaveChannel = 'session',
+    ): Promise<Script> {
+      return toScript(await save(userId, id, toPatch(update), { savedBy: userId, via: channel }));
     },
 
     async remove(userId: string, id: string): Promise<void> {
+      // The versions go with it (script_versions cascades).
       if (!(await scriptsRepo.deleteForUser(db, userId, id))) throw notFound();
+    },
+
+    async versions(userId: string, id: string): Promise<ScriptVersionList> {
+      return scriptVersions.list(db, await owned(userId, id));
+    },
+
+    async version(userId: string, id: string, number: number): Promise<ScriptVersion> {
+      const script = await owned(userId, id);
+      return scriptVersions.toVersion(script, await scriptVersions.find(db, script, number));
+    },
+
+    /**
+     * Makes the script what version `number` was. The restore is a new version of its own (marked
+     * with the version it brought back), even when the content equals the current one, so the
+     * history says that it happened.
+     */
+    async restore(userId: string, id: string, number: number): Promise<Script> {
+      return toScript(
+        await inTransaction(db, async (trx) => {
+          const script = await owned(userId, id, trx);
+          const version = await scriptVersions.find(trx, script, number);
+          const row = await scriptsRepo.updateForUser(
+            trx,
+            userId,
+            id,
+            { ...patchOf(version), updatedAt: nowIso() },
+            true,
+          );
+          if (!row) throw notFound();
+          await scriptVersions.record(trx, row, { savedBy: userId, via: 'restore', restoredFrom: number });
+          return row;
+        }),
+      );
     },
   };
 }

@@ -17,6 +17,7 @@ const summary = (overrides: Partial<RunSummary>): RunSummary => ({
   id: 'r1',
   scriptId: null,
   scriptName: null,
+  scriptVersion: null,
   target: 'sandbox',
   serverId: null,
   status: 'succeeded',
