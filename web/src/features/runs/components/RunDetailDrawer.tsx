@@ -7,6 +7,7 @@ import {
   DataList,
   Drawer,
   HStack,
+  Link,
   Portal,
   Spinner,
   Stack,
@@ -129,6 +130,18 @@ function RunBody({ run }: { run: Run }) {
             <RunStatusBadge run={run} />
           </DataList.ItemValue>
         </DataList.Item>
+        {run.scriptId && run.scriptVersion !== null && (
+          <DataList.Item>
+            <DataList.ItemLabel>Script version</DataList.ItemLabel>
+            <DataList.ItemValue>
+              <Link asChild color="fg.info">
+                <RouterLink to={`/editor?id=${encodeURIComponent(run.scriptId)}`}>
+                  Version {run.scriptVersion}
+                </RouterLink>
+              </Link>
+            </DataList.ItemValue>
+          </DataList.Item>
+        )}
         <DataList.Item>
           <DataList.ItemLabel>Target</DataList.ItemLabel>
           <DataList.ItemValue>

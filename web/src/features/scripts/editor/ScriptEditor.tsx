@@ -57,6 +57,7 @@ import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
 import { SyntaxSummary } from './SyntaxSummary.tsx';
+import { ScriptHistory } from '../history/ScriptHistory.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
 
 interface Props {
@@ -404,6 +405,10 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
       </Stack>
 
       <ExecutionOutput execution={execution} runningText={EDITOR_TEXT.running} />
+
+      {script && (
+        <ScriptHistory script={script} dirty={isDirty} onRestored={(restored) => reset(formValuesOf(restored))} />
+      )}
 
       <SaveScriptDialog
         open={dialogOpen}

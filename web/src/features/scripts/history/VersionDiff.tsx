@@ -1,0 +1,104 @@
+import { Box, Grid, HStack, Text } from '@chakra-ui/react';
+import { Fragment, useMemo } from 'react';
+import { foldUnchanged, sideBySide, type DiffCell, type DiffRow } from './side-by-side.ts';
+
+const SIDE_COLORS: Record<DiffRow['kind'], { left: string; right: string }> = {
+  same: { left: 'transparent', right: 'transparent' },
+  changed: { left: 'red.subtle', right: 'green.subtle' },
+  removed: { left: 'red.subtle', right: 'bg.muted' },
+  added: { left: 'bg.muted', right: 'green.subtle' },
+};
+
+/** What a side's cell says to a screen reader besides its text. */
+const MARK: Record<DiffRow['kind'], { left: string; right: string }> = {
+  same: { left: '', right: '' },
+  changed: { left: 'removed', right: 'added' },
+  removed: { left: 'removed', right: '' },
+  added: { left: '', right: 'added' },
+};
+
+function Cell({ cell, background, mark }: { cell: DiffCell | null; background: string; mark: string }) {
+  return (
+    <>
+      <Box bg={background} color="fg.muted" textAlign="right" px="2" userSelect="none" aria-hidden>
+        {cell?.number ?? ''}
+      </Box>
+      <Box bg={background} px="2" whiteSpace="pre" aria-label={cell && mark ? `${mark}: ${cell.text}` : undefined}>
+        {cell?.text ?? ''}
+      </Box>
+    </>
+  );
+}
+
+interface Props {
+  older: { label: string; code: string };
+  newer: { label: string; code: string };
+}
+
+/**
+ * Two versions' code side by side: the older on the left, the newer on the right, changed lines
+ * tinted, long unchanged stretches folded. Text only: nothing of a script is ever rendered as HTML.
+ */
+export function VersionDiff({ older, newer }: Props) {
+  const diff = useMemo(() => sideBySide(older.code, newer.code), [older.code, newer.code]);
+  if ('tooLarge' in diff) {
+    return <Text color="fg.muted">These versions differ in too many lines to show side by side.</Text>;
+  }
+  const rows = foldUnchanged(diff.rows);
+  return (
+    <Box>
+      <HStack justify="space-between" mb="2" fontSize="sm" wrap="wrap">
+        <Text data-testid="diff-counts">
+          <Text as="span" color="fg.success">
+            +{diff.added}
+          </Text>{' '}
+          <Text as="span" color="fg.error">
+            −{diff.removed}
+          </Text>{' '}
+          {diff.added + diff.removed === 0 ? 'The code is the same in both versions.' : 'lines changed'}
+        </Text>
+      </HStack>
+      <Box
+        overflowX="auto"
+        borderWidth="1px"
+        rounded="md"
+        fontFamily="mono"
+        fontSize="xs"
+        maxH="480px"
+        overflowY="auto"
+        tabIndex={0}
+        aria-label={`Changes from ${older.label} to ${newer.label}`}
+        data-testid="version-diff"
+      >
+        <Grid templateColumns="auto minmax(280px, 1fr) auto minmax(280px, 1fr)" minW="fit-content">
+          <Box gridColumn="1 / span 2" px="2" py="1" bg="bg.subtle" fontWeight="semibold" fontFamily="body">
+            {older.label}
+          </Box>
+          <Box gridColumn="3 / span 2" px="2" py="1" bg="bg.subtle" fontWeight="semibold" fontFamily="body">
+            {newer.label}
+          </Box>
+          {rows.map((row, index) =>
+            row.kind === 'fold' ? (
+              <Box
+                key={`fold-${index}`}
+                gridColumn="1 / span 4"
+                px="2"
+                py="0.5"
+                bg="bg.muted"
+                color="fg.muted"
+                fontFamily="body"
+              >
+                ⋯ {row.count.toLocaleString('en')} unchanged {row.count === 1 ? 'line' : 'lines'}
+              </Box>
+            ) : (
+              <Fragment key={index}>
+                <Cell cell={row.left} background={SIDE_COLORS[row.kind].left} mark={MARK[row.kind].left} />
+                <Cell cell={row.right} background={SIDE_COLORS[row.kind].right} mark={MARK[row.kind].right} />
+              </Fragment>
+            ),
+          )}
+        </Grid>
+      </Box>
+    </Box>
+  );
+}
