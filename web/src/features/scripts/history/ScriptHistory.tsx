@@ -185,7 +185,7 @@ function HistoryBody({ script, dirty, onRestored }: Props) {
               <Table.ColumnHeader>Version</Table.ColumnHeader>
               <Table.ColumnHeader>Saved</Table.ColumnHeader>
               <Table.ColumnHeader>By</Table.ColumnHeader>
-              <Table.ColumnHeader>Lines</Table.ColumnHeader>
+              <Table.ColumnHeader hideBelow="md">Lines</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
@@ -203,8 +203,8 @@ function HistoryBody({ script, dirty, onRestored }: Props) {
                 <Table.Cell whiteSpace="nowrap" title={formatDateTime(item.createdAt)}>
                   {timeAgo(item.createdAt)}
                 </Table.Cell>
-                <Table.Cell>{origin(item)}</Table.Cell>
-                <Table.Cell>{item.lines.toLocaleString('en')}</Table.Cell>
+                <Table.Cell minW="40">{origin(item)}</Table.Cell>
+                <Table.Cell hideBelow="md">{item.lines.toLocaleString('en')}</Table.Cell>
                 <Table.Cell textAlign="end">
                   <HStack justify="flex-end" gap="1">
                     {!item.current && (
