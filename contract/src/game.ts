@@ -17,6 +17,11 @@ import {
 
 /** A Roblox id: games send numbers; ids typed by people may arrive as digit strings. */
 const RobloxIdSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]);
+/**
+ * A player's user id. In Studio (Play, or Test > Start's local server) the players are test players
+ * named Player1, Player2, ... with user ids -1, -2, ...; a live game's are positive.
+ */
+const PlayerUserIdSchema = z.union([z.number().int(), z.string().regex(/^\d{1,20}$/)]);
 const CoordinateSchema = z.number().finite().min(-1e7).max(1e7);
 
 export const PositionSchema = z.object({ x: CoordinateSchema, y: CoordinateSchema, z: CoordinateSchema });
@@ -26,7 +31,7 @@ export type Position = z.infer<typeof PositionSchema>;
 export const PlayerDataSchema = z
   .object({
     playerName: z.string().max(100).optional(),
-    userId: RobloxIdSchema.optional(),
+    userId: PlayerUserIdSchema.optional(),
     placeId: RobloxIdSchema.optional(),
     gameId: RobloxIdSchema.optional(),
     universeId: RobloxIdSchema.optional(),
@@ -45,6 +50,19 @@ export const ServerIdSchema = z
   .string()
   .max(100)
   .regex(/^[A-Za-z0-9_.:-]*$/, 'serverId may hold letters, digits and _ . : - only');
+
+/** The server id the integration script sends from Studio, whose JobId is empty. */
+export const STUDIO_SERVER_ID = 'studio';
+
+/** A Studio test player (negative user id), who has no Roblox profile. */
+export const isStudioTestPlayer = (userId: PlayerData['userId']) => typeof userId === 'number' && userId < 0;
+
+/**
+ * Whether a game server is a Studio session rather than a live game: Studio's Play (the empty
+ * JobId, sent as "studio") or its Test > Start local server (test players, negative user ids).
+ */
+export const isStudioServer = (server: { serverId: string; gameData: PlayerData | null }) =>
+  server.serverId === STUDIO_SERVER_ID || isStudioTestPlayer(server.gameData?.userId);
 
 export const GameCommandTypeSchema = z.enum(['teleport', 'heal', 'speed', 'reset', 'execute', 'script']);
 export type GameCommandType = z.infer<typeof GameCommandTypeSchema>;
