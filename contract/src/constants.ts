@@ -84,6 +84,13 @@ export const OIDC_FIELD_MAX_LENGTH = 2048;
 /** Game link protocol (docs/protocol.md). */
 export const GAME_PING_MAX_COMMANDS = 10;
 export const GAME_PING_MAX_RESULTS = 20;
+/**
+ * The largest ping body the server reads (1 MiB); larger ones are answered 413. The integration
+ * script keeps its pings well below it (its budgets: docs/protocol.md, checked by a test).
+ */
+export const GAME_PING_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A player's name as the ping carries it (Roblox's names are at most 20 characters). */
+export const GAME_PLAYER_NAME_MAX_CHARS = 100;
 export const GAME_LONG_POLL_MAX_SECONDS = 20;
 export const GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS = 64 * 1024;
 /** A delivered command not acknowledged within its lease is delivered again. */

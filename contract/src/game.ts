@@ -7,6 +7,7 @@ import {
   GAME_LONG_POLL_MAX_SECONDS,
   GAME_PING_MAX_COMMANDS,
   GAME_PING_MAX_RESULTS,
+  GAME_PLAYER_NAME_MAX_CHARS,
 } from './constants.ts';
 
 /**
@@ -30,7 +31,7 @@ export type Position = z.infer<typeof PositionSchema>;
 /** What the game reports about its chosen player (spec section 3); every field is optional. */
 export const PlayerDataSchema = z
   .object({
-    playerName: z.string().max(100).optional(),
+    playerName: z.string().max(GAME_PLAYER_NAME_MAX_CHARS).optional(),
     userId: PlayerUserIdSchema.optional(),
     placeId: RobloxIdSchema.optional(),
     gameId: RobloxIdSchema.optional(),

@@ -49,7 +49,7 @@ local MAX_RESULTS_PER_PING = 20
 local RESULTS_BYTES_PER_PING = 512 * 1024
 local RESULT_MAX_BYTES = 128 * 1024
 local MAX_TEXT_BYTES = 60000
-local RESULT_QUEUE_MAX = 200
+local RESULT_QUEUE_MAX = 100
 -- A player's name is sent up to this many bytes (Roblox's names are at most 20).
 local PLAYER_NAME_MAX_BYTES = 100
 -- Command ids remembered to skip a repeated delivery (delivery is at least once).

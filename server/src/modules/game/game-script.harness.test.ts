@@ -123,6 +123,22 @@ describeEachEngine('the served game script in an emulated game, against the real
     expect(Math.max(...pingBodies.map((request) => Buffer.byteLength(request.body)))).toBeLessThan(1024 * 1024);
   });
 
+  it('a result whose JSON would be too large (control characters) is cut further, with a visible note', async () => {
+    const jobId = 'job-control-characters';
+    await startGame({ jobId, player: player(1) });
+    // 60,000 control characters are 360,000 bytes of JSON: more than one result may take.
+    const answer = await call('POST', '/api/scripts/execute', {
+      code: 'print(string.rep("\\1", 60000))',
+      serverId: jobId,
+    });
+    expect(answer.body).toMatchObject({ success: true });
+    const output = answer.body.output as string;
+    expect(output).toMatch(/^\u0001+\n\.\.\. \(output truncated: 60001 bytes, the rest was not sent\)$/);
+    expect(JSON.stringify(output).length).toBeLessThanOrEqual(128 * 1024);
+    const pings = game!.requests.filter((request) => request.url.endsWith('/api/game/ping'));
+    expect(Math.max(...pings.map((request) => Buffer.byteLength(request.body)))).toBeLessThan(768 * 1024);
+  });
+
   it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {
     const jobId = 'job-binary';
     await startGame({ jobId, player: player(1) });
