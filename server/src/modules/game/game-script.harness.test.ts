@@ -133,7 +133,9 @@ describeEachEngine('the served game script in an emulated game, against the real
     });
     expect(answer.body).toMatchObject({ success: true });
     const output = answer.body.output as string;
-    expect(output).toMatch(/^\u0001+\n\.\.\. \(output truncated: 60001 bytes, the rest was not sent\)$/);
+    expect(output).toBe(
+      `${'\u0001'.repeat(output.indexOf('\n'))}\n... (output truncated: 60001 bytes, the rest was not sent)`,
+    );
     expect(JSON.stringify(output).length).toBeLessThanOrEqual(128 * 1024);
     const pings = game!.requests.filter((request) => request.url.endsWith('/api/game/ping'));
     expect(Math.max(...pings.map((request) => Buffer.byteLength(request.body)))).toBeLessThan(768 * 1024);
