@@ -165,6 +165,17 @@ export const GameServerSchema = z
   .meta({ id: 'GameServer' });
 export type GameServer = z.infer<typeof GameServerSchema>;
 
+/** A game server whose last ping Moonrelay refused (400) for what it carried, and why. */
+export const GameServerRefusalSchema = z
+  .object({
+    serverId: z.string(),
+    /** The refusal's error, as the game got it ("playerData.userId: ..."). */
+    reason: z.string(),
+    refusedAt: z.string(),
+  })
+  .meta({ id: 'GameServerRefusal' });
+export type GameServerRefusal = z.infer<typeof GameServerRefusalSchema>;
+
 /** GET /api/game/status: the whole list, fetched once; the `game:servers` socket event then carries changes. */
 export const GameStatusSchema = z
   .object({
@@ -175,6 +186,11 @@ export const GameStatusSchema = z
     gameData: PlayerDataSchema.nullable(),
     /** Game servers seen in the connection window, most recent first. */
     servers: z.array(GameServerSchema),
+    /**
+     * Game servers whose pings are refused (the last one within 10 minutes, none accepted since):
+     * the game's own health, shown to its owner instead of a silently missing server.
+     */
+    refusedPings: z.array(GameServerRefusalSchema).optional(),
   })
   .meta({ id: 'GameStatus' });
 export type GameStatus = z.infer<typeof GameStatusSchema>;

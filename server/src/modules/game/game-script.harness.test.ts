@@ -141,6 +141,25 @@ describeEachEngine('the served game script in an emulated game, against the real
     expect(Math.max(...pings.map((request) => Buffer.byteLength(request.body)))).toBeLessThan(768 * 1024);
   });
 
+  it('a game whose pings are refused tells its owner why, until one of its pings is accepted', async () => {
+    const ping = (body: Record<string, unknown>) =>
+      harness.host.call('POST', '/api/game/ping', { body: { key: harness.apiKey, ...body } });
+    // An older or edited script sending what Moonrelay refuses: the game cannot fix it itself.
+    const refused = await ping({ serverId: 'job-refused', playerData: { health: -5 } });
+    expect(refused.status).toBe(400);
+    const reason = refused.body.error as string;
+    expect(reason).toMatch(/^playerData\.health: /);
+    const refusedPings = async () => (await call('GET', '/api/game/status')).body.refusedPings;
+    // Recorded behind the answer: wait for it to show.
+    await expect.poll(refusedPings).toEqual([{ serverId: 'job-refused', reason, refusedAt: expect.any(String) }]);
+    // A bad key is no one's game: nothing recorded for anybody.
+    await harness.host.call('POST', '/api/game/ping', {
+      body: { key: 'mr_unknown', serverId: 'job-refused-2', playerData: { health: -5 } },
+    });
+    expect(await ping({ serverId: 'job-refused', playerData: { health: 5 } })).toMatchObject({ status: 200 });
+    expect(await refusedPings()).toEqual([]);
+  });
+
   it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {
     const jobId = 'job-binary';
     await startGame({ jobId, player: player(1) });
