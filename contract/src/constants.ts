@@ -24,6 +24,8 @@ export const AUTO_EXECUTE_GAMES_MAX_ENTRIES = 100;
 /** A game counts as connected while its last ping is younger than this. */
 export const GAME_CONNECTED_WINDOW_MS = 10_000;
 export const GAME_STATUS_POLL_MS = 2_000;
+/** While no game is connected, the status is read this often (live socket or not) to show refused pings. */
+export const GAME_HEALTH_POLL_MS = 10_000;
 /** A user's screens (and the admins') get at most one `game:servers` event this often. */
 export const GAME_SERVERS_EVENT_INTERVAL_MS = 1_000;
 export const GAME_PING_INTERVAL_MS = 2_000;
