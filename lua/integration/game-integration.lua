@@ -124,6 +124,21 @@ local function validText(text)
   if valid then
     return text
   end
+  -- Bytes that never occur in UTF-8 (0xC0, 0xC1, 0xF5-0xFF) are replaced in one C-speed pass first:
+  -- binary output is mostly such bytes, and each one left would cost a call below.
+  text = string.gsub(text, "[\192\193\245-\255]", "?")
+  -- So are runs of continuation bytes (0x80-0xBF) with no lead byte before them: one call a run.
+  local function questionMarks(before, run)
+    return before .. string.rep("?", #run)
+  end
+  text = string.gsub(text, "^()([\128-\191]+)", function(_, run)
+    return string.rep("?", #run)
+  end)
+  text = string.gsub(text, "([\1-\127])([\128-\191]+)", questionMarks)
+  valid, bad = utf8.len(text)
+  if valid then
+    return text
+  end
   local pieces = {}
   local start = 1
   while bad do

@@ -137,6 +137,8 @@ export class EmulatedGame {
   readonly log: OutputLine[] = [];
   /** Every HTTP request the game made, in order. */
   readonly requests: HttpExchange[] = [];
+  /** Real milliseconds spent running Lua (every frame: steps, deliveries, runs), for benchmarks. */
+  luaMs = 0;
 
   private readonly startedAt = performance.now();
   private frameStartedAt: number | null = null;
@@ -320,11 +322,13 @@ export class EmulatedGame {
   private call<T>(fn: () => T): T {
     if (this.failure) throw this.failure;
     if (this.frameStartedAt !== null) return fn();
+    const startedAt = performance.now();
     this.frameStartedAt = this.now();
     try {
       return fn();
     } finally {
       this.frameStartedAt = null;
+      this.luaMs += performance.now() - startedAt;
     }
   }
 
