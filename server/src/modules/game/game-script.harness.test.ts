@@ -160,6 +160,37 @@ describeEachEngine('the served game script in an emulated game, against the real
     expect(await refusedPings()).toEqual([]);
   });
 
+  it('with 100 players: pings carry the first player only, and commands act on them', async () => {
+    const jobId = 'job-full';
+    const full = await startGame({ jobId, players: Array.from({ length: 100 }, (_, index) => player(index + 1)) });
+    const id = await command(jobId, { type: 'execute', data: { code: 'print(#game.Players:GetPlayers())' } });
+    expect(await completed(id)).toMatchObject({ status: 'succeeded', output: '100\n' });
+    const last = full.requests.filter((request) => request.url.endsWith('/api/game/ping')).at(-1)!;
+    expect(JSON.parse(last.body).playerData).toMatchObject({ playerName: 'Player1', userId: 1001 });
+  });
+
+  it('a player leaving while a command runs: the command ends, the next pings report the next player', async () => {
+    const jobId = 'job-leaving';
+    const leaving = await startGame({ jobId, players: [player(1), player(2)] });
+    const code = 'local p = game.Players:GetPlayers()[1]\ntask.wait(5)\nprint(p.Name, p.Parent == nil)';
+    const id = await command(jobId, { type: 'execute', data: { code } });
+    await leaving.waitFor(() => leaving.requests.some((request) => request.responseBody?.includes(id)), 'delivery');
+    leaving.removePlayer('Player1');
+    expect(await completed(id)).toMatchObject({ status: 'succeeded', output: 'Player1 true\n' });
+    await expect.poll(async () => (await call('GET', '/api/game/status')).body.gameData?.playerName).toBe('Player2');
+  });
+
+  it('an execution longer than the command lease runs once and its result is kept', async () => {
+    const jobId = 'job-long';
+    const long = await startGame({ jobId, player: player(1) });
+    // 120 emulated seconds are 12 real ones: longer than the server's 10 s lease, so the command is
+    // delivered again while it runs.
+    const code = 'counter = (counter or 0) + 1\ntask.wait(120)\nprint("runs", counter)';
+    const id = await command(jobId, { type: 'execute', data: { code } });
+    expect(await completed(id, 30_000)).toMatchObject({ status: 'succeeded', output: 'runs 1\n' });
+    expect(long.requests.filter((request) => request.responseBody?.includes(id)).length).toBeGreaterThan(1);
+  });
+
   it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {
     const jobId = 'job-binary';
     await startGame({ jobId, player: player(1) });
