@@ -24,6 +24,8 @@ export const AUTO_EXECUTE_GAMES_MAX_ENTRIES = 100;
 /** A game counts as connected while its last ping is younger than this. */
 export const GAME_CONNECTED_WINDOW_MS = 10_000;
 export const GAME_STATUS_POLL_MS = 2_000;
+/** While no game is connected, the status is read this often (live socket or not) to show refused pings. */
+export const GAME_HEALTH_POLL_MS = 10_000;
 /** A user's screens (and the admins') get at most one `game:servers` event this often. */
 export const GAME_SERVERS_EVENT_INTERVAL_MS = 1_000;
 export const GAME_PING_INTERVAL_MS = 2_000;
@@ -84,6 +86,13 @@ export const OIDC_FIELD_MAX_LENGTH = 2048;
 /** Game link protocol (docs/protocol.md). */
 export const GAME_PING_MAX_COMMANDS = 10;
 export const GAME_PING_MAX_RESULTS = 20;
+/**
+ * The largest ping body the server reads (1 MiB); larger ones are answered 413. The integration
+ * script keeps its pings well below it (its budgets: docs/protocol.md, checked by a test).
+ */
+export const GAME_PING_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A player's name as the ping carries it (Roblox's names are at most 20 characters). */
+export const GAME_PLAYER_NAME_MAX_CHARS = 100;
 export const GAME_LONG_POLL_MAX_SECONDS = 20;
 export const GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS = 64 * 1024;
 /** A delivered command not acknowledged within its lease is delivered again. */

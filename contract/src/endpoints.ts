@@ -14,7 +14,7 @@ import {
   UserSchema,
 } from './auth.ts';
 import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScriptRequestSchema } from './scripts.ts';
-import { SCRIPT_CODE_MAX_BYTES } from './constants.ts';
+import { GAME_PING_BODY_LIMIT_BYTES, SCRIPT_CODE_MAX_BYTES } from './constants.ts';
 import { ScriptVersionListSchema, ScriptVersionParamsSchema, ScriptVersionSchema } from './script-versions.ts';
 import {
   ExecuteCodeRequestSchema,
@@ -334,6 +334,7 @@ export const endpoints = {
     auth: 'game-key',
     rateLimit: 'game',
     body: GamePingRequestSchema,
+    bodyLimitBytes: GAME_PING_BODY_LIMIT_BYTES,
     response: GamePingResponseSchema,
     errors: [400, 401],
   }),

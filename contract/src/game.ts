@@ -7,6 +7,7 @@ import {
   GAME_LONG_POLL_MAX_SECONDS,
   GAME_PING_MAX_COMMANDS,
   GAME_PING_MAX_RESULTS,
+  GAME_PLAYER_NAME_MAX_CHARS,
 } from './constants.ts';
 
 /**
@@ -17,6 +18,11 @@ import {
 
 /** A Roblox id: games send numbers; ids typed by people may arrive as digit strings. */
 const RobloxIdSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/)]);
+/**
+ * A player's user id. In Studio (Play, or Test > Start's local server) the players are test players
+ * named Player1, Player2, ... with user ids -1, -2, ...; a live game's are positive.
+ */
+const PlayerUserIdSchema = z.union([z.number().int(), z.string().regex(/^\d{1,20}$/)]);
 const CoordinateSchema = z.number().finite().min(-1e7).max(1e7);
 
 export const PositionSchema = z.object({ x: CoordinateSchema, y: CoordinateSchema, z: CoordinateSchema });
@@ -25,8 +31,8 @@ export type Position = z.infer<typeof PositionSchema>;
 /** What the game reports about its chosen player (spec section 3); every field is optional. */
 export const PlayerDataSchema = z
   .object({
-    playerName: z.string().max(100).optional(),
-    userId: RobloxIdSchema.optional(),
+    playerName: z.string().max(GAME_PLAYER_NAME_MAX_CHARS).optional(),
+    userId: PlayerUserIdSchema.optional(),
     placeId: RobloxIdSchema.optional(),
     gameId: RobloxIdSchema.optional(),
     universeId: RobloxIdSchema.optional(),
@@ -45,6 +51,19 @@ export const ServerIdSchema = z
   .string()
   .max(100)
   .regex(/^[A-Za-z0-9_.:-]*$/, 'serverId may hold letters, digits and _ . : - only');
+
+/** The server id the integration script sends from Studio, whose JobId is empty. */
+export const STUDIO_SERVER_ID = 'studio';
+
+/** A Studio test player (negative user id), who has no Roblox profile. */
+export const isStudioTestPlayer = (userId: PlayerData['userId']) => typeof userId === 'number' && userId < 0;
+
+/**
+ * Whether a game server is a Studio session rather than a live game: Studio's Play (the empty
+ * JobId, sent as "studio") or its Test > Start local server (test players, negative user ids).
+ */
+export const isStudioServer = (server: { serverId: string; gameData: PlayerData | null }) =>
+  server.serverId === STUDIO_SERVER_ID || isStudioTestPlayer(server.gameData?.userId);
 
 export const GameCommandTypeSchema = z.enum(['teleport', 'heal', 'speed', 'reset', 'execute', 'script']);
 export type GameCommandType = z.infer<typeof GameCommandTypeSchema>;
@@ -146,6 +165,17 @@ export const GameServerSchema = z
   .meta({ id: 'GameServer' });
 export type GameServer = z.infer<typeof GameServerSchema>;
 
+/** A game server whose last ping Moonrelay refused (400) for what it carried, and why. */
+export const GameServerRefusalSchema = z
+  .object({
+    serverId: z.string(),
+    /** The refusal's error, as the game got it ("playerData.userId: ..."). */
+    reason: z.string(),
+    refusedAt: z.string(),
+  })
+  .meta({ id: 'GameServerRefusal' });
+export type GameServerRefusal = z.infer<typeof GameServerRefusalSchema>;
+
 /** GET /api/game/status: the whole list, fetched once; the `game:servers` socket event then carries changes. */
 export const GameStatusSchema = z
   .object({
@@ -156,6 +186,11 @@ export const GameStatusSchema = z
     gameData: PlayerDataSchema.nullable(),
     /** Game servers seen in the connection window, most recent first. */
     servers: z.array(GameServerSchema),
+    /**
+     * Game servers whose pings are refused (the last one within 10 minutes, none accepted since):
+     * the game's own health, shown to its owner instead of a silently missing server.
+     */
+    refusedPings: z.array(GameServerRefusalSchema).optional(),
   })
   .meta({ id: 'GameStatus' });
 export type GameStatus = z.infer<typeof GameStatusSchema>;

@@ -88,6 +88,16 @@ export const ERRORS = {
 } as const;
 
 /** The script catalogue's answers (the proxy and the long-script loader). */
+/** The game's own health, on the Game panel. */
+export const GAME_HEALTH = {
+  studioBadge: 'Studio',
+  studioBadgeHint: "Roblox Studio: Play, or a Test > Start local server's test players",
+  studioTestPlayer: 'A Studio test player has no Roblox profile.',
+  pingsRefused: "Your game's pings are refused",
+  pingsRefusedHint:
+    'Moonrelay refused what this game server sent, so it cannot connect. Copy the integration script again from the Integration panel and restart the game.',
+} as const;
+
 export const CATALOGUE_ERRORS = {
   unavailable: 'Script catalogue unavailable',
   busy: 'Script catalogue is busy. Please try again shortly.',

@@ -38,9 +38,20 @@ local CONFIG = {
   console = true,
 }
 
--- Limits of the ping (docs/protocol.md): results per ping, and the text kept of an output or error.
+-- The script's budgets (the table in docs/protocol.md, checked against Moonrelay's limits by its
+-- tests). A ping's JSON is never larger than PING_MAX_BYTES (Moonrelay takes 1 MiB); the results in
+-- it at most RESULTS_PER_PING of them and RESULTS_BYTES_PER_PING of JSON, each result at most
+-- RESULT_MAX_BYTES (its output and error cut further, with a note, if its JSON would be larger:
+-- control characters take six bytes each in JSON); an output or error at most MAX_TEXT_BYTES before
+-- that. At most RESULT_QUEUE_MAX results wait to be sent.
+local PING_MAX_BYTES = 768 * 1024
 local MAX_RESULTS_PER_PING = 20
+local RESULTS_BYTES_PER_PING = 512 * 1024
+local RESULT_MAX_BYTES = 128 * 1024
 local MAX_TEXT_BYTES = 60000
+local RESULT_QUEUE_MAX = 100
+-- A player's name is sent up to this many bytes (Roblox's names are at most 20).
+local PLAYER_NAME_MAX_BYTES = 100
 -- Command ids remembered to skip a repeated delivery (delivery is at least once).
 local REMEMBERED_COMMANDS = 500
 local BASE_WALK_SPEED = 16
@@ -105,23 +116,60 @@ local CODE_DISABLED = "loadstring is disabled in this game (tick ServerScriptSer
 
 local running = true
 
--- Text a result can carry: valid UTF-8 (a byte that is not becomes "?", as JSON needs text) and
--- at most maxBytes, without cutting a character in half.
-local function safeText(text, maxBytes)
+-- Valid UTF-8 (a byte that is not becomes "?", as JSON needs text), in one pass: each utf8.len
+-- call reads on from the last bad byte, and the pieces are joined once at the end, so a text full
+-- of bad bytes (binary output) costs the same per byte as a clean one.
+local function validText(text)
   local valid, bad = utf8.len(text)
-  while not valid do
-    text = string.sub(text, 1, bad - 1) .. "?" .. string.sub(text, bad + 1)
-    valid, bad = utf8.len(text)
-  end
-  if #text <= maxBytes then
+  if valid then
     return text
   end
-  local cut = maxBytes
-  -- Step back over continuation bytes (0x80-0xBF) to the first byte of the character at the cut.
-  while cut > 0 and string.byte(text, cut + 1) >= 128 and string.byte(text, cut + 1) < 192 do
-    cut = cut - 1
+  -- Bytes that never occur in UTF-8 (0xC0, 0xC1, 0xF5-0xFF) are replaced in one C-speed pass first:
+  -- binary output is mostly such bytes, and each one left would cost a call below.
+  text = string.gsub(text, "[\192\193\245-\255]", "?")
+  -- So are runs of continuation bytes (0x80-0xBF) with no lead byte before them: one call a run.
+  local function questionMarks(before, run)
+    return before .. string.rep("?", #run)
   end
-  return string.sub(text, 1, cut) .. "\n... (truncated)"
+  text = string.gsub(text, "^()([\128-\191]+)", function(_, run)
+    return string.rep("?", #run)
+  end)
+  text = string.gsub(text, "([\1-\127])([\128-\191]+)", questionMarks)
+  valid, bad = utf8.len(text)
+  if valid then
+    return text
+  end
+  local pieces = {}
+  local start = 1
+  while bad do
+    pieces[#pieces + 1] = string.sub(text, start, bad - 1)
+    pieces[#pieces + 1] = "?"
+    start = bad + 1
+    valid, bad = utf8.len(text, start)
+  end
+  pieces[#pieces + 1] = string.sub(text, start)
+  return table.concat(pieces)
+end
+
+-- At most maxBytes of the text, cut first (so a huge text costs only what is kept) and then made
+-- valid UTF-8; a cut text ends with the note. The cut steps back over at most three continuation
+-- bytes (0x80-0xBF), so a character is not cut in half.
+local function safeText(text, maxBytes, note)
+  if #text <= maxBytes then
+    return validText(text)
+  end
+  local cut = maxBytes
+  for _ = 1, 3 do
+    local byte = string.byte(text, cut + 1)
+    if cut > 0 and byte >= 128 and byte < 192 then
+      cut = cut - 1
+    end
+  end
+  return validText(string.sub(text, 1, cut)) .. (note or "\n... (truncated)")
+end
+
+local function outputTruncated(totalBytes)
+  return "\n... (output truncated: " .. tostring(totalBytes) .. " bytes, the rest was not sent)"
 end
 
 -- A number the server accepts, or nil: a NaN, an infinity (math.huge health) or a value out of
@@ -155,7 +203,8 @@ local function collectPlayerData()
   if not player then
     return data
   end
-  data.playerName = player.Name
+  data.playerName = safeText(tostring(player.Name), PLAYER_NAME_MAX_BYTES)
+  -- Negative for Studio's test players (Player1 is -1); Moonrelay shows the server as Studio.
   data.userId = player.UserId
   local character = player.Character
   if not character then
@@ -203,23 +252,50 @@ local queuedIds = {}
 local finishedResults = {}
 local seenIds = {}
 local seenOrder = {}
+-- The size of each result's JSON, measured once when it is made.
+local resultBytes = setmetatable({}, { __mode = "k" })
+
+local function encodedSize(value)
+  local encoded, body = pcall(HttpService.JSONEncode, HttpService, value)
+  return encoded and #body or math.huge
+end
 
 local function queueResult(result)
   if not queuedIds[result.id] then
     queuedIds[result.id] = true
     table.insert(pendingResults, result)
+    if #pendingResults > RESULT_QUEUE_MAX then
+      -- Bounded whatever happens; a command whose result is lost here is delivered again after its
+      -- lease, and its remembered result then goes again.
+      queuedIds[table.remove(pendingResults, 1).id] = nil
+    end
+  end
+end
+
+-- The result of a run, within RESULT_MAX_BYTES of JSON: its output and error are cut to
+-- MAX_TEXT_BYTES, and halved again while the JSON is still too large.
+local function makeResult(id, success, output, errorText, durationMs)
+  local limit = MAX_TEXT_BYTES
+  while true do
+    local result = {
+      id = id,
+      success = success,
+      output = safeText(output, limit, outputTruncated(#output)),
+      error = errorText and safeText(errorText, limit, outputTruncated(#errorText)) or nil,
+      durationMs = durationMs,
+    }
+    local size = encodedSize(result)
+    if size <= RESULT_MAX_BYTES or limit < 64 then
+      resultBytes[result] = size
+      return result
+    end
+    limit = math.floor(limit / 2)
   end
 end
 
 local function finish(id, success, output, errorText, startedAt)
   local durationMs = math.floor((os.clock() - startedAt) * 1000 + 0.5)
-  local result = {
-    id = id,
-    success = success,
-    output = safeText(output or "", MAX_TEXT_BYTES),
-    error = errorText and safeText(errorText, MAX_TEXT_BYTES) or nil,
-    durationMs = math.max(0, math.min(durationMs, 3600000)),
-  }
+  local result = makeResult(id, success, output or "", errorText, math.max(0, math.min(durationMs, 3600000)))
   finishedResults[id] = result
   queueResult(result)
 end
@@ -235,13 +311,41 @@ local function remember(id)
   end
 end
 
--- The first results waiting to be sent (a ping carries at most MAX_RESULTS_PER_PING).
+-- The first results waiting to be sent: at most MAX_RESULTS_PER_PING of them and
+-- RESULTS_BYTES_PER_PING of JSON (the first always fits: it is at most RESULT_MAX_BYTES); the rest
+-- go with the next pings.
 local function nextBatch()
   local batch = {}
+  local bytes = 0
   for index = 1, math.min(#pendingResults, MAX_RESULTS_PER_PING) do
-    batch[index] = pendingResults[index]
+    local result = pendingResults[index]
+    local size = resultBytes[result] or encodedSize(result)
+    if index > 1 and bytes + size > RESULTS_BYTES_PER_PING then
+      break
+    end
+    bytes = bytes + size
+    batch[index] = result
   end
   return batch
+end
+
+-- A batch the server refused as too large (413, from a proxy with a lower limit than Moonrelay's)
+-- is never sent again as it was: each of its results goes again without its output, saying why,
+-- so the commands still complete.
+local function shrinkRefused(count)
+  for index = 1, count do
+    local result = pendingResults[index]
+    local stub = {
+      id = result.id,
+      success = result.success,
+      output = "",
+      error = "The result was too large to send (HTTP 413); its output was dropped.",
+      durationMs = result.durationMs,
+    }
+    resultBytes[stub] = encodedSize(stub)
+    pendingResults[index] = stub
+    finishedResults[result.id] = finishedResults[result.id] and stub
+  end
 end
 
 local function markSent(count)
@@ -291,11 +395,7 @@ end
 
 -- At most maxBytes of the text, as valid UTF-8; cut before it is checked, so a huge line costs little.
 local function consoleText(text, maxBytes)
-  text = tostring(text)
-  if #text > maxBytes then
-    text = string.sub(text, 1, maxBytes + 3)
-  end
-  return safeText(text, maxBytes)
+  return safeText(tostring(text), maxBytes)
 end
 
 local function queuedLines()
@@ -682,11 +782,9 @@ local function request(options)
   return "ok", answer
 end
 
--- Whether a failed ping was refused for what it carried: 400 (Moonrelay) or 413 (too large, from a
--- proxy in front of it).
-local function refusedForContent(why)
-  local code = string.match(tostring(why), "^HTTP (%d+)")
-  return code == "400" or code == "413"
+-- The status of a failed ping's answer ("400"), or nil when there was none.
+local function failedStatus(why)
+  return string.match(tostring(why), "^HTTP (%d+)")
 end
 
 local function ping()
@@ -706,6 +804,16 @@ local function ping()
     fields.console = { lines = lines, dropped = dropped > 0 and dropped or nil }
   end
   local encoded, body = pcall(HttpService.JSONEncode, HttpService, fields)
+  if encoded and #body > PING_MAX_BYTES then
+    -- The budgets above keep a ping far below this; should a ping still be too large, it goes
+    -- without its lines and with one result, which always fits.
+    consoleReturned(lines, dropped)
+    lines, dropped = {}, 0
+    fields.console = nil
+    batch = { batch[1] }
+    fields.results = batch
+    encoded, body = pcall(HttpService.JSONEncode, HttpService, fields)
+  end
   if not encoded then
     -- Should not happen (the fields are checked); if it does, drop these results and lines rather
     -- than failing every ping from now on.
@@ -719,12 +827,17 @@ local function ping()
     Headers = { ["Content-Type"] = "application/json" },
     Body = body,
   })
+  local refusedStatus = status == "failed" and failedStatus(answer)
   if status == "ok" then
     markSent(#batch)
-  elseif status == "failed" and refusedForContent(answer) then
-    -- The server (400) or a proxy in front of it (413, too large) refused what was sent: the same
-    -- results and lines would be refused forever, and would keep the game disconnected.
+  elseif refusedStatus == "400" then
+    -- The server refused what was sent: the same results and lines would be refused forever, and
+    -- would keep the game disconnected.
     markSent(#batch)
+    consoleRefused(lines, dropped)
+  elseif refusedStatus == "413" then
+    -- Too large for a proxy in front of Moonrelay: the results go again without their output.
+    shrinkRefused(#batch)
     consoleRefused(lines, dropped)
   else
     consoleReturned(lines, dropped)

@@ -143,6 +143,14 @@ export interface GameCommandsTable {
   completedAt: string | null;
 }
 
+/** The last refused ping of a game server (migration 015). */
+export interface GamePingRefusalsTable {
+  userId: string;
+  serverId: string;
+  reason: string;
+  refusedAt: string;
+}
+
 export interface GameServersTable {
   userId: string;
   serverId: string;
@@ -265,6 +273,7 @@ export interface Database {
   executionCode: ExecutionCodeTable;
   gameCommands: GameCommandsTable;
   gameServers: GameServersTable;
+  gamePingRefusals: GamePingRefusalsTable;
   auditLog: AuditLogTable;
   requestMetrics: RequestMetricsTable;
   tempScripts: TempScriptsTable;

@@ -62,6 +62,28 @@ export interface KeyedRequest {
 /** Checks the key the caller sends in its request and spends the budget it is due; throws the refusal. */
 export type KeyGate = (request: KeyedRequest) => Promise<void>;
 
+/**
+ * Told of a request whose caller passed the gate but whose input was refused (400): the game link
+ * records a game server's refused ping so its owner can see why (ping-refusals.ts).
+ */
+export type RefusalListener = (request: { principal: Principal; body: unknown }, error: AppError) => void;
+
+/** Runs `work`; a 400 refusal of an authenticated caller is told to `listener` before it is thrown on. */
+async function tellingRefusals<T>(
+  listener: RefusalListener | undefined,
+  request: { principal: Principal | undefined; body: unknown },
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (listener && request.principal && error instanceof AppError && error.status === 400) {
+      listener({ principal: request.principal, body: request.body }, error);
+    }
+    throw error;
+  }
+}
+
 /** A handler that needs no Koa context, so that the fast routes can serve its endpoint too. */
 export type ContextFreeHandler<E extends Endpoint> = (
   input: Omit<EndpointInput<E>, 'ctx'>,
@@ -125,6 +147,7 @@ export function mountEndpoint<E extends Endpoint>(
   limits: RateLimits,
   handler: EndpointHandler<E>,
   gate?: KeyGate,
+  onRefused?: RefusalListener,
 ): void {
   const stack: Middleware<AppState>[] = [];
   // Health checks ('none') are never rate-limited: probes come every few seconds from one address.
@@ -149,7 +172,9 @@ export function mountEndpoint<E extends Endpoint>(
       body: (ctx.request as { body?: unknown }).body,
       principal: ctx.state.principal,
     };
-    const result = await answer(endpoint, raw, (input) => handler({ ...input, ctx }));
+    const result = await tellingRefusals(onRefused, raw, () =>
+      answer(endpoint, raw, (input) => handler({ ...input, ctx })),
+    );
     if (endpoint.responseType === 'text/plain') ctx.type = 'text/plain; charset=utf-8';
     ctx.body = result;
   });
@@ -167,6 +192,7 @@ export function fastEndpoint<E extends Endpoint>(
   endpoint: E,
   handler: ContextFreeHandler<E>,
   gate: KeyGate,
+  onRefused?: RefusalListener,
 ): FastRoute {
   if (endpoint.auth !== 'game-key' || !endpoint.body || endpoint.params || endpoint.query || endpoint.responseType) {
     throw new Error(`${endpoint.method.toUpperCase()} ${endpoint.path} cannot be a fast route`);
@@ -180,7 +206,8 @@ export function fastEndpoint<E extends Endpoint>(
       const body = await readPlainJson(exchange.req, limit);
       // The fast routes take the path alone, so the query is always empty.
       await gate({ body, query: {}, caller: exchange });
-      return answer(endpoint, { body, principal: exchange.principal }, handler);
+      const raw = { body, principal: exchange.principal };
+      return tellingRefusals(onRefused, raw, () => answer(endpoint, raw, handler));
     },
   };
 }

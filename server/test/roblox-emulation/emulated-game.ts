@@ -46,6 +46,10 @@ export interface EmulatedGameOptions {
   loadStringEnabled?: boolean;
   /** The one player in the game, or null for none. Default: Builderman at the origin. */
   player?: EmulatedPlayer | null;
+  /** Every player in the game, in join order (replaces `player`); the first one's character is `character()`. */
+  players?: EmulatedPlayer[];
+  /** RunService:IsStudio(): Studio's Play and its Test > Start local servers. Default false. */
+  studio?: boolean;
   /** Host names requests may go to. Default ['127.0.0.1']. */
   allowedHosts?: string[];
   /** A request without an answer after this long fails with HttpError: Timedout. Default 10 000. */
@@ -103,6 +107,7 @@ interface Control {
   deliver(id: number, ...answer: Answer): void;
   character(): string;
   setCharacter(changes: string): void;
+  removePlayer(name: string): boolean;
 }
 
 interface Delivery {
@@ -132,6 +137,8 @@ export class EmulatedGame {
   readonly log: OutputLine[] = [];
   /** Every HTTP request the game made, in order. */
   readonly requests: HttpExchange[] = [];
+  /** Real milliseconds spent running Lua (every frame: steps, deliveries, runs), for benchmarks. */
+  luaMs = 0;
 
   private readonly startedAt = performance.now();
   private frameStartedAt: number | null = null;
@@ -176,6 +183,8 @@ export class EmulatedGame {
       loadStringEnabled: settings.loadStringEnabled ?? true,
       maxRunSeconds: settings.maxRunSeconds ?? 2,
       player: settings.player === undefined ? DEFAULT_PLAYER : settings.player,
+      players: settings.players,
+      studio: settings.studio ?? false,
     };
     try {
       engine.global.loadString(readModule('roblox-emulation'), '@roblox-emulation.lua');
@@ -212,6 +221,13 @@ export class EmulatedGame {
   setCharacter(changes: Partial<Omit<CharacterState, 'deaths'>>): void {
     this.assertRunning();
     this.call(() => this.control.setCharacter(JSON.stringify(changes)));
+  }
+
+  /** A player leaves the game (PlayerRemoving fires; their character goes with them). */
+  removePlayer(name: string): void {
+    this.assertRunning();
+    if (!this.call(() => this.control.removePlayer(name))) throw new Error(`No player named ${name}`);
+    this.wake();
   }
 
   /** The text of the output lines, optionally of one kind. */
@@ -306,11 +322,13 @@ export class EmulatedGame {
   private call<T>(fn: () => T): T {
     if (this.failure) throw this.failure;
     if (this.frameStartedAt !== null) return fn();
+    const startedAt = performance.now();
     this.frameStartedAt = this.now();
     try {
       return fn();
     } finally {
       this.frameStartedAt = null;
+      this.luaMs += performance.now() - startedAt;
     }
   }
 

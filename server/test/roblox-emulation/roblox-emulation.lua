@@ -672,9 +672,10 @@ playersState.methods.GetPlayerByUserId = method("GetPlayerByUserId", function(_,
   return nil
 end)
 
+-- The players: options.players (all of them, in join order), else options.player (one, or none).
+-- The first player's character is the one control.character reads and control.setCharacter moves.
 local character, root, humanoid
-if options.player then
-  local spec = options.player
+local function addPlayer(spec)
   local player = newInstance({
     className = "Player",
     name = spec.name,
@@ -686,10 +687,29 @@ if options.player then
     },
     values = { UserId = spec.userId, DisplayName = spec.displayName or spec.name, CharacterAdded = newSignal() },
   })
-  character, root, humanoid = newCharacter(spec.name, spec)
-  player.Character = character
+  local playerCharacter, playerRoot, playerHumanoid = newCharacter(spec.name, spec)
+  player.Character = playerCharacter
   player.Parent = Players
+  if not character then
+    character, root, humanoid = playerCharacter, playerRoot, playerHumanoid
+  end
+  fire(state(Players).values.PlayerAdded, player)
 end
+for _, spec in ipairs(options.players or { options.player }) do
+  if spec then
+    addPlayer(spec)
+  end
+end
+
+-- RunService: whether this runs in Studio (Play, or Test > Start's local server) or in a live game.
+local RunService = newInstance({ className = "RunService", name = "Run Service" })
+RunService.Parent = game
+state(RunService).methods.IsStudio = method("IsStudio", function()
+  return options.studio == true
+end)
+state(RunService).methods.IsServer = method("IsServer", function()
+  return true
+end)
 
 ---------------------------------------------------------------------------------------------------
 -- HttpService: the requests go to the host, which answers through control.deliver
@@ -873,6 +893,7 @@ local services = {
   HttpService = HttpService,
   LogService = LogService,
   Players = Players,
+  RunService = RunService,
   ScriptContext = ScriptContext,
   ServerScriptService = ServerScriptService,
   Workspace = Workspace,
@@ -958,6 +979,23 @@ function control.setCharacter(changesJson)
   if changes.walkSpeed then
     humanoid.WalkSpeed = changes.walkSpeed
   end
+end
+
+-- A player leaves: out of Players and their character out of Workspace (PlayerRemoving fires first).
+-- Answers whether the player was in the game.
+function control.removePlayer(name)
+  for _, player in ipairs(Players:GetChildren()) do
+    if player.Name == name then
+      fire(state(Players).values.PlayerRemoving, player)
+      local playerCharacter = player.Character
+      player.Parent = nil
+      if playerCharacter then
+        playerCharacter.Parent = nil
+      end
+      return true
+    end
+  end
+  return false
 end
 
 function control.sleepingCount()

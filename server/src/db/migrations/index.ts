@@ -12,6 +12,7 @@ import * as massExecutionItems from './010-mass-execution-items.ts';
 import * as idempotencyKeys from './011-idempotency-keys.ts';
 import * as consoleLines from './012-console-lines.ts';
 import * as scriptVersions from './013-script-versions.ts';
+import * as gamePingRefusals from './014-game-ping-refusals.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '011-idempotency-keys': idempotencyKeys,
   '012-console-lines': consoleLines,
   '013-script-versions': scriptVersions,
+  '014-game-ping-refusals': gamePingRefusals,
 };
 
 export const migrationProvider: MigrationProvider = {

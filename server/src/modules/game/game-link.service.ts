@@ -18,6 +18,7 @@ import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
 import type { ServerChanges } from './server-changes.ts';
 import { GAME_LINK_BUSY, type ConnectAdmission } from './connect-admission.ts';
 import type { ConsoleService } from '../console/console.service.ts';
+import { createPingRefusals } from './ping-refusals.ts';
 
 export { toGameServer, toGameStatus } from './game-server-view.ts';
 
@@ -55,6 +56,7 @@ export function createGameLinkService(deps: {
 }) {
   const { db, presence, commands, waits, changes, admission, consoleLines, logger } = deps;
   const lastSaved = new Map<string, number>();
+  const refusals = createPingRefusals({ db, logger });
   /**
    * Pings this instance holds right now (long-poll), by user and server, with how many: when Redis
    * comes back empty after a restart, these servers are alive (their request is open here) and are
@@ -108,7 +110,8 @@ export function createGameLinkService(deps: {
   async function status(userId: string): Promise<GameStatus> {
     const nowMs = Date.now();
     const known = await presence.list(userId);
-    if (known.length > 0) return toGameStatus(known, nowMs);
+    const refusedPings = await refusals.recent(userId, known, nowMs);
+    if (known.length > 0) return { ...toGameStatus(known, nowMs), refusedPings };
     // Nothing in memory (no ping since this server started): the last saved ping still tells when.
     const saved = await gameServersRepo.latestForUser(db, userId);
     return {
@@ -116,11 +119,13 @@ export function createGameLinkService(deps: {
       lastPing: saved?.lastPing ?? null,
       gameData: saved?.gameData ? (JSON.parse(saved.gameData) as PlayerData) : null,
       servers: [],
+      refusedPings,
     };
   }
 
   return {
     status,
+    recordRefusal: refusals.record,
 
     /** The key was checked by the caller (the route's gate): the request is the key owner's. */
     async ping(userId: string, request: Omit<GamePingRequest, 'key'>): Promise<GamePingResponse> {

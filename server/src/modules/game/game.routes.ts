@@ -3,7 +3,13 @@ import { endpoints } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
 import type { AppContext, AppState } from '../../http/context.ts';
-import { fastEndpoint, mountEndpoint, type ContextFreeHandler, type KeyGate } from '../../http/endpoint.ts';
+import {
+  fastEndpoint,
+  mountEndpoint,
+  type ContextFreeHandler,
+  type KeyGate,
+  type RefusalListener,
+} from '../../http/endpoint.ts';
 import type { FastRoute } from '../../http/fast-routes.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
@@ -62,7 +68,12 @@ export function mountGameRoutes(
   const ping: ContextFreeHandler<typeof endpoints.gamePing> = ({ principal, body }) =>
     gameLink.ping(principal.userId, body);
   const pingGate = gameKeyGate(apiKeys, limits, 'game');
-  mountEndpoint(router, endpoints.gamePing, limits, ping, pingGate);
+  // A ping refused for what it carried: its server's owner sees why (the game's own health).
+  const pingRefused: RefusalListener = ({ principal, body }, error) => {
+    const serverId = stringField((body as Record<string, unknown> | undefined)?.serverId) || DEFAULT_SERVER_ID;
+    gameLink.recordRefusal(principal.userId, serverId.slice(0, 100), error.message);
+  };
+  mountEndpoint(router, endpoints.gamePing, limits, ping, pingGate, pingRefused);
   mountEndpoint(router, endpoints.gameStatus, limits, ({ principal }) => gameLink.status(principal.userId));
   mountEndpoint(
     router,
@@ -87,5 +98,5 @@ export function mountGameRoutes(
     if (!apiKey) throw new AppError(404, 'No API key available');
     return renderIntegrationScripts({ serverUrl: serverUrl(ctx), apiKey });
   });
-  return [fastEndpoint(endpoints.gamePing, ping, pingGate)];
+  return [fastEndpoint(endpoints.gamePing, ping, pingGate, pingRefused)];
 }

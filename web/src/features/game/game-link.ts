@@ -1,6 +1,12 @@
 import { create } from 'zustand';
 import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
-import type { GameServer, GameStatus, PlayerData } from '@moonrelay/contract/game';
+import {
+  isStudioServer,
+  type GameServer,
+  type GameServerRefusal,
+  type GameStatus,
+  type PlayerData,
+} from '@moonrelay/contract/game';
 
 /**
  * What the screens make of a game status: whether a game is connected, which game server they show
@@ -21,6 +27,10 @@ export interface GameLink {
   serverId: string | undefined;
   /** When (ms since epoch) something connected now goes stale; null when nothing is connected. */
   staleAt: number | null;
+  /** Whether the server the screens show is a Studio session (Play or a local test server). */
+  studio: boolean;
+  /** Game servers whose pings Moonrelay refuses, and why. */
+  refusedPings: GameServerRefusal[];
 }
 
 const pingedAt = (lastPing: string | null) => (lastPing ? Date.parse(lastPing) : Number.NaN);
@@ -40,6 +50,8 @@ const NO_GAME: GameLink = {
   liveServers: [],
   serverId: undefined,
   staleAt: null,
+  studio: false,
+  refusedPings: [],
 };
 
 export function gameLinkOf(status: GameStatus | undefined, chosenServerId: string | null, now: number): GameLink {
@@ -54,6 +66,7 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
   const pings = [...(connected ? [status.lastPing] : []), ...liveServers.map((server) => server.lastPing)];
   const staleAt = pings.length ? Math.min(...pings.map((ping) => pingedAt(ping) + GAME_CONNECTED_WINDOW_MS)) : null;
 
+  const refusedPings = status.refusedPings ?? [];
   if (liveServers.length > 1) {
     const chosen = liveServers.find((server) => server.serverId === chosenServerId) ?? liveServers[0]!;
     return {
@@ -63,10 +76,22 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
       liveServers,
       serverId: chosen.serverId,
       staleAt,
+      studio: isStudioServer(chosen),
+      refusedPings,
     };
   }
   // One server (or none live): the status's own fields describe it; commands need not name it.
-  return { connected, lastPing: status.lastPing, gameData: status.gameData, liveServers, serverId: undefined, staleAt };
+  const shown = liveServers[0];
+  return {
+    connected,
+    lastPing: status.lastPing,
+    gameData: status.gameData,
+    liveServers,
+    serverId: undefined,
+    staleAt,
+    studio: shown ? isStudioServer(shown) : false,
+    refusedPings,
+  };
 }
 
 interface ServerChoice {

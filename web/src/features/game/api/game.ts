@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { GAME_STATUS_POLL_MS } from '@moonrelay/contract/constants';
+import { GAME_HEALTH_POLL_MS, GAME_STATUS_POLL_MS } from '@moonrelay/contract/constants';
 import type {
   GameCommandRequest,
   GameCommandResponse,
@@ -31,7 +31,10 @@ export function useGameStatus() {
   return useQuery({
     ...gameStatusQuery(),
     enabled: Boolean(token),
-    refetchInterval: socketConnected ? false : GAME_STATUS_POLL_MS,
+    // With no game connected the socket brings no news of a game whose pings are refused: read the
+    // status now and then to show them.
+    refetchInterval: (query) =>
+      !socketConnected ? GAME_STATUS_POLL_MS : query.state.data?.connected ? false : GAME_HEALTH_POLL_MS,
   });
 }
 

@@ -1,4 +1,6 @@
-import { Badge, Card, DataList, HStack, List, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Card, DataList, HStack, List, Stack, Text } from '@chakra-ui/react';
+import { GAME_HEALTH } from '@moonrelay/contract/messages';
+import type { GameServerRefusal } from '@moonrelay/contract/game';
 import type { PlayerData } from '@moonrelay/contract/game';
 import { formatTime } from '../../../lib/format.ts';
 import { ServerErrorCount } from '../console/ServerErrorCount.tsx';
@@ -15,13 +17,21 @@ export function GameConnectionCard({ link }: { link: GameLinkState }) {
         <HStack justify="space-between">
           <Card.Title>Game Connection</Card.Title>
           {known && (
-            <Badge colorPalette={link.connected ? 'green' : 'red'} data-testid="game-connection">
-              {link.connected ? GAME_TEXT.connected : GAME_TEXT.disconnected}
-            </Badge>
+            <HStack gap="2">
+              {link.connected && link.studio && (
+                <Badge colorPalette="purple" title={GAME_HEALTH.studioBadgeHint} data-testid="game-studio">
+                  {GAME_HEALTH.studioBadge}
+                </Badge>
+              )}
+              <Badge colorPalette={link.connected ? 'green' : 'red'} data-testid="game-connection">
+                {link.connected ? GAME_TEXT.connected : GAME_TEXT.disconnected}
+              </Badge>
+            </HStack>
           )}
         </HStack>
       </Card.Header>
       <Card.Body>
+        {link.refusedPings.length > 0 && <RefusedPings refusals={link.refusedPings} />}
         {link.state === 'loading' ? (
           <Text color="fg.muted">Checking the game connection...</Text>
         ) : link.state === 'failed' ? (
@@ -60,6 +70,28 @@ function PlayerDataList({ data }: { data: PlayerData }) {
         </DataList.Item>
       ))}
     </DataList.Root>
+  );
+}
+
+/** The game's own health: servers whose pings Moonrelay refuses, with the reason each was given. */
+function RefusedPings({ refusals }: { refusals: GameServerRefusal[] }) {
+  return (
+    <Alert.Root status="error" mb="4" data-testid="game-pings-refused">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>{GAME_HEALTH.pingsRefused}</Alert.Title>
+        <Alert.Description>
+          <Stack gap="1">
+            {refusals.map((refusal) => (
+              <Text key={refusal.serverId} fontSize="sm" wordBreak="break-word">
+                {refusal.serverId}: {refusal.reason} ({formatTime(refusal.refusedAt)})
+              </Text>
+            ))}
+            <Text fontSize="sm">{GAME_HEALTH.pingsRefusedHint}</Text>
+          </Stack>
+        </Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
   );
 }
 

@@ -93,6 +93,44 @@ describe('Game Connection', () => {
     expect(within(card).queryByText('Game is connected and receiving commands')).not.toBeInTheDocument();
   });
 
+  it("marks a Studio session: Play's server id, or a local test server's test players", async () => {
+    const studioPlayer = { ...PLAYER, playerName: 'Player1', userId: -1 };
+    const { fetch } = renderPanel(
+      connectedStatus({
+        gameData: studioPlayer,
+        servers: [testServer({ serverId: 'studio', gameData: studioPlayer })],
+      }),
+    );
+    expect(await screen.findByTestId('game-studio')).toHaveTextContent('Studio');
+    // A test player has no Roblox profile: none is asked for.
+    expect(
+      within(region('Player Profile')).getByText('A Studio test player has no Roblox profile.'),
+    ).toBeInTheDocument();
+    expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/game/profile'))).toBe(false);
+  });
+
+  it('shows no Studio badge for a live game server', async () => {
+    renderPanel(connectedStatus());
+    await connectionBadge();
+    expect(screen.queryByTestId('game-studio')).not.toBeInTheDocument();
+  });
+
+  it("says the game's pings are refused, and why, instead of a silently missing server", async () => {
+    renderPanel({
+      ...DISCONNECTED,
+      refusedPings: [
+        {
+          serverId: 'job-1',
+          reason: 'playerData.health: Too small: expected number to be >=0',
+          refusedAt: agoIso(5_000),
+        },
+      ],
+    });
+    const alert = await screen.findByTestId('game-pings-refused');
+    expect(within(alert).getByText("Your game's pings are refused")).toBeInTheDocument();
+    expect(within(alert).getByText(/^job-1: playerData\.health: Too small/)).toBeInTheDocument();
+  });
+
   it('reads a last ping 10 s old as Disconnected, although the status says connected', async () => {
     const server = testServer({ lastPing: agoIso(GAME_CONNECTED_WINDOW_MS + 1000) });
     renderPanel(connectedStatus({ lastPing: server.lastPing, servers: [server] }));

@@ -1,6 +1,7 @@
 import { Avatar, Badge, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import { BadgeCheck } from 'lucide-react';
-import type { PlayerProfile } from '@moonrelay/contract/game';
+import { isStudioTestPlayer, type PlayerProfile } from '@moonrelay/contract/game';
+import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { usePlayerProfile } from '../api/game.ts';
@@ -14,13 +15,17 @@ interface Props {
 
 /** Player Profile: the connected player's Roblox profile, fetched only while the game is connected. */
 export function PlayerProfileCard({ connected, userId }: Props) {
-  const profile = usePlayerProfile(userId, connected);
+  // Studio's test players (negative ids) have no Roblox profile to fetch.
+  const testPlayer = typeof userId === 'number' && isStudioTestPlayer(userId);
+  const profile = usePlayerProfile(userId, connected && !testPlayer);
 
   let content;
   if (!connected) {
     content = <Placeholder>{GAME_TEXT.profileConnect}</Placeholder>;
   } else if (userId === undefined) {
     content = <Placeholder>The game has not reported a player yet.</Placeholder>;
+  } else if (testPlayer) {
+    content = <Placeholder>{GAME_HEALTH.studioTestPlayer}</Placeholder>;
   } else if (profile.data) {
     content = <ProfileDetails profile={profile.data} />;
   } else if (profile.isError) {

@@ -1,12 +1,14 @@
 import { Field, NativeSelect } from '@chakra-ui/react';
-import type { GameServer } from '@moonrelay/contract/game';
+import { GAME_HEALTH } from '@moonrelay/contract/messages';
+import { isStudioServer, type GameServer } from '@moonrelay/contract/game';
 import { shortId } from '../../../lib/format.ts';
 import { useServerChoice } from '../game-link.ts';
 
 /** "a4f0c3c2… · builderman": the start of the server's JobId (whole if short) and its player. */
 export function serverLabel(server: GameServer): string {
   const id = shortId(server.serverId);
-  return server.gameData?.playerName ? `${id} · ${server.gameData.playerName}` : id;
+  const label = server.gameData?.playerName ? `${id} · ${server.gameData.playerName}` : id;
+  return isStudioServer(server) ? `${label} · ${GAME_HEALTH.studioBadge}` : label;
 }
 
 interface Props {

@@ -1,0 +1,206 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeEachEngine } from '../../../test/engines.ts';
+import {
+  startEmulatedGame,
+  type EmulatedGame,
+  type EmulatedGameOptions,
+  type EmulatedPlayer,
+} from '../../../test/roblox-emulation/emulated-game.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+
+/**
+ * The game-side test bed: the script a user gets from `GET /api/game/loader` (fetched from the real
+ * server, not rendered here) runs in an emulated Roblox game server against the real Moonrelay over
+ * real HTTP, through what real games do to it: Studio's Play and its local test servers, many
+ * players, a player leaving while a command runs, large and binary outputs, a batch of results
+ * too large for one ping, an execution that outlasts the command's lease, and a server that
+ * refuses, fails or answers slowly.
+ *
+ * The game runs 10 times faster than real time; the server's own windows stay real.
+ */
+
+const TIME_SCALE = 0.1;
+
+interface Harness {
+  host: TestServer;
+  token: string;
+  apiKey: string;
+}
+
+/** The integration script exactly as a user's game receives it. */
+async function servedScript({ host, apiKey }: Harness): Promise<string> {
+  const served = await host.call('GET', `/api/game/loader?key=${encodeURIComponent(apiKey)}`);
+  expect(served.status).toBe(200);
+  return served.text;
+}
+
+const player = (index: number, userId = 1000 + index): EmulatedPlayer => ({
+  name: `Player${index}`,
+  userId,
+  position: { x: index, y: 5, z: 0 },
+});
+
+describeEachEngine('the served game script in an emulated game, against the real server', (engine) => {
+  let harness: Harness;
+  let game: EmulatedGame | undefined;
+
+  beforeAll(async () => {
+    // Ten times real speed means 300 pings a minute, the documented budget: not the subject here.
+    const host = await startTestServer(engine, { RATE_LIMIT_GAME_PING_PER_MINUTE: '100000' });
+    const { token, user } = await registerUser(host);
+    harness = { host, token, apiKey: user.apiKey as string };
+  });
+  afterEach(async () => {
+    await game?.stop();
+    game = undefined;
+  });
+  afterAll(async () => {
+    await harness?.host.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown) =>
+    harness.host.call(method, path, { token: harness.token, body });
+
+  async function startGame(options: EmulatedGameOptions, edit: (source: string) => string = (source) => source) {
+    game = await startEmulatedGame({ timeScale: TIME_SCALE, ...options });
+    game.run(edit(await servedScript(harness)), 'ServerScriptService.Moonrelay');
+    await game.waitForOutput(/^\[Moonrelay\] Connected$/, 10_000);
+    return game;
+  }
+
+  /** Queues a command for the server and answers its id. */
+  const command = async (serverId: string, body: Record<string, unknown>) => {
+    const queued = await call('POST', '/api/game/command', { ...body, serverId });
+    expect(queued.status, JSON.stringify(queued.body)).toBe(200);
+    return queued.body.id as string;
+  };
+
+  /** The command's row once the game's result has reached the server. */
+  const completed = (id: string, timeoutMs = 10_000) =>
+    game!.waitFor(
+      async () => {
+        const row = await harness.host.app.database.db
+          .selectFrom('gameCommands')
+          .select(['status', 'output', 'error'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return row && row.status !== 'queued' && row.status !== 'delivered' ? row : undefined;
+      },
+      `command ${id} to complete`,
+      timeoutMs,
+    );
+
+  it("connects from Studio's local test server, whose players have negative user ids, and runs commands", async () => {
+    const local = await startGame({
+      studio: true,
+      jobId: '',
+      players: [player(1, -1), player(2, -2)],
+    });
+    const status = await call('GET', '/api/game/status');
+    expect(status.body.servers).toEqual([
+      expect.objectContaining({ serverId: 'studio', gameData: expect.objectContaining({ userId: -1 }) }),
+    ]);
+    const id = await command('studio', { type: 'execute', data: { code: 'print(#game.Players:GetPlayers())' } });
+    expect(await completed(id)).toMatchObject({ status: 'succeeded', output: '2\n' });
+    expect(local.output('warn').filter((line) => line.includes('Ping failed'))).toEqual([]);
+  });
+
+  it('results too large for one ping all arrive, over several pings, and the pings never stop', async () => {
+    const jobId = 'job-big-results';
+    const big = await startGame({ jobId, player: player(1) });
+    // Twenty runs that finish together, each printing 59,000 bytes: 1.18 MB of results at once,
+    // more than one ping may carry.
+    const code = 'task.wait(3)\nprint(string.rep("x", 59000))';
+    const ids: string[] = [];
+    for (let index = 0; index < 20; index += 1) ids.push(await command(jobId, { type: 'execute', data: { code } }));
+    for (const id of ids) {
+      const row = await completed(id, 20_000);
+      expect(row).toMatchObject({ status: 'succeeded' });
+      expect(row.output).toBe(`${'x'.repeat(59000)}\n`);
+    }
+    expect(big.requests.filter((request) => request.status === 413).length).toBe(0);
+    const pingBodies = big.requests.filter((request) => request.url.endsWith('/api/game/ping'));
+    expect(Math.max(...pingBodies.map((request) => Buffer.byteLength(request.body)))).toBeLessThan(1024 * 1024);
+  });
+
+  it('a result whose JSON would be too large (control characters) is cut further, with a visible note', async () => {
+    const jobId = 'job-control-characters';
+    await startGame({ jobId, player: player(1) });
+    // 60,000 control characters are 360,000 bytes of JSON: more than one result may take.
+    const answer = await call('POST', '/api/scripts/execute', {
+      code: 'print(string.rep("\\1", 60000))',
+      serverId: jobId,
+    });
+    expect(answer.body).toMatchObject({ success: true });
+    const output = answer.body.output as string;
+    expect(output).toBe(
+      `${'\u0001'.repeat(output.indexOf('\n'))}\n... (output truncated: 60001 bytes, the rest was not sent)`,
+    );
+    expect(JSON.stringify(output).length).toBeLessThanOrEqual(128 * 1024);
+    const pings = game!.requests.filter((request) => request.url.endsWith('/api/game/ping'));
+    expect(Math.max(...pings.map((request) => Buffer.byteLength(request.body)))).toBeLessThan(768 * 1024);
+  });
+
+  it('a game whose pings are refused tells its owner why, until one of its pings is accepted', async () => {
+    const ping = (body: Record<string, unknown>) =>
+      harness.host.call('POST', '/api/game/ping', { body: { key: harness.apiKey, ...body } });
+    // An older or edited script sending what Moonrelay refuses: the game cannot fix it itself.
+    const refused = await ping({ serverId: 'job-refused', playerData: { health: -5 } });
+    expect(refused.status).toBe(400);
+    const reason = refused.body.error as string;
+    expect(reason).toMatch(/^playerData\.health: /);
+    const refusedPings = async () => (await call('GET', '/api/game/status')).body.refusedPings;
+    // Recorded behind the answer: wait for it to show.
+    await expect.poll(refusedPings).toEqual([{ serverId: 'job-refused', reason, refusedAt: expect.any(String) }]);
+    // A bad key is no one's game: nothing recorded for anybody.
+    await harness.host.call('POST', '/api/game/ping', {
+      body: { key: 'mr_unknown', serverId: 'job-refused-2', playerData: { health: -5 } },
+    });
+    expect(await ping({ serverId: 'job-refused', playerData: { health: 5 } })).toMatchObject({ status: 200 });
+    expect(await refusedPings()).toEqual([]);
+  });
+
+  it('with 100 players: pings carry the first player only, and commands act on them', async () => {
+    const jobId = 'job-full';
+    const full = await startGame({ jobId, players: Array.from({ length: 100 }, (_, index) => player(index + 1)) });
+    const id = await command(jobId, { type: 'execute', data: { code: 'print(#game.Players:GetPlayers())' } });
+    expect(await completed(id)).toMatchObject({ status: 'succeeded', output: '100\n' });
+    const last = full.requests.filter((request) => request.url.endsWith('/api/game/ping')).at(-1)!;
+    expect(JSON.parse(last.body).playerData).toMatchObject({ playerName: 'Player1', userId: 1001 });
+  });
+
+  it('a player leaving while a command runs: the command ends, the next pings report the next player', async () => {
+    const jobId = 'job-leaving';
+    const leaving = await startGame({ jobId, players: [player(1), player(2)] });
+    const code = 'local p = game.Players:GetPlayers()[1]\ntask.wait(5)\nprint(p.Name, p.Parent == nil)';
+    const id = await command(jobId, { type: 'execute', data: { code } });
+    await leaving.waitFor(() => leaving.requests.some((request) => request.responseBody?.includes(id)), 'delivery');
+    leaving.removePlayer('Player1');
+    expect(await completed(id)).toMatchObject({ status: 'succeeded', output: 'Player1 true\n' });
+    await expect.poll(async () => (await call('GET', '/api/game/status')).body.gameData?.playerName).toBe('Player2');
+  });
+
+  it('an execution longer than the command lease runs once and its result is kept', async () => {
+    const jobId = 'job-long';
+    const long = await startGame({ jobId, player: player(1) });
+    // 120 emulated seconds are 12 real ones: longer than the server's 10 s lease, so the command is
+    // delivered again while it runs.
+    const code = 'counter = (counter or 0) + 1\ntask.wait(120)\nprint("runs", counter)';
+    const id = await command(jobId, { type: 'execute', data: { code } });
+    expect(await completed(id, 30_000)).toMatchObject({ status: 'succeeded', output: 'runs 1\n' });
+    expect(long.requests.filter((request) => request.responseBody?.includes(id)).length).toBeGreaterThan(1);
+  });
+
+  it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {
+    const jobId = 'job-binary';
+    await startGame({ jobId, player: player(1) });
+    const answer = await call('POST', '/api/scripts/execute', {
+      code: 'print(string.rep("\\255", 150000))',
+      serverId: jobId,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.pending).toBeUndefined();
+    expect(answer.body.success).toBe(true);
+    expect(answer.body.output).toMatch(/^\?{59000,60000}\n\.\.\. \(output truncated/);
+  });
+});
