@@ -14,7 +14,7 @@ describe('GET /api/openapi.json', () => {
     const res = await server.call('GET', '/api/openapi.json');
     expect(res.status).toBe(200);
     const doc = res.body;
-    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     for (const endpoint of Object.values(endpoints)) {
       const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
@@ -66,7 +66,7 @@ describe('GET /api/openapi.json', () => {
     expect(getScript.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Script',
     });
-    expect(Object.keys(getScript.responses)).toEqual(['200', '401', '404', '429']);
+    expect(Object.keys(getScript.responses)).toEqual(['200', '400', '401', '404', '429', '503']);
 
     expect(Object.keys(schemas.AdminExecuteScriptRequest.properties)).toEqual(['script', 'code', 'serverId']);
   });

@@ -7,11 +7,15 @@ import {
   RATE_LIMIT_GENERAL_PER_MINUTE,
 } from '@moonrelay/contract/constants';
 import { ErrorResponseSchema } from '@moonrelay/contract/common';
-import { endpoints, type Endpoint, type RateLimitPolicy } from '@moonrelay/contract/endpoints';
+import { endpoints, type Endpoint, type EndpointName, type RateLimitPolicy } from '@moonrelay/contract/endpoints';
+import { EXAMPLES, examplesOf, type EndpointExample } from '@moonrelay/contract/examples';
 
 /**
- * The OpenAPI 3.0 document, generated from the contract's endpoint list and zod schemas (schemas
+ * The OpenAPI 3.1 document, generated from the contract's endpoint list and zod schemas (schemas
  * with a `meta({ id })` become shared components). The API docs page is built from this document.
+ * 3.1 because its schemas are JSON Schema 2020-12, which zod writes natively: a nullable field is
+ * `type: [..., "null"]` or an `anyOf` with `{ type: "null" }`, valid under any strict reading
+ * (3.0's `nullable` needs a `type` beside it that a `$ref` or a union cannot have).
  */
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -23,9 +27,35 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Request body too large',
   422: 'The Idempotency-Key was already used with a different request',
   429: 'Rate limit exceeded; see Retry-After',
+  415: 'The body is not JSON (send Content-Type: application/json)',
   502: 'An outside service (Roblox) could not be reached',
-  503: 'Busy: the sandbox or the syntax checker is at capacity; try again shortly',
+  503: 'Briefly unavailable (the database or Redis away, the sandbox or the syntax checker at capacity); try again after Retry-After',
 };
+
+/** Seconds to wait before trying again, on 429 and 503 answers. */
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+};
+
+/**
+ * The answers every operation can give besides the ones its definition lists, from what the
+ * server's shared steps do with its definition: validation (400), authentication (401), a session
+ * route called with a key or an admin route by a member (403), the body reader (413, 415), the rate
+ * limit (429) and a dependency away (503). Derived, not listed by hand, so a new route is documented
+ * as the server treats it.
+ */
+function sharedErrors(endpoint: Endpoint): number[] {
+  const errors: number[] = [];
+  if (endpoint.params || endpoint.query || endpoint.body) errors.push(400);
+  if (endpoint.auth !== 'none') errors.push(401);
+  if (endpoint.auth === 'session' || endpoint.auth === 'admin') errors.push(403);
+  if (endpoint.idempotent) errors.push(409, 422);
+  if (endpoint.body) errors.push(413, 415);
+  if (endpoint.rateLimit !== 'none') errors.push(429);
+  // Anything that reads a session, a key or a budget reads the database (or Redis).
+  if (endpoint.auth !== 'none' || endpoint.rateLimit !== 'none') errors.push(503);
+  return errors;
+}
 
 /** The header of the calls that enqueue work (docs/operations.md, "Idempotency-Key"). */
 const IDEMPOTENCY_KEY_HEADER = {
@@ -77,7 +107,7 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
       }
     }
     const { schemas: generated } = z.toJSONSchema(registry, {
-      target: 'openapi-3.0',
+      target: 'draft-2020-12',
       io,
       uri: (id) => `#/components/schemas/${id}`,
       unrepresentable: 'any',
@@ -85,7 +115,8 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
     for (const [id, schema] of Object.entries(generated)) {
       // A schema used both ways (PlayerData) keeps its answer shape; request-only ones get their input shape.
       if (io === 'input' && components[id] && !bodies.has(id)) continue;
-      const { $schema: _schema, id: _id, ...rest } = schema as JsonSchema;
+      // A component is named by its key: an `$id` inside it would make its own references relative to it.
+      const { $schema: _schema, $id: _$id, id: _id, ...rest } = schema as JsonSchema;
       components[id] = rest;
     }
   };
@@ -105,7 +136,7 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
 /** Query string parameters, from the endpoint's query schema (an object of simple fields). */
 function queryParameters(endpoint: Endpoint): object[] {
   if (!endpoint.query) return [];
-  const json = z.toJSONSchema(endpoint.query, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as {
+  const json = z.toJSONSchema(endpoint.query, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
@@ -138,9 +169,11 @@ function operation(
     : { 'application/json': { schema: toRef(endpoint.response) } };
   const responses: Record<string, unknown> = { 200: { description: 'Success', content: success } };
   const limited = endpoint.rateLimit !== 'none';
-  for (const status of limited ? [...endpoint.errors, 429] : endpoint.errors) {
+  const statuses = [...new Set([...endpoint.errors, ...sharedErrors(endpoint)])].sort((a, b) => a - b);
+  for (const status of statuses) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      ...(status === 429 || status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
       content: { 'application/json': { schema: errorRef } },
     };
   }
@@ -174,18 +207,105 @@ function operation(
   };
 }
 
+type Operation = ReturnType<typeof operation>;
+type MediaTypes = Record<string, Record<string, unknown>>;
+
+/** A title as an examples map key: "Code in your game" -> "code-in-your-game". */
+const exampleKey = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/**
+ * The API docs page's examples (contract/src/examples.ts, each run against a real server by the
+ * tests) in the document too, where client generators and API tools show them: one `example`, or
+ * an `examples` map when the endpoint is called in several ways.
+ */
+function withExamples(op: Operation, example: EndpointExample | undefined): Operation {
+  if (!example) return op;
+  const ways = examplesOf(example);
+  const examplesOfValue = (pick: (way: EndpointExample) => unknown) => {
+    const shown = ways.filter((way) => pick(way) !== undefined);
+    if (shown.length === 0) return {};
+    if (shown.length === 1) return { example: pick(shown[0]!) };
+    return {
+      examples: Object.fromEntries(
+        shown.map((way, index) => {
+          const title = way.title ?? `Example ${index + 1}`;
+          return [exampleKey(title), { summary: title, value: pick(way) }];
+        }),
+      ),
+    };
+  };
+  const addTo = (content: MediaTypes | undefined, pick: (way: EndpointExample) => unknown) => {
+    for (const media of Object.values(content ?? {})) Object.assign(media, examplesOfValue(pick));
+  };
+  const responses = op.responses as Record<string, { content?: MediaTypes }>;
+  addTo(responses['200']?.content, (way) => way.response);
+  for (const status of new Set(ways.map((way) => way.error.status))) {
+    addTo(responses[status]?.content, (way) => (way.error.status === status ? way.error.body : undefined));
+  }
+  if (op.requestBody) addTo(op.requestBody.content as MediaTypes, (way) => way.body);
+  for (const parameter of (op.parameters ?? []) as {
+    name: string;
+    in: string;
+    schema?: JsonSchema;
+    example?: unknown;
+  }[]) {
+    const given =
+      parameter.in === 'path'
+        ? example.params?.[parameter.name]
+        : parameter.in === 'query'
+          ? example.query?.[parameter.name]
+          : undefined;
+    if (given === undefined) continue;
+    // The query string carries text; the document's schema says what it means (a number, say).
+    const numeric = parameter.schema?.type === 'integer' || parameter.schema?.type === 'number';
+    parameter.example = numeric && Number.isFinite(Number(given)) ? Number(given) : given;
+  }
+  return op;
+}
+
+/**
+ * Only the components the operations reach (directly or through other components): the contract
+ * names schemas that no route answers (a socket event's parts), which would be dead weight here.
+ */
+function reachable(paths: unknown, components: JsonSchema): JsonSchema {
+  const kept: JsonSchema = {};
+  const visit = (value: unknown) => {
+    for (const [, id] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (id && !(id in kept) && id in components) {
+        kept[id] = components[id];
+        visit(components[id]);
+      }
+    }
+  };
+  visit(paths);
+  return Object.fromEntries(
+    Object.keys(components)
+      .filter((id) => id in kept)
+      .map((id) => [id, components[id]]),
+  );
+}
+
 export function buildOpenApiDocument(perMinute: RateLimitsPerMinute = DOCUMENTED_RATE_LIMITS) {
-  const { toRef, components } = collectSchemas();
+  const { toRef, components: allComponents } = collectSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [name, endpoint] of Object.entries(endpoints as Record<string, Endpoint>)) {
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][endpoint.method] = operation(name, endpoint, toRef, perMinute);
+    paths[path][endpoint.method] = withExamples(
+      operation(name, endpoint, toRef, perMinute),
+      EXAMPLES[name as EndpointName],
+    );
   }
+  const components = reachable(paths, { ...allComponents, Error: allComponents.Error });
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: `${APP_NAME} API`,
+      summary: 'Keep Roblox Luau scripts and run them in your own game.',
       version: APP_VERSION.replace(/^v/, ''),
       description:
         'Errors answer `{ "error": "..." }` with a 4xx status. Every call is rate limited per session, API key ' +

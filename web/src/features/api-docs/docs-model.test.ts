@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_DOCS_TABS, BROWSER_ONLY_ENDPOINTS } from '@moonrelay/contract/api-docs';
 import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
 import { EXAMPLES } from '@moonrelay/contract/examples';
-import { buildDocs } from './docs-model.ts';
+import { buildDocs, typeLabel } from './docs-model.ts';
 import { TEST_OPENAPI } from './test-openapi.ts';
 
 describe('API docs model', () => {
@@ -116,5 +116,16 @@ describe('API docs model', () => {
         description: 'How far back',
       },
     ]);
+  });
+
+  it('names nullable types as OpenAPI 3.1 writes them, and as 3.0 did', () => {
+    expect(typeLabel({ type: ['string', 'null'] }, TEST_OPENAPI)).toBe('string | null');
+    expect(typeLabel({ type: ['string', 'null'], format: 'date-time' }, TEST_OPENAPI)).toBe(
+      'string (date-time) | null',
+    );
+    expect(typeLabel({ anyOf: [{ $ref: '#/components/schemas/PlayerData' }, { type: 'null' }] }, TEST_OPENAPI)).toBe(
+      'PlayerData | null',
+    );
+    expect(typeLabel({ type: 'integer', nullable: true }, TEST_OPENAPI)).toBe('integer | null');
   });
 });

@@ -71,6 +71,15 @@ function resolve(schema: JsonSchema, doc: OpenApiDocument): JsonSchema {
 
 /** A short type name: string, number, "game" | "sandbox", PlayerData, Result[], ... */
 export function typeLabel(schema: JsonSchema, doc: OpenApiDocument): string {
+  // OpenAPI 3.1 (JSON Schema): `type: ["string", "null"]`; 3.0's `nullable: true` is read too.
+  if (Array.isArray(schema.type)) {
+    const types = schema.type as string[];
+    const label = types
+      .filter((type) => type !== 'null')
+      .map((type) => typeLabel({ ...schema, type }, doc))
+      .join(' | ');
+    return types.includes('null') ? `${label} | null` : label;
+  }
   const nullable = schema.nullable === true ? ' | null' : '';
   if (typeof schema.$ref === 'string') return refName(schema.$ref) + nullable;
   const allOf = schema.allOf as JsonSchema[] | undefined;
