@@ -136,7 +136,8 @@ export const MassExecutionRequestSchema = z
     message: 'Send either a command or code',
     path: ['command'],
   })
-  .meta({ id: 'MassExecutionRequest' });
+  // The refinement, for readers of the JSON Schema: exactly one of the two.
+  .meta({ id: 'MassExecutionRequest', oneOf: [{ required: ['command'] }, { required: ['code'] }] });
 export type MassExecutionRequest = z.infer<typeof MassExecutionRequestSchema>;
 
 /** Where one user's part of a mass execution stands. */

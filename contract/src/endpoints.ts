@@ -108,6 +108,8 @@ export interface Endpoint {
    * answers the first answer and does nothing again (docs/operations.md).
    */
   idempotent?: true;
+  /** A health check: its 503 answers the same body as its 200 (the state of each dependency), not `{ error }`. */
+  reportsState?: true;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -309,7 +311,8 @@ export const endpoints = {
     rateLimit: 'general',
     body: LuaCodeRequestSchema,
     response: LuaCheckResponseSchema,
-    errors: [400, 401, 413, 503],
+    // 422: code the parser cannot take (nested too deeply), as opposed to code with syntax errors.
+    errors: [400, 401, 413, 422, 503],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   formatLua: endpoint({
@@ -321,7 +324,7 @@ export const endpoints = {
     rateLimit: 'general',
     body: LuaCodeRequestSchema,
     response: LuaFormatResponseSchema,
-    errors: [400, 401, 413, 503],
+    errors: [400, 401, 413, 422, 503],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   gamePing: endpoint({
@@ -376,7 +379,7 @@ export const endpoints = {
     path: '/api/game/command',
     tag: 'Game',
     summary:
-      'Queue a command (teleport, heal, speed, reset, execute, script) for one game server, or for every live one when serverId is omitted.',
+      'Queue a command (teleport, heal, speed, reset, execute, script) for one game server, or for every live one when serverId is omitted. With no serverId and no live server, the command waits (queued) for the first server that pings; a serverId that is not connected answers 409.',
     auth: 'session-or-key',
     rateLimit: 'general',
     body: GameCommandRequestSchema,
@@ -406,7 +409,7 @@ export const endpoints = {
     rateLimit: 'general',
     query: ProfileQuerySchema,
     response: PlayerProfileSchema,
-    errors: [400, 401, 502],
+    errors: [400, 401, 404, 502],
   }),
   integrationScripts: endpoint({
     method: 'get',
@@ -657,6 +660,7 @@ export const endpoints = {
     rateLimit: 'none',
     response: HealthSchema,
     errors: [503],
+    reportsState: true,
   }),
   healthLive: endpoint({
     method: 'get',
@@ -678,6 +682,7 @@ export const endpoints = {
     rateLimit: 'none',
     response: HealthReadySchema,
     errors: [503],
+    reportsState: true,
   }),
   authProviders: endpoint({
     method: 'get',

@@ -404,6 +404,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       ids: ['a9276542-66e4-4abc-8981-57233614a36f'],
     },
     error: { status: 409, body: { error: 'Game server not connected' } },
+    note: 'Without serverId the command goes to every live game server, or waits (queued) for the first one that pings when none is live. The 409 answers a serverId that is not connected.',
   },
   gameConsole: {
     query: { serverId: 'studio', level: 'warning,error', q: 'DataStore', limit: '50' },

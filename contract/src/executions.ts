@@ -52,7 +52,11 @@ export const ExecuteCodeRequestSchema = z
       ctx.addIssue({ code: 'custom', message: VALIDATION.executeScriptTarget, path: ['target'] });
     }
   })
-  .meta({ id: 'ExecuteCodeRequest' });
+  // What the refinement above checks, for readers of the JSON Schema: code (or loadstring), or a script by name.
+  .meta({
+    id: 'ExecuteCodeRequest',
+    anyOf: [{ required: ['code'] }, { required: ['loadstring'] }, { required: ['script'] }],
+  });
 export type ExecuteCodeRequest = z.infer<typeof ExecuteCodeRequestSchema>;
 
 export const ExecuteScriptRequestSchema = z

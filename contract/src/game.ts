@@ -195,7 +195,8 @@ export const GameStatusSchema = z
   .meta({ id: 'GameStatus' });
 export type GameStatus = z.infer<typeof GameStatusSchema>;
 
-export const KeyQuerySchema = z.object({ key: z.string().max(200).optional() });
+/** The loader's key: without it the gate answers 401 before the query is validated, so it is required here. */
+export const KeyQuerySchema = z.object({ key: z.string().max(200) });
 
 export const ProfileQuerySchema = z.object({
   userId: z.string().regex(/^\d{1,20}$/, 'userId must be a Roblox user id (digits)'),

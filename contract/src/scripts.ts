@@ -59,7 +59,8 @@ export type CreateScriptRequest = z.infer<typeof CreateScriptRequestSchema>;
 export const UpdateScriptRequestSchema = z
   .object({ name: ScriptNameSchema.optional(), code: ScriptCodeSchema.optional(), ...optionalScriptFields })
   .refine((update) => Object.values(update).some((value) => value !== undefined), VALIDATION.scriptUpdateEmpty)
-  .meta({ id: 'UpdateScriptRequest' });
+  // The refinement, for readers of the JSON Schema: at least one field.
+  .meta({ id: 'UpdateScriptRequest', minProperties: 1 });
 export type UpdateScriptRequest = z.infer<typeof UpdateScriptRequestSchema>;
 
 export const ScriptSchema = z

@@ -54,6 +54,8 @@ describeEachEngine('data layer', (engine) => {
       '010-mass-execution-items',
       '011-idempotency-keys',
       '012-console-lines',
+      '013-script-versions',
+      '014-game-ping-refusals',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -11,6 +11,7 @@ import {
   TEMP_SCRIPT_ID_PLACEHOLDER,
 } from '@moonrelay/contract/examples';
 import { describeEachEngine } from '../../test/engines.ts';
+import { nonconformance } from '../../test/openapi-conformance.ts';
 import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
 
 /**
@@ -639,8 +640,11 @@ const GROUPS: Group[] = [
 // Sending: node:http, so that any bytes, headers and methods (a GET with a body) can be sent.
 
 interface Answer {
+  method: string;
+  path: string;
   status: number;
   contentType: string;
+  headers: Headers;
   text: string;
 }
 
@@ -667,9 +671,16 @@ function send(
       res.on('error', reject);
       res.on('end', () => {
         clearTimeout(timer);
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
         resolve({
+          method: request.method,
+          path: request.path,
           status: res.statusCode ?? 0,
           contentType: String(res.headers['content-type'] ?? ''),
+          headers: answerHeaders,
           text: Buffer.concat(chunks).toString('utf8'),
         });
       });
@@ -710,6 +721,9 @@ function problemsOf(endpoint: Endpoint, testCase: Case, answer: Answer): string[
     problems.push('success answer that is not JSON');
   }
   if (STACK_TRACE.some((pattern) => pattern.test(answer.text))) problems.push('answer holds a stack trace');
+  // And as the OpenAPI document describes the operation: a documented status, a body in its schema.
+  const drift = nonconformance({ ...answer, body: json ? parsed : answer.text });
+  if (drift) problems.push(`differs from the OpenAPI document: ${drift}`);
   return problems;
 }
 

@@ -25,16 +25,20 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found, or not yours',
   409: 'Conflicts with an existing record',
   413: 'Request body too large',
-  422: 'The Idempotency-Key was already used with a different request',
+  422: 'Cannot be processed: the Idempotency-Key was already used with a different request, or the code is beyond what the Luau parser takes',
   429: 'Rate limit exceeded; see Retry-After',
   415: 'The body is not JSON (send Content-Type: application/json)',
   502: 'An outside service (Roblox) could not be reached',
   503: 'Briefly unavailable (the database or Redis away, the sandbox or the syntax checker at capacity); try again after Retry-After',
 };
 
-/** Seconds to wait before trying again, on 429 and 503 answers. */
+/** Seconds to wait before trying again: always on a 429 and on a 503 of a budgeted call (the health checks' 503 has none). */
 const RETRY_AFTER_HEADER = {
-  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 /**
@@ -111,6 +115,7 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
       io,
       uri: (id) => `#/components/schemas/${id}`,
       unrepresentable: 'any',
+      override: openObjects,
     });
     for (const [id, schema] of Object.entries(generated)) {
       // A schema used both ways (PlayerData) keeps its answer shape; request-only ones get their input shape.
@@ -133,18 +138,32 @@ function collectSchemas(): { toRef: (schema: z.ZodType) => JsonSchema; component
   return { toRef, components };
 }
 
-/** Query string parameters, from the endpoint's query schema (an object of simple fields). */
-function queryParameters(endpoint: Endpoint): object[] {
-  if (!endpoint.query) return [];
-  const json = z.toJSONSchema(endpoint.query, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
+/**
+ * zod writes `additionalProperties: false` for every object it outputs, but the server strips
+ * unknown fields (only `.strict()` objects refuse them): a request with an extra field is accepted,
+ * and an answer may gain fields in a later version. The document says so; strict objects stay strict.
+ */
+function openObjects(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const def = (ctx.zodSchema as { _zod: { def: { type: string; catchall?: { _zod: { def: { type: string } } } } } })
+    ._zod.def;
+  const strict = def.catchall?._zod.def.type === 'never';
+  if (def.type === 'object' && !strict && ctx.jsonSchema.additionalProperties === false) {
+    delete ctx.jsonSchema.additionalProperties;
+  }
+}
+
+/** Path or query parameters, from the endpoint's schema for them (an object of simple fields). */
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): object[] {
+  if (!schema) return [];
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
-    in: 'query',
-    required: json.required?.includes(name) ?? false,
-    schema,
+    in: where,
+    required: where === 'path' || (json.required?.includes(name) ?? false),
+    schema: property,
   }));
 }
 
@@ -171,20 +190,33 @@ function operation(
   const limited = endpoint.rateLimit !== 'none';
   const statuses = [...new Set([...endpoint.errors, ...sharedErrors(endpoint)])].sort((a, b) => a - b);
   for (const status of statuses) {
+    if (status === 503 && endpoint.reportsState) {
+      responses[status] = {
+        description: 'Not ready: the body says which dependency does not answer',
+        content: { 'application/json': { schema: toRef(endpoint.response) } },
+      };
+      continue;
+    }
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-      ...(status === 429 || status === 503 ? { headers: RETRY_AFTER_HEADER } : {}),
+      ...((status === 429 || status === 503) && limited ? { headers: RETRY_AFTER_HEADER } : {}),
       content: { 'application/json': { schema: errorRef } },
     };
   }
+  const named = new Set([...endpoint.path.matchAll(/:(\w+)/g)].map((m) => m[1]!));
+  const fromSchema = parametersOf(endpoint.params, 'path') as { name: string }[];
   const pathParams = [
-    ...[...endpoint.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    })),
-    ...queryParameters(endpoint),
+    // Each `:name` of the path, with its schema (a pattern, a number) where the endpoint gives one.
+    ...[...named].map(
+      (name) =>
+        fromSchema.find((param) => param.name === name) ?? {
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+        },
+    ),
+    ...parametersOf(endpoint.query, 'query'),
     ...(endpoint.idempotent ? [IDEMPOTENCY_KEY_HEADER] : []),
   ];
   return {
@@ -201,7 +233,13 @@ function operation(
     ...(endpoint.keyInBody ? { 'x-key-in-body': true } : {}),
     ...(pathParams.length ? { parameters: pathParams } : {}),
     ...(endpoint.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toRef(endpoint.body) } } } }
+      ? {
+          requestBody: {
+            // A body whose every field is optional may be left out: the server reads none as {}.
+            required: !endpoint.body.safeParse({}).success,
+            content: { 'application/json': { schema: toRef(endpoint.body) } },
+          },
+        }
       : {}),
     responses,
   };
