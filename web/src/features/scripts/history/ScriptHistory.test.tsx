@@ -21,6 +21,7 @@ const version = (number: number, code: string, overrides: Partial<ScriptVersion>
   autoExecuteGames: null,
   savedBy: 'Ada',
   savedVia: 'session',
+  savedByKey: null,
   restoredFrom: null,
   codeBytes: code.length,
   lines: code.split('\n').length,

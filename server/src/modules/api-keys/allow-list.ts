@@ -1,0 +1,33 @@
+import net from 'node:net';
+
+/**
+ * A key's IP allow list: addresses and CIDR ranges (validated by the contract), matched against the
+ * client address as the app determines it (X-Forwarded-For only behind TRUST_PROXY). An IPv4 client
+ * seen through an IPv6 socket (::ffff:203.0.113.7) is matched as the IPv4 address it is.
+ */
+export interface AllowList {
+  allows(ip: string): boolean;
+}
+
+const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+
+export const plainAddress = (ip: string): string => MAPPED_IPV4.exec(ip)?.[1] ?? ip;
+
+const family = (address: string): 'ipv4' | 'ipv6' => (net.isIPv6(address) ? 'ipv6' : 'ipv4');
+
+export function allowListOf(entries: readonly string[]): AllowList {
+  const list = new net.BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split('/') as [string, string | undefined];
+    const plain = plainAddress(address);
+    if (prefix === undefined) list.addAddress(plain, family(plain));
+    else list.addSubnet(plain, Number(prefix), family(plain));
+  }
+  return {
+    allows(ip) {
+      const plain = plainAddress(ip);
+      if (!net.isIP(plain)) return false;
+      return list.check(plain, family(plain));
+    },
+  };
+}
