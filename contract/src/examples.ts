@@ -431,6 +431,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
           gameData: playerData,
         },
       ],
+      refusedPings: [],
     },
     error: unauthorized(ERRORS.invalidApiKey),
   },
