@@ -16,8 +16,8 @@ import { endpoints, type Endpoint, type RateLimitPolicy } from '@moonrelay/contr
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: the error names the first problem, issues lists them all',
-  401: 'Missing or invalid session token or API key',
-  403: 'Not allowed for this kind of caller',
+  401: 'Missing or invalid session token or API key, or an API key that expired or was revoked',
+  403: 'Not allowed for this kind of caller, or an API key without the scope this call needs (or used from an address its allow list leaves out)',
   404: 'Not found, or not yours',
   409: 'Conflicts with an existing record',
   413: 'Request body too large',
@@ -138,7 +138,9 @@ function operation(
     : { 'application/json': { schema: toRef(endpoint.response) } };
   const responses: Record<string, unknown> = { 200: { description: 'Success', content: success } };
   const limited = endpoint.rateLimit !== 'none';
-  for (const status of limited ? [...endpoint.errors, 429] : endpoint.errors) {
+  // A scoped key without the scope a call needs is refused with 403 (docs/decisions/029).
+  const errors = endpoint.keyScopes && !endpoint.errors.includes(403) ? [...endpoint.errors, 403] : endpoint.errors;
+  for (const status of limited ? [...errors, 429] : errors) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: errorRef } },
@@ -164,6 +166,8 @@ function operation(
     ...(limited ? { 'x-rate-limit-per-minute': perMinute[endpoint.rateLimit as keyof RateLimitsPerMinute] } : {}),
     // Who may call it, in the contract's words (game-key: the API key travels in the body or query).
     'x-auth': endpoint.auth,
+    // What a scoped API key needs to make this call: any one of these scopes ('any': any key).
+    ...(endpoint.keyScopes ? { 'x-key-scopes': endpoint.keyScopes } : {}),
     // The game client's way besides the header: the API key as `key` in the JSON body.
     ...(endpoint.keyInBody ? { 'x-key-in-body': true } : {}),
     ...(pathParams.length ? { parameters: pathParams } : {}),
