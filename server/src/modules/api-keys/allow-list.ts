@@ -9,6 +9,7 @@ export interface AllowList {
   allows(ip: string): boolean;
 }
 
+const SEEN_MAX = 1_000;
 const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 
 export const plainAddress = (ip: string): string => MAPPED_IPV4.exec(ip)?.[1] ?? ip;
@@ -23,11 +24,18 @@ export function allowListOf(entries: readonly string[]): AllowList {
     if (prefix === undefined) list.addAddress(plain, family(plain));
     else list.addSubnet(plain, Number(prefix), family(plain));
   }
+  // BlockList.check costs several microseconds; a key is used from few addresses (a game's servers,
+  // a CI runner), so answers are remembered per address, up to a bound.
+  const seen = new Map<string, boolean>();
   return {
     allows(ip) {
+      const known = seen.get(ip);
+      if (known !== undefined) return known;
       const plain = plainAddress(ip);
-      if (!net.isIP(plain)) return false;
-      return list.check(plain, family(plain));
+      const allowed = net.isIP(plain) !== 0 && list.check(plain, family(plain));
+      if (seen.size >= SEEN_MAX) seen.clear();
+      seen.set(ip, allowed);
+      return allowed;
     },
   };
 }
