@@ -90,4 +90,36 @@ describe('scoped API keys in Settings', () => {
     expect(after.status).toBe(401);
     expect(after.body).toEqual({ error: API_KEY_ERRORS.revoked });
   });
+
+  it("an admin sees a user's keys and revokes one by keyboard", async () => {
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app, { name: 'Keyed Kim' });
+    // Opening the Integration panel makes the game key, as the dashboard does.
+    const scripts = await suite.app.call('GET', '/api/game/integration-scripts', { token: user.token });
+    const gameKey = /key=(mr_\w+)/.exec(scripts.body.quickLoader as string)![1]!;
+    expect((await suite.app.call('POST', '/api/game/ping', { body: { key: gameKey } })).status).toBe(200);
+
+    await signInAs(page, suite.app, suite.firstAccount, '/admin?tab=users');
+    await expectSignedIn(page, suite.firstAccount.name);
+    const row = mainArea(page)
+      .getByTestId('admin-user-row')
+      .filter({ has: page.getByText('Keyed Kim', { exact: true }) });
+    await row.getByRole('button', { name: 'API keys of Keyed Kim', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = dialogNamed(page, 'API keys of Keyed Kim (@' + user.username + ')');
+    const card = dialog.getByRole('listitem', { name: 'Game (integration scripts)', exact: true });
+    await expectVisible(card);
+    await expectVisible(card.getByText('game', { exact: true }));
+    await screenshot(page, 'admin-user-api-keys');
+    await card.getByRole('button', { name: 'Revoke Game (integration scripts)', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const confirm = alertDialogNamed(page, 'Revoke API key');
+    await expectVisible(confirm);
+    await confirm.getByRole('button', { name: 'Revoke', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expectVisible(dialog.getByText('No API keys yet.'));
+    const ping = await suite.app.call('POST', '/api/game/ping', { body: { key: gameKey } });
+    expect(ping.status).toBe(401);
+    expect(ping.body).toEqual({ error: API_KEY_ERRORS.revoked });
+  });
 });
