@@ -295,7 +295,10 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
             // Sealed under another APP_SECRET: unreadable, so make a new one below.
           }
         }
-        if (live) await scopedKeysRepo.revoke(db, userId, live.id, nowIso());
+        if (live) {
+          await scopedKeysRepo.revoke(db, userId, live.id, nowIso());
+          forget(userId);
+        }
         try {
           const fields = { name: INTEGRATION_KEY_NAME, scopes: ['game'] as const, expiresAt: null, allowedIps: null };
           return (await insertScoped(db, userId, fields, true)).key;
