@@ -64,6 +64,14 @@ import {
   TempScriptResponseSchema,
 } from './catalogue.ts';
 import { RunListQuerySchema, RunPageSchema, RunSchema } from './runs.ts';
+import {
+  AdminApiKeyParamsSchema,
+  ApiKeyListSchema,
+  ApiKeyParamsSchema,
+  CreateApiKeyRequestSchema,
+  CreatedApiKeySchema,
+  type ApiKeyScope,
+} from './api-keys.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -79,13 +87,24 @@ import { RunListQuerySchema, RunPageSchema, RunSchema } from './runs.ts';
 export type EndpointAuth = 'none' | 'session' | 'session-or-key' | 'game-key' | 'admin';
 export type RateLimitPolicy = 'general' | 'execution' | 'game' | 'none';
 
-export interface Endpoint {
+/**
+ * What a scoped API key needs to call an endpoint that takes keys (docs/decisions/029): any one of
+ * the listed scopes, or 'any' for calls that read nothing of the user's and change nothing (the
+ * Luau syntax check, the public catalogue). The personal key holds every scope; a session needs none.
+ * An endpoint that takes keys must say which scopes it needs, so a new route cannot forget.
+ */
+export type KeyScopes = readonly ApiKeyScope[] | 'any';
+
+type EndpointAccess =
+  | { auth: 'session-or-key' | 'game-key'; keyScopes: KeyScopes }
+  | { auth: 'none' | 'session' | 'admin'; keyScopes?: never };
+
+export type Endpoint = EndpointAccess & {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Koa-style path; `:id` becomes `{id}` in the OpenAPI document. */
   path: string;
   tag: 'Auth' | 'User' | 'Scripts' | 'Lua' | 'Game' | 'Admin' | 'Analytics' | 'Catalogue' | 'Operations';
   summary: string;
-  auth: EndpointAuth;
   rateLimit: RateLimitPolicy;
   params?: z.ZodType;
   query?: z.ZodType;
@@ -110,7 +129,7 @@ export interface Endpoint {
   idempotent?: true;
   /** A health check: its 503 answers the same body as its 200 (the state of each dependency), not `{ error }`. */
   reportsState?: true;
-}
+};
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** A script body may carry 1 MiB of code plus its other fields and JSON escaping. */
@@ -181,12 +200,46 @@ export const endpoints = {
     response: SuccessResponseSchema,
     errors: [401],
   }),
+  listApiKeys: endpoint({
+    method: 'get',
+    path: '/api/user/api-keys',
+    tag: 'User',
+    summary: 'Your scoped API keys (not revoked), newest first, masked, with when and from where each was last used.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: ApiKeyListSchema,
+    errors: [401, 403],
+  }),
+  createApiKey: endpoint({
+    method: 'post',
+    path: '/api/user/api-keys',
+    tag: 'User',
+    summary:
+      'Create a named API key with scopes (game, scripts:read, scripts:write, execute, commands), an optional expiry and an optional IP/CIDR allow list. The answer is the only time the key is shown.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: CreateApiKeyRequestSchema,
+    response: CreatedApiKeySchema,
+    errors: [400, 401, 403, 409],
+  }),
+  revokeApiKey: endpoint({
+    method: 'delete',
+    path: '/api/user/api-keys/:keyId',
+    tag: 'User',
+    summary: 'Revoke one of your scoped API keys; it stops working at once.',
+    auth: 'session',
+    rateLimit: 'general',
+    params: ApiKeyParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 403, 404],
+  }),
   listScripts: endpoint({
     method: 'get',
     path: '/api/scripts',
     tag: 'Scripts',
     summary: "The user's scripts, most recently updated first. The game client calls it with the API key.",
     auth: 'session-or-key',
+    keyScopes: ['scripts:read', 'game'],
     rateLimit: 'general',
     response: ScriptListSchema,
     errors: [401],
@@ -197,6 +250,7 @@ export const endpoints = {
     tag: 'Scripts',
     summary: "One of the user's scripts, code included. Another user's script answers 404, as an unknown id does.",
     auth: 'session-or-key',
+    keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: ScriptSchema,
@@ -208,6 +262,7 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Create a script. name and code are required.',
     auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
     rateLimit: 'general',
     body: CreateScriptRequestSchema,
     response: ScriptSchema,
@@ -220,6 +275,7 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Update a script with the full shape or any part of it (code only, for example).',
     auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: IdParamsSchema,
     body: UpdateScriptRequestSchema,
@@ -233,6 +289,7 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Delete a script.',
     auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: SuccessResponseSchema,
@@ -245,6 +302,7 @@ export const endpoints = {
     summary:
       "A script's versions, newest first (the last 100): each save that changed it, who saved it, and how (a session, the API key, or a restore).",
     auth: 'session-or-key',
+    keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: ScriptVersionListSchema,
@@ -256,6 +314,7 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'One version of a script in full, code included. A version pruned since answers 404.',
     auth: 'session-or-key',
+    keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: ScriptVersionParamsSchema,
     response: ScriptVersionSchema,
@@ -268,6 +327,7 @@ export const endpoints = {
     summary:
       'Makes the script what that version was (code, name, description, game configuration). The restore is itself a new version; answers the script.',
     auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: ScriptVersionParamsSchema,
     response: ScriptSchema,
@@ -281,6 +341,7 @@ export const endpoints = {
       'Run code: in the connected game (default target; a result not back within 8 s answers queued with `pending`), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). ' +
       'Or, as the game client calls it, `key` (your API key) and `script` (the name of one of your scripts): answers that script’s code for the game to run itself, and with `gameData` the commands waiting for that game. Syntax is checked first.',
     auth: 'session-or-key',
+    keyScopes: ['execute', 'game'],
     keyInBody: true,
     rateLimit: 'execution',
     body: ExecuteCodeRequestSchema,
@@ -295,6 +356,7 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Run a saved script (its executionCount rises on every run).',
     auth: 'session-or-key',
+    keyScopes: ['execute'],
     rateLimit: 'execution',
     params: IdParamsSchema,
     body: ExecuteScriptRequestSchema,
@@ -308,6 +370,7 @@ export const endpoints = {
     tag: 'Lua',
     summary: 'Check Luau syntax; answers diagnostics with line and column.',
     auth: 'session-or-key',
+    keyScopes: 'any',
     rateLimit: 'general',
     body: LuaCodeRequestSchema,
     response: LuaCheckResponseSchema,
@@ -321,6 +384,7 @@ export const endpoints = {
     tag: 'Lua',
     summary: 'Format Luau code; code that does not parse answers 400 with the syntax error.',
     auth: 'session-or-key',
+    keyScopes: 'any',
     rateLimit: 'general',
     body: LuaCodeRequestSchema,
     response: LuaFormatResponseSchema,
@@ -335,6 +399,7 @@ export const endpoints = {
       'The game server reports its player and takes its pending commands; results of earlier commands ride along. ' +
       'With `wait` the answer is held until a command arrives (long-poll).',
     auth: 'game-key',
+    keyScopes: ['game'],
     rateLimit: 'game',
     body: GamePingRequestSchema,
     bodyLimitBytes: GAME_PING_BODY_LIMIT_BYTES,
@@ -348,6 +413,7 @@ export const endpoints = {
     summary:
       'Whether a game is connected (a ping in the last 10 s), its last ping and player data, and every live game server.',
     auth: 'session-or-key',
+    keyScopes: ['commands'],
     rateLimit: 'general',
     response: GameStatusSchema,
     errors: [401],
@@ -359,6 +425,7 @@ export const endpoints = {
     summary:
       "Your game servers' console: what their scripts printed, warned and threw, newest first (cursor paging), filtered by server, time, level and text.",
     auth: 'session-or-key',
+    keyScopes: ['commands'],
     rateLimit: 'general',
     query: ConsoleQuerySchema,
     response: ConsolePageSchema,
@@ -370,6 +437,7 @@ export const endpoints = {
     tag: 'Game',
     summary: 'How many errors each of your game servers logged in the last hour.',
     auth: 'session-or-key',
+    keyScopes: ['commands'],
     rateLimit: 'general',
     response: ConsoleErrorCountsSchema,
     errors: [401],
@@ -381,6 +449,7 @@ export const endpoints = {
     summary:
       'Queue a command (teleport, heal, speed, reset, execute, script) for one game server, or for every live one when serverId is omitted. With no serverId and no live server, the command waits (queued) for the first server that pings; a serverId that is not connected answers 409.',
     auth: 'session-or-key',
+    keyScopes: ['commands'],
     rateLimit: 'general',
     body: GameCommandRequestSchema,
     response: GameCommandResponseSchema,
@@ -394,6 +463,7 @@ export const endpoints = {
     tag: 'Game',
     summary: 'The full game integration script for the key in the query string, as Luau source (text/plain).',
     auth: 'game-key',
+    keyScopes: ['game'],
     rateLimit: 'general',
     query: KeyQuerySchema,
     response: z.string(),
@@ -406,6 +476,7 @@ export const endpoints = {
     tag: 'Game',
     summary: "A Roblox player's profile (name, display name, avatar, ...), fetched from Roblox and cached 10 minutes.",
     auth: 'session-or-key',
+    keyScopes: ['commands'],
     rateLimit: 'general',
     query: ProfileQuerySchema,
     response: PlayerProfileSchema,
@@ -489,6 +560,28 @@ export const endpoints = {
     response: AdminRegenerateKeyResponseSchema,
     errors: [401, 403, 404],
   }),
+  adminUserApiKeys: endpoint({
+    method: 'get',
+    path: '/api/admin/users/:id/api-keys',
+    tag: 'Admin',
+    summary: "A user's scoped API keys (not revoked), masked.",
+    auth: 'admin',
+    rateLimit: 'general',
+    params: AdminUserIdParamsSchema,
+    response: ApiKeyListSchema,
+    errors: [401, 403, 404],
+  }),
+  adminRevokeApiKey: endpoint({
+    method: 'delete',
+    path: '/api/admin/users/:id/api-keys/:keyId',
+    tag: 'Admin',
+    summary: "Revoke one of a user's scoped API keys; it stops working at once. Audited.",
+    auth: 'admin',
+    rateLimit: 'general',
+    params: AdminApiKeyParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 403, 404],
+  }),
   adminCommand: endpoint({
     method: 'post',
     path: '/api/admin/users/:id/command',
@@ -561,6 +654,7 @@ export const endpoints = {
     summary:
       'Your API requests over the period: totals, requests by endpoint (route pattern), mean response time, and requests over time.',
     auth: 'session-or-key',
+    keyScopes: ['scripts:read'],
     rateLimit: 'general',
     query: AnalyticsQuerySchema,
     response: UsageAnalyticsSchema,
@@ -573,6 +667,7 @@ export const endpoints = {
     summary:
       'Your script runs over the period: totals, the busiest scripts, success rate, mean run time, and runs over time.',
     auth: 'session-or-key',
+    keyScopes: ['scripts:read'],
     rateLimit: 'general',
     query: AnalyticsQuerySchema,
     response: ScriptAnalyticsSchema,
@@ -585,6 +680,7 @@ export const endpoints = {
     summary:
       'Browse the script catalogue (ScriptBlox), newest first, 20 a page. Answers are cached 5 minutes and served stale while the catalogue fails.',
     auth: 'session-or-key',
+    keyScopes: 'any',
     rateLimit: 'general',
     query: CatalogueFetchQuerySchema,
     response: CataloguePageSchema,
@@ -596,6 +692,7 @@ export const endpoints = {
     tag: 'Catalogue',
     summary: 'Search the script catalogue by title (q), 20 a page; cached like browsing.',
     auth: 'session-or-key',
+    keyScopes: 'any',
     rateLimit: 'general',
     query: CatalogueSearchQuerySchema,
     response: CataloguePageSchema,
@@ -607,6 +704,7 @@ export const endpoints = {
     tag: 'Catalogue',
     summary: "The catalogue's trending scripts (one page); cached like browsing.",
     auth: 'session-or-key',
+    keyScopes: 'any',
     rateLimit: 'general',
     response: CataloguePageSchema,
     errors: [401, 502, 503],
@@ -618,6 +716,7 @@ export const endpoints = {
     summary:
       "One catalogue script's source, for the preview and for import, with the executor-only functions it calls. Cached.",
     auth: 'session-or-key',
+    keyScopes: 'any',
     rateLimit: 'general',
     params: CatalogueScriptParamsSchema,
     response: CatalogueSourceSchema,
@@ -630,6 +729,7 @@ export const endpoints = {
     summary:
       'Keep code too long to send as a command (over 10000 characters) and answer a one-line loader that fetches it: `loadstring(game:GetService("HttpService"):GetAsync(url))()`. The URL carries a token that reads this script only and stops working when the API key is regenerated.',
     auth: 'session-or-key',
+    keyScopes: ['commands', 'execute'],
     rateLimit: 'general',
     body: TempScriptRequestSchema,
     response: TempScriptResponseSchema,
@@ -767,6 +867,7 @@ export const endpoints = {
     summary:
       'Your runs, newest first: filter by scriptId, target, serverId, status (pending, succeeded, failed, limit, not_connected) and time (from, to); page with the answered nextCursor.',
     auth: 'session-or-key',
+    keyScopes: ['execute'],
     rateLimit: 'general',
     query: RunListQuerySchema,
     response: RunPageSchema,
@@ -779,6 +880,7 @@ export const endpoints = {
     summary:
       'One of your runs: the code that ran, its output and error, where and how long it ran, and who started it.',
     auth: 'session-or-key',
+    keyScopes: ['execute'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: RunSchema,

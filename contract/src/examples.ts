@@ -1,6 +1,7 @@
 import type { ErrorResponse } from './common.ts';
 import type { EndpointAuth, EndpointName } from './endpoints.ts';
 import { ERRORS, VALIDATION } from './messages.ts';
+import { API_KEY_ERRORS } from './api-keys.ts';
 import { RUN_ERRORS } from './runs.ts';
 import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
 
@@ -27,6 +28,7 @@ export const SCRIPT_ID_PLACEHOLDER = 'SCRIPT_ID';
 export const TEMP_SCRIPT_ID_PLACEHOLDER = 'TEMP_SCRIPT_ID';
 export const SCRIPT_TOKEN_PLACEHOLDER = 'SCRIPT_TOKEN';
 export const EXECUTION_ID_PLACEHOLDER = 'EXECUTION_ID';
+export const API_KEY_ID_PLACEHOLDER = 'API_KEY_ID';
 
 /** Puts values in place of placeholders (the longer names first: TEMP_SCRIPT_ID holds SCRIPT_ID). */
 export function fillPlaceholders(text: string, values: Record<string, string>): string {
@@ -96,6 +98,7 @@ const script = {
   createdAt: '2026-11-22T00:26:49.580Z',
   updatedAt: '2026-11-22T00:26:49.580Z',
   version: 1,
+  lastChangedByKey: null,
 };
 
 /** The example script's first version, as the History lists it. */
@@ -104,6 +107,7 @@ const firstVersion = {
   name: 'Hello',
   savedBy: 'Builder',
   savedVia: 'session',
+  savedByKey: null,
   restoredFrom: null,
   codeBytes: 29,
   lines: 1,
@@ -195,7 +199,43 @@ const hourly = (hour: string, requests: number, errors: number) => ({
   errors,
 });
 
+/** A scoped key as Settings lists it. */
+const scopedKey = {
+  id: '3d0c7c4e-8f0e-4a43-9d0b-5b1f7a2c9e11',
+  name: 'CI deploy',
+  scopes: ['scripts:read', 'scripts:write'],
+  maskedKey: 'mr_Q7pZk…4fXw',
+  integration: false,
+  allowedIps: ['203.0.113.0/24'],
+  createdAt: CREATED_AT,
+  expiresAt: '2027-11-22T00:00:00.000Z',
+  lastUsedAt: null,
+  lastUsedIp: null,
+};
+
 export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
+  listApiKeys: {
+    response: { items: [scopedKey], limit: 25 },
+    error: unauthorized(),
+  },
+  createApiKey: {
+    body: { name: 'CI deploy', scopes: ['scripts:read', 'scripts:write'], allowedIps: ['203.0.113.0/24'] },
+    response: { ...scopedKey, key: 'mr_Q7pZkR2bT9wLmN3xV8yC1d4fXw' },
+    error: {
+      status: 400,
+      body: {
+        error: API_KEY_ERRORS.allowedIpInvalid,
+        issues: [{ path: 'allowedIps.0', message: API_KEY_ERRORS.allowedIpInvalid }],
+      },
+    },
+    note: 'The answer is the only time the key is shown: keep it somewhere safe.',
+  },
+  revokeApiKey: {
+    params: { keyId: API_KEY_ID_PLACEHOLDER },
+    response: { success: true, message: 'API key revoked' },
+    error: { status: 404, body: { error: API_KEY_ERRORS.notFound } },
+    note: 'Anything that uses the key stops working at once.',
+  },
   register: {
     body: { email: 'builder@example.com', username: 'builder', name: 'Builder', password: 'correct horse battery' },
     response: { token: EXAMPLE_TOKEN, user },

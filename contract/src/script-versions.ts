@@ -36,6 +36,8 @@ export const ScriptVersionSummarySchema = z
     /** The name of whoever saved it (null once that account is gone). */
     savedBy: z.string().nullable(),
     savedVia: ScriptVersionOriginSchema,
+    /** The name of the API key the save was made with, if it was. */
+    savedByKey: z.string().nullable(),
     /** A restore: the version it brought back. */
     restoredFrom: z.number().int().nullable(),
     /** Size of the code in UTF-8 bytes, and its lines. */

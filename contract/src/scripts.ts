@@ -81,6 +81,8 @@ export const ScriptSchema = z
     updatedAt: IsoDateTimeSchema,
     /** The number of its current version (GET /api/scripts/{id}/versions). */
     version: z.number().int(),
+    /** The name of the API key the last change was made with; null when it was made signed in. */
+    lastChangedByKey: z.string().nullable(),
   })
   .meta({ id: 'Script' });
 export type Script = z.infer<typeof ScriptSchema>;

@@ -18,6 +18,8 @@ import { requestMetrics } from './http/request-metrics.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webApp } from './http/web-app.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { mountApiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { auditKeyChanges } from './modules/api-keys/key-changes.ts';
 import { createAccountsService } from './modules/auth/accounts.service.ts';
 import { mountAuthRoutes } from './modules/auth/auth.routes.ts';
 import { mountOidcRoutes } from './modules/auth/oidc.routes.ts';
@@ -335,6 +337,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountAuthRoutes(api, services.rateLimits, services.accounts);
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
+  mountApiKeyRoutes(api, services.rateLimits, { db: database.db, apiKeys: services.apiKeys, audit: services.audit });
   mountExecutionRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
     executions: services.executions,
@@ -380,6 +383,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   koa.use(securityHeaders());
   koa.use(errorHandler());
   koa.use(apiOnly(authenticate(services)));
+  koa.use(apiOnly(auditKeyChanges({ db: database.db, audit: services.audit })));
   koa.use(api.routes());
   koa.use(
     api.allowedMethods({

@@ -56,6 +56,7 @@ describeEachEngine('data layer', (engine) => {
       '012-console-lines',
       '013-script-versions',
       '014-game-ping-refusals',
+      '015-scoped-api-keys',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

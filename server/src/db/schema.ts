@@ -42,6 +42,29 @@ export interface ApiKeysTable {
   createdAt: string;
 }
 
+/** A named key with scopes beside the personal key (docs/decisions/029). */
+export interface ScopedApiKeysTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** SHA-256 of the key, for lookup. */
+  keyHash: string;
+  /** First 8 characters, an ellipsis, last 4: what lists show. */
+  maskedKey: string;
+  /** AES-256-GCM sealed copy: the integration key only, which the dashboard shows again. */
+  keyCiphertext: string | null;
+  integration: Flag;
+  /** JSON array of scopes. */
+  scopes: string;
+  /** JSON array of addresses and CIDR ranges; null, anywhere. */
+  allowedIps: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  lastUsedIp: string | null;
+  revokedAt: string | null;
+}
+
 export interface ScriptsTable {
   id: string;
   userId: string;
@@ -60,6 +83,8 @@ export interface ScriptsTable {
   updatedAt: string;
   /** The number of the script's current version (script_versions). */
   version: Generated<number>;
+  /** The name of the API key of the last save, when it was made with a key. */
+  lastChangedByKey: Generated<string | null>;
 }
 
 /** A script as it stood after one save (the last SCRIPT_VERSIONS_KEPT per script). */
@@ -79,6 +104,8 @@ export interface ScriptVersionsTable {
   savedBy: string | null;
   /** session | key | restore */
   savedVia: string;
+  /** The name of the API key the save was made with. */
+  savedByKey: Generated<string | null>;
   /** A restore: the version it brought back. */
   restoredFrom: number | null;
   createdAt: string;
@@ -267,6 +294,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;
+  scopedApiKeys: ScopedApiKeysTable;
   scripts: ScriptsTable;
   scriptVersions: ScriptVersionsTable;
   executions: ExecutionsTable;

@@ -13,9 +13,12 @@ export function authenticate(deps: { sessions: SessionsService; apiKeys: ApiKeys
     const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
     const credential = match?.[1];
     if (credential && looksLikeApiKey(credential)) {
-      const owner = await deps.apiKeys.resolve(credential);
+      const { owner, refusal } = await deps.apiKeys.check(credential, ctx.ip);
       if (owner) ctx.state.principal = { kind: 'api-key', ...owner };
-      else ctx.state.rejectedCredential = 'api-key';
+      else {
+        ctx.state.rejectedCredential = 'api-key';
+        ctx.state.keyRefusal = refusal;
+      }
     } else if (credential) {
       const session = await deps.sessions.resolve(credential);
       if (session) ctx.state.principal = { kind: 'session', ...session };

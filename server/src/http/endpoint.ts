@@ -7,6 +7,7 @@ import type { AppState, AppContext, Principal } from './context.ts';
 import { AppError } from './app-error.ts';
 import { isPlainJsonRequest, jsonBody, readPlainJson } from './json-body.ts';
 import type { FastRoute } from './fast-routes.ts';
+import { requireEndpointScope } from './key-scopes.ts';
 import { rateLimit, type AnswerHeaders, type RateLimits } from './rate-limit.ts';
 import { parseOrThrow } from './validation.ts';
 
@@ -26,9 +27,11 @@ export type EndpointHandler<E extends Endpoint> = (input: EndpointInput<E>) => P
 function authorize(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx, next) => {
     if (endpoint.auth === 'none') return next();
-    const { principal, rejectedCredential } = ctx.state;
+    const { principal, rejectedCredential, keyRefusal } = ctx.state;
     if (!principal) {
-      const message = rejectedCredential === 'api-key' ? ERRORS.invalidApiKey : ERRORS.authenticationFailed;
+      if (keyRefusal?.status === 403) throw new AppError(403, keyRefusal.message);
+      const message =
+        rejectedCredential === 'api-key' ? (keyRefusal?.message ?? ERRORS.invalidApiKey) : ERRORS.authenticationFailed;
       throw new AppError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     if ((endpoint.auth === 'session' || endpoint.auth === 'admin') && principal.kind !== 'session') {
@@ -37,6 +40,7 @@ function authorize(endpoint: Endpoint): Middleware<AppState> {
     if (endpoint.auth === 'admin' && !(principal.kind === 'session' && principal.isAdmin)) {
       throw new AppError(403, ERRORS.adminsOnly);
     }
+    requireEndpointScope(endpoint, principal);
     await next();
   };
 }
@@ -114,6 +118,14 @@ async function answer<E extends Endpoint>(
   return endpoint.response.parse(result);
 }
 
+/** A 'game-key' endpoint's scope check, once its gate has named the caller. */
+function scopeStep(endpoint: Endpoint): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (ctx.state.principal) requireEndpointScope(endpoint, ctx.state.principal);
+    await next();
+  };
+}
+
 function gateStep(gate: KeyGate): Middleware<AppState> {
   return async (ctx, next) => {
     const caller: KeyCaller = {
@@ -165,6 +177,7 @@ export function mountEndpoint<E extends Endpoint>(
   if (endpoint.body) stack.push(jsonBody(endpoint.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
   if (gate) stack.push(gateStep(gate));
   if (endpoint.keyInBody) stack.push(...checks);
+  else if (endpoint.auth === 'game-key') stack.push(scopeStep(endpoint));
   stack.push(async (ctx) => {
     const raw = {
       params: ctx.params,
@@ -206,6 +219,7 @@ export function fastEndpoint<E extends Endpoint>(
       const body = await readPlainJson(exchange.req, limit);
       // The fast routes take the path alone, so the query is always empty.
       await gate({ body, query: {}, caller: exchange });
+      if (exchange.principal) requireEndpointScope(endpoint, exchange.principal);
       const raw = { body, principal: exchange.principal };
       return tellingRefusals(onRefused, raw, () => answer(endpoint, raw, handler));
     },

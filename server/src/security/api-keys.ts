@@ -41,3 +41,6 @@ export function isWellFormedApiKey(value: string): boolean {
   const body = value.slice(0, -CHECKSUM_LENGTH);
   return checksum(body) === value.slice(-CHECKSUM_LENGTH);
 }
+
+/** A key as lists show it: its first 8 characters, an ellipsis, its last 4. */
+export const maskApiKey = (key: string): string => `${key.slice(0, 8)}…${key.slice(-4)}`;

@@ -37,6 +37,7 @@ export function testScript(overrides: Partial<Script> = {}): Script {
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     version: 1,
+    lastChangedByKey: null,
     ...overrides,
   };
 }

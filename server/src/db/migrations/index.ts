@@ -13,6 +13,7 @@ import * as idempotencyKeys from './011-idempotency-keys.ts';
 import * as consoleLines from './012-console-lines.ts';
 import * as scriptVersions from './013-script-versions.ts';
 import * as gamePingRefusals from './014-game-ping-refusals.ts';
+import * as scopedApiKeys from './015-scoped-api-keys.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '012-console-lines': consoleLines,
   '013-script-versions': scriptVersions,
   '014-game-ping-refusals': gamePingRefusals,
+  '015-scoped-api-keys': scopedApiKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

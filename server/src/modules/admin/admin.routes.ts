@@ -28,6 +28,10 @@ export function mountAdminRoutes(
   mountEndpoint(router, endpoints.adminRegenerateKey, limits, async ({ principal, params }) =>
     admin.regenerateKey(await actor(principal), params.id),
   );
+  mountEndpoint(router, endpoints.adminUserApiKeys, limits, ({ params }) => admin.apiKeys(params.id));
+  mountEndpoint(router, endpoints.adminRevokeApiKey, limits, async ({ principal, params }) =>
+    admin.revokeApiKey(await actor(principal), params.id, params.keyId),
+  );
   mountEndpoint(router, endpoints.adminCommand, limits, async ({ principal, params, body }) =>
     admin.command(await actor(principal), params.id, body),
   );

@@ -6,6 +6,7 @@ import type {
   RecentExecutionPage,
 } from '@moonrelay/contract/admin';
 import { isLive } from '../game/game-server-view.ts';
+import { SCOPED_KEYS_PER_USER, type ApiKeyList } from '@moonrelay/contract/api-keys';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { GameCommandRequest, GameCommandResponse, PlayerData } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
@@ -60,6 +61,26 @@ export function createAdminService(deps: {
 
   return {
     audit: (query: PageQuery) => audit.page(query),
+
+    /** A user's scoped API keys, as they see them in Settings. */
+    async apiKeys(userId: string): Promise<ApiKeyList> {
+      await requireUser(userId);
+      return { items: await apiKeys.list(userId), limit: SCOPED_KEYS_PER_USER };
+    },
+
+    /** Revokes one of a user's scoped keys: it stops working at once. Audited. */
+    async revokeApiKey(actor: AuditActor, userId: string, keyId: string): Promise<{ success: true; message: string }> {
+      const user = await requireUser(userId);
+      const revoked = await apiKeys.revoke(userId, keyId);
+      await audit.record({
+        actor,
+        action: AUDIT_ACTIONS.adminApiKeyRevoked,
+        targetType: 'user',
+        targetId: userId,
+        details: { username: user.username, keyId: revoked.id, keyName: revoked.name },
+      });
+      return { success: true, message: 'API key revoked' };
+    },
 
     async users(query: PageQuery): Promise<AdminUserPage> {
       const [rows, total] = await Promise.all([

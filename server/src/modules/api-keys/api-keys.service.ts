@@ -1,65 +1,207 @@
 import crypto from 'node:crypto';
-import type { Db } from '../../db/database.ts';
+import {
+  API_KEY_ERRORS,
+  API_KEY_SCOPES,
+  INTEGRATION_KEY_NAME,
+  PERSONAL_KEY_NAME,
+  SCOPED_KEYS_PER_USER,
+  type ApiKeyScope,
+  type ApiKeySummary,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+} from '@moonrelay/contract/api-keys';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { inTransaction, type Db } from '../../db/database.ts';
+import { uniqueViolation } from '../../db/errors.ts';
 import { nowIso } from '../../db/time.ts';
-import { isWellFormedApiKey, newApiKey } from '../../security/api-keys.ts';
+import { AppError } from '../../http/app-error.ts';
+import { isWellFormedApiKey, maskApiKey, newApiKey } from '../../security/api-keys.ts';
 import { sha256Hex } from '../../security/digest.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
+import { allowListOf, plainAddress, type AllowList } from './allow-list.ts';
 import { apiKeysRepo } from './api-keys.repo.ts';
+import { scopedKeysRepo, type ScopedKeyRow } from './scoped-keys.repo.ts';
 
-type Owner = { apiKeyId: string; userId: string };
+/** Whose key it is and what it may do: the personal key holds every scope. */
+export interface KeyOwner {
+  apiKeyId: string;
+  userId: string;
+  keyName: string;
+  scopes: readonly ApiKeyScope[];
+  /** The personal key (the spec's one key per user), not a scoped one. */
+  personal: boolean;
+}
 
-/** Resolved keys are remembered this long; a regeneration forgets them at once, on every instance. */
+/** Why a key is refused: the status and the `{ error }` text to answer. */
+export interface KeyRefusal {
+  status: 401 | 403;
+  message: string;
+}
+
+export type KeyCheck = { owner: KeyOwner; refusal?: undefined } | { owner?: undefined; refusal: KeyRefusal };
+
+/** What a resolved key carries besides its owner: the limits checked on every call. */
+interface ResolvedKey {
+  owner: KeyOwner;
+  expiresAt: number | null;
+  allowList: AllowList | null;
+  revoked: boolean;
+}
+
+/** Resolved keys are remembered this long; a regeneration or revocation forgets them at once, on every instance. */
 const RESOLVED_TTL_MS = 30_000;
 const RESOLVED_MAX_ENTRIES = 50_000;
+/** A key's last use (time and address) is written at most this often, so a pinging game costs no write per ping. */
+const LAST_USED_EVERY_MS = 60_000;
 
 /**
  * Keys resolved recently. Every game ping carries its key, so this saves a database read per ping.
- * A replaced key is forgotten when it is replaced (and on the other instances through the bus);
- * the time limit bounds what a lost bus message could leave behind.
+ * A replaced or revoked key is forgotten when that happens (and on the other instances through the
+ * bus); the time limit bounds what a lost bus message could leave behind. A lookup that started
+ * before a forget is not remembered, so a key revoked while its lookup was in flight is not kept.
  */
 function resolvedKeys() {
-  const byHash = new Map<string, { owner: Owner; expiresAt: number }>();
+  const byHash = new Map<string, { key: ResolvedKey; expiresAt: number }>();
+  let generation = 0;
   return {
-    get(hash: string): Owner | undefined {
+    get generation() {
+      return generation;
+    },
+    get(hash: string): ResolvedKey | undefined {
       const entry = byHash.get(hash);
       if (!entry) return undefined;
-      if (entry.expiresAt > Date.now()) return entry.owner;
+      if (entry.expiresAt > Date.now()) return entry.key;
       byHash.delete(hash);
       return undefined;
     },
-    set(hash: string, owner: Owner): void {
+    set(hash: string, key: ResolvedKey, lookedUpIn: number): void {
+      if (lookedUpIn !== generation) return;
       if (byHash.size >= RESOLVED_MAX_ENTRIES) byHash.delete(byHash.keys().next().value!);
-      byHash.set(hash, { owner, expiresAt: Date.now() + RESOLVED_TTL_MS });
+      byHash.set(hash, { key, expiresAt: Date.now() + RESOLVED_TTL_MS });
     },
     forgetUser(userId: string): void {
-      for (const [hash, entry] of byHash) if (entry.owner.userId === userId) byHash.delete(hash);
+      generation++;
+      for (const [hash, entry] of byHash) if (entry.key.owner.userId === userId) byHash.delete(hash);
     },
   };
 }
 
+const personalKey = (row: { id: string; userId: string }): ResolvedKey => ({
+  owner: { apiKeyId: row.id, userId: row.userId, keyName: PERSONAL_KEY_NAME, scopes: API_KEY_SCOPES, personal: true },
+  expiresAt: null,
+  allowList: null,
+  revoked: false,
+});
+
+function scopedKey(row: ScopedKeyRow): ResolvedKey {
+  const allowed = row.allowedIps ? (JSON.parse(row.allowedIps) as string[]) : [];
+  return {
+    owner: {
+      apiKeyId: row.id,
+      userId: row.userId,
+      keyName: row.name,
+      scopes: JSON.parse(row.scopes) as ApiKeyScope[],
+      personal: false,
+    },
+    expiresAt: row.expiresAt ? Date.parse(row.expiresAt) : null,
+    allowList: allowed.length > 0 ? allowListOf(allowed) : null,
+    revoked: row.revokedAt !== null,
+  };
+}
+
+export function toApiKeySummary(row: ScopedKeyRow): ApiKeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as ApiKeyScope[],
+    maskedKey: row.maskedKey,
+    integration: row.integration === 1,
+    allowedIps: row.allowedIps ? (JSON.parse(row.allowedIps) as string[]) : null,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    lastUsedIp: row.lastUsedIp,
+  };
+}
+
+const INVALID: KeyRefusal = { status: 401, message: ERRORS.invalidApiKey };
+
 /**
- * API keys: looked up by SHA-256 (a key carries 130 random bits, so a fast hash is enough), shown
- * again from an AES-GCM sealed copy. The key format and checksum are in security/api-keys.ts.
+ * API keys: the personal key (one per user, shown again from an AES-GCM sealed copy, can do
+ * everything the spec documents) and scoped keys (named, with scopes, expiry and an IP allow list;
+ * docs/decisions/029). Both are looked up by SHA-256 (a key carries 130 random bits, so a fast hash
+ * is enough). The key format and checksum are in security/api-keys.ts.
  */
 export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventBus }) {
   const { db, box, bus } = deps;
   const resolved = resolvedKeys();
+  const lastTouched = new Map<string, number>();
   bus.subscribe((event) => {
     if (event.type === 'api-key:replaced') resolved.forgetUser(event.userId);
   });
-  /** The user's old key stops working now, here and (through the bus) on every other instance. */
+  /** The user's changed keys are looked up afresh from now on, here and (through the bus) on every other instance. */
   const forget = (userId: string) => {
     resolved.forgetUser(userId);
     bus.publish({ type: 'api-key:replaced', userId });
   };
 
+  async function lookUp(key: string): Promise<ResolvedKey | null> {
+    const hash = sha256Hex(key);
+    const known = resolved.get(hash);
+    if (known) return known;
+    const generation = resolved.generation;
+    const personal = await apiKeysRepo.findByHash(db, hash);
+    const row = personal ? undefined : await scopedKeysRepo.findByHash(db, hash);
+    const found = personal ? personalKey(personal) : row ? scopedKey(row) : null;
+    // A revoked key is not remembered: it is rare, and its row answers why it is refused.
+    if (found && !found.revoked) resolved.set(hash, found, generation);
+    return found;
+  }
+
+  /** Records when and from where a scoped key was last used, at most once a minute per key and instance. */
+  async function touch(owner: KeyOwner, ip: string): Promise<void> {
+    if (owner.personal) return;
+    const now = Date.now();
+    if (now - (lastTouched.get(owner.apiKeyId) ?? 0) < LAST_USED_EVERY_MS) return;
+    if (lastTouched.size >= RESOLVED_MAX_ENTRIES) lastTouched.clear();
+    lastTouched.set(owner.apiKeyId, now);
+    await scopedKeysRepo.touch(db, owner.apiKeyId, new Date(now).toISOString(), plainAddress(ip).slice(0, 64));
+  }
+
+  async function insertScoped(
+    on: Db,
+    userId: string,
+    fields: { name: string; scopes: readonly ApiKeyScope[]; expiresAt: string | null; allowedIps: string[] | null },
+    integration: boolean,
+  ): Promise<{ key: string; row: ScopedKeyRow }> {
+    const key = newApiKey();
+    const row: ScopedKeyRow = {
+      id: crypto.randomUUID(),
+      userId,
+      name: fields.name,
+      keyHash: sha256Hex(key),
+      maskedKey: maskApiKey(key),
+      // Only the integration key is shown again (the dashboard's game scripts carry it); others, once.
+      keyCiphertext: integration ? box.seal(key) : null,
+      integration: integration ? 1 : 0,
+      scopes: JSON.stringify(fields.scopes),
+      allowedIps: fields.allowedIps && fields.allowedIps.length > 0 ? JSON.stringify(fields.allowedIps) : null,
+      createdAt: nowIso(),
+      expiresAt: fields.expiresAt,
+      lastUsedAt: null,
+      lastUsedIp: null,
+      revokedAt: null,
+    };
+    await scopedKeysRepo.insert(on, row);
+    return { key, row };
+  }
+
   return {
     forget,
 
-    /** Issues a fresh key for the user, replacing any previous one. Pass a transaction to join it. */
+    /** Issues a fresh personal key for the user, replacing any previous one. Pass a transaction to join it. */
     async issue(userId: string, on: Db = db): Promise<string> {
-      forget(userId);
       const key = newApiKey();
       await apiKeysRepo.replaceForUser(on, {
         id: crypto.randomUUID(),
@@ -68,10 +210,12 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
         keyCiphertext: box.seal(key),
         createdAt: nowIso(),
       });
+      // After the write, so a lookup that read the old key meanwhile is not remembered.
+      forget(userId);
       return key;
     },
 
-    /** The readable key, or null when the user has none or it was sealed under another secret. */
+    /** The readable personal key, or null when the user has none or it was sealed under another secret. */
     async reveal(userId: string): Promise<string | null> {
       const sealed = await apiKeysRepo.sealedKeyOf(db, userId);
       if (!sealed) return null;
@@ -82,17 +226,88 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
       }
     },
 
-    /** The key's owner, or null. A malformed key is refused before any database lookup. */
-    async resolve(key: string): Promise<Owner | null> {
-      if (!isWellFormedApiKey(key)) return null;
-      const hash = sha256Hex(key);
-      const known = resolved.get(hash);
-      if (known) return known;
-      const row = await apiKeysRepo.findByHash(db, hash);
-      if (!row) return null;
-      const owner = { apiKeyId: row.id, userId: row.userId };
-      resolved.set(hash, owner);
-      return owner;
+    /**
+     * Checks a key sent from `ip`: its owner and scopes, or why it is refused (401 unknown, expired
+     * or revoked; 403 from an address outside its allow list). A malformed key is refused before
+     * any database lookup.
+     */
+    async check(key: string, ip: string): Promise<KeyCheck> {
+      if (!isWellFormedApiKey(key)) return { refusal: INVALID };
+      const found = await lookUp(key);
+      if (!found) return { refusal: INVALID };
+      if (found.revoked) return { refusal: { status: 401, message: API_KEY_ERRORS.revoked } };
+      if (found.expiresAt !== null && found.expiresAt <= Date.now()) {
+        return { refusal: { status: 401, message: API_KEY_ERRORS.expired } };
+      }
+      if (found.allowList && !found.allowList.allows(ip)) {
+        return { refusal: { status: 403, message: API_KEY_ERRORS.addressRefused } };
+      }
+      await touch(found.owner, ip);
+      return { owner: found.owner };
+    },
+
+    async list(userId: string): Promise<ApiKeySummary[]> {
+      return (await scopedKeysRepo.listLive(db, userId)).map(toApiKeySummary);
+    },
+
+    /** Creates a scoped key; the answer is the only time the key itself is shown. 409 past the per-user limit. */
+    async create(userId: string, input: CreateApiKeyRequest): Promise<CreatedApiKey> {
+      const { key, row } = await inTransaction(db, async (trx) => {
+        await scopedKeysRepo.lockUser(trx, userId);
+        if ((await scopedKeysRepo.countMade(trx, userId)) >= SCOPED_KEYS_PER_USER) {
+          throw new AppError(409, API_KEY_ERRORS.tooManyKeys);
+        }
+        return insertScoped(
+          trx,
+          userId,
+          {
+            name: input.name,
+            scopes: input.scopes,
+            expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+            allowedIps: input.allowedIps ?? null,
+          },
+          false,
+        );
+      });
+      return { ...toApiKeySummary(row), key };
+    },
+
+    /** Revokes one of the user's keys; it stops working at once. Answers the revoked key; 404 if none. */
+    async revoke(userId: string, keyId: string): Promise<ApiKeySummary> {
+      const row = await scopedKeysRepo.revoke(db, userId, keyId, nowIso());
+      if (!row) throw new AppError(404, API_KEY_ERRORS.notFound);
+      forget(userId);
+      return toApiKeySummary(row);
+    },
+
+    /**
+     * The key the dashboard's integration scripts carry: `game` scope only, made on first need and
+     * shown again from its sealed copy. A copy sealed under another server secret is revoked and
+     * replaced, as is one the user revoked in Settings.
+     */
+    async integrationKey(userId: string): Promise<string> {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const live = await scopedKeysRepo.findLiveIntegration(db, userId);
+        if (live?.keyCiphertext) {
+          try {
+            return box.open(live.keyCiphertext);
+          } catch {
+            // Sealed under another APP_SECRET: unreadable, so make a new one below.
+          }
+        }
+        if (live) {
+          await scopedKeysRepo.revoke(db, userId, live.id, nowIso());
+          forget(userId);
+        }
+        try {
+          const fields = { name: INTEGRATION_KEY_NAME, scopes: ['game'] as const, expiresAt: null, allowedIps: null };
+          return (await insertScoped(db, userId, fields, true)).key;
+        } catch (error) {
+          // Another request made it meanwhile (one live integration key per user): read that one.
+          if (!uniqueViolation(error)) throw error;
+        }
+      }
+      throw new Error('Could not make the integration key');
     },
   };
 }

@@ -5,9 +5,10 @@ import { AppError } from '../../http/app-error.ts';
 import type { AppState } from '../../http/context.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
 import { mountEndpoint, type KeyGate } from '../../http/endpoint.ts';
+import { requireScope } from '../../http/key-scopes.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
-import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
+import type { ApiKeysService, KeyRefusal } from '../api-keys/api-keys.service.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
 import type { ExecutionsService } from './executions.service.ts';
 
@@ -26,16 +27,19 @@ function bodyKeyGate(deps: { apiKeys: ApiKeysService; sessions: SessionsService 
     const key = typeof fields.key === 'string' ? fields.key : undefined;
     // Without a key the header's refusal stands (401 Authentication failed), unless this is the game's call.
     if (key === undefined && fields.script === undefined) return;
+    let refusal: KeyRefusal | undefined;
     if (key && looksLikeApiKey(key)) {
-      const owner = await deps.apiKeys.resolve(key);
-      if (owner) caller.principal = { kind: 'api-key', ...owner };
+      const checked = await deps.apiKeys.check(key, caller.ip());
+      if (checked.owner) caller.principal = { kind: 'api-key', ...checked.owner };
+      refusal = checked.refusal;
     } else if (key) {
       const session = await deps.sessions.resolve(key);
       if (session) caller.principal = { kind: 'session', ...session };
     }
     if (!caller.principal) {
       await spend(caller, limits.execution, ipKey(caller.ip()));
-      throw new AppError(401, ERRORS.invalidApiKey, { headers: { 'WWW-Authenticate': 'Bearer' } });
+      if (refusal?.status === 403) throw new AppError(403, refusal.message);
+      throw new AppError(401, refusal?.message ?? ERRORS.invalidApiKey, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
   };
 }
@@ -56,6 +60,8 @@ export function mountExecutionRoutes(
     endpoints.executeCode,
     limits,
     idempotency.wrap(endpoints.executeCode, async ({ principal, body }) => {
+      // A `game` key fetches a script by name for its game to run; running code needs `execute`.
+      if (body.script === undefined) requireScope(principal, 'execute');
       if (body.script !== undefined) {
         return executions.scriptForGame(principal.userId, body.script, {
           serverId: body.serverId,

@@ -468,7 +468,10 @@ describeEachEngine('game link API', (engine) => {
       const res = await server.call('GET', '/api/game/integration-scripts', { token: alice.token });
       expect(res.status).toBe(200);
       expect(res.body.quickLoader).toContain(`${server.url}/api/game/loader?key=`);
-      expect(res.body.gameIntegration).toContain(alice.key);
+      // They carry the user's game key (scope `game` alone), never the personal key.
+      expect(res.body.gameIntegration).not.toContain(alice.key);
+      const gameKey = /key=(mr_\w+)/.exec(res.body.quickLoader)![1]!;
+      expect(res.body.gameIntegration).toContain(gameKey);
       expect(res.body.teleportExample.length).toBeGreaterThan(0);
       expect((await server.call('GET', '/api/game/integration-scripts')).status).toBe(401);
     });

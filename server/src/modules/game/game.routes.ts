@@ -33,10 +33,11 @@ function gameKeyGate(apiKeys: ApiKeysService, limits: RateLimits, policy: 'game'
   return async ({ body, query, caller }) => {
     const fields = body as Record<string, unknown> | undefined;
     const key = stringField(fields?.key) ?? stringField(query.key);
-    const owner = key && looksLikeApiKey(key) ? await apiKeys.resolve(key) : null;
+    const { owner, refusal } =
+      key && looksLikeApiKey(key) ? await apiKeys.check(key, caller.ip()) : { refusal: undefined, owner: undefined };
     if (!owner) {
       await spend(caller, limits.general, ipKey(caller.ip()));
-      throw new AppError(401, ERRORS.invalidApiKey);
+      throw new AppError(refusal?.status ?? 401, refusal?.message ?? ERRORS.invalidApiKey);
     }
     caller.principal = { kind: 'api-key', ...owner };
     const serverId = (stringField(fields?.serverId) || DEFAULT_SERVER_ID).slice(0, 100);
@@ -93,9 +94,10 @@ export function mountGameRoutes(
     gameKeyGate(apiKeys, limits, 'general'),
   );
   mountEndpoint(router, endpoints.gameProfile, limits, ({ query }) => profiles.get(query.userId));
+  // The scripts that sit in a game carry a key of the `game` scope alone, not the personal key:
+  // whoever can read the game's Script can then connect a game, but not change scripts or run code.
   mountEndpoint(router, endpoints.integrationScripts, limits, async ({ principal, ctx }) => {
-    const apiKey = await apiKeys.reveal(principal.userId);
-    if (!apiKey) throw new AppError(404, 'No API key available');
+    const apiKey = await apiKeys.integrationKey(principal.userId);
     return renderIntegrationScripts({ serverUrl: serverUrl(ctx), apiKey });
   });
   return [fastEndpoint(endpoints.gamePing, ping, pingGate, pingRefused)];

@@ -12,6 +12,7 @@ import { ErrorResponseSchema } from '@moonrelay/contract/common';
 import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
 import { renderSnippets, type Snippets } from '@moonrelay/contract/example-snippets';
 import {
+  API_KEY_ID_PLACEHOLDER,
   API_KEY_PLACEHOLDER,
   EXAMPLES,
   examplesOf,
@@ -99,7 +100,7 @@ describe('API docs examples: coverage and documented shapes', () => {
 
 /**
  * A fresh account for one example, so that examples cannot disturb each other, with what a reader
- * fills in by hand: their session token, one of their scripts (the one the create example makes,
+ * fills in by hand: their session token, one of their scoped API keys, one of their scripts (the one the create example makes,
  * which the game client's example fetches by name), a kept long script and one of their runs. Its game is connected
  * (one ping) and never answers, so a run on the game answers queued as the example documents.
  */
@@ -117,6 +118,8 @@ async function exampleContext(server: TestServer) {
     body: { code: 'print("Hello from Moonrelay")', target: 'sandbox' },
   });
   expect(run.status).toBe(200);
+  const scopedKey = await server.call('POST', '/api/user/api-keys', { token, body: EXAMPLES.createApiKey!.body });
+  expect(scopedKey.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -125,6 +128,7 @@ async function exampleContext(server: TestServer) {
       [TEMP_SCRIPT_ID_PLACEHOLDER]: temp.body.id as string,
       [SCRIPT_TOKEN_PLACEHOLDER]: loadUrl.searchParams.get('key')!,
       [EXECUTION_ID_PLACEHOLDER]: run.body.executionId as string,
+      [API_KEY_ID_PLACEHOLDER]: scopedKey.body.id as string,
     },
   };
 }

@@ -66,7 +66,9 @@ describe('GET /api/openapi.json', () => {
     expect(getScript.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Script',
     });
-    expect(Object.keys(getScript.responses)).toEqual(['200', '400', '401', '404', '429', '503']);
+    // 403: a scoped API key without scripts:read; 400: an id holding NUL; 503: the database away.
+    expect(Object.keys(getScript.responses)).toEqual(['200', '400', '401', '403', '404', '429', '503']);
+    expect(getScript['x-key-scopes']).toEqual(['scripts:read']);
 
     expect(Object.keys(schemas.AdminExecuteScriptRequest.properties)).toEqual(['script', 'code', 'serverId']);
   });

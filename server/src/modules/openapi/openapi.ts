@@ -20,8 +20,8 @@ import { EXAMPLES, examplesOf, type EndpointExample } from '@moonrelay/contract/
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: the error names the first problem, issues lists them all',
-  401: 'Missing or invalid session token or API key',
-  403: 'Not allowed for this kind of caller',
+  401: 'Missing or invalid session token or API key, or an API key that expired or was revoked',
+  403: 'Not allowed for this kind of caller, or an API key without the scope this call needs (or used from an address its allow list leaves out)',
   404: 'Not found, or not yours',
   409: 'Conflicts with an existing record',
   413: 'Request body too large',
@@ -52,7 +52,9 @@ function sharedErrors(endpoint: Endpoint): number[] {
   const errors: number[] = [];
   if (endpoint.params || endpoint.query || endpoint.body) errors.push(400);
   if (endpoint.auth !== 'none') errors.push(401);
-  if (endpoint.auth === 'session' || endpoint.auth === 'admin') errors.push(403);
+  // A key on a session route, a member on an admin route, or a scoped key without the call's scope
+  // or from outside its allowed addresses (docs/decisions/029-scoped-api-keys.md).
+  if (endpoint.auth === 'session' || endpoint.auth === 'admin' || endpoint.keyScopes) errors.push(403);
   if (endpoint.idempotent) errors.push(409, 422);
   if (endpoint.body) errors.push(413, 415);
   if (endpoint.rateLimit !== 'none') errors.push(429);
@@ -229,6 +231,8 @@ function operation(
     ...(limited ? { 'x-rate-limit-per-minute': perMinute[endpoint.rateLimit as keyof RateLimitsPerMinute] } : {}),
     // Who may call it, in the contract's words (game-key: the API key travels in the body or query).
     'x-auth': endpoint.auth,
+    // What a scoped API key needs to make this call: any one of these scopes ('any': any key).
+    ...(endpoint.keyScopes ? { 'x-key-scopes': endpoint.keyScopes } : {}),
     // The game client's way besides the header: the API key as `key` in the JSON body.
     ...(endpoint.keyInBody ? { 'x-key-in-body': true } : {}),
     ...(pathParams.length ? { parameters: pathParams } : {}),

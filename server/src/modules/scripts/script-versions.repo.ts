@@ -9,6 +9,7 @@ const summaryColumns = [
   'scriptVersions.number',
   'scriptVersions.name',
   'scriptVersions.savedVia',
+  'scriptVersions.savedByKey',
   'scriptVersions.restoredFrom',
   'scriptVersions.createdAt',
 ] as const;

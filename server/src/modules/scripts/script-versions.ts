@@ -40,6 +40,8 @@ export interface VersionOrigin {
   savedBy: string;
   via: ScriptVersionOrigin;
   restoredFrom?: number;
+  /** The name of the API key the save was made with (a restore made with a key too). */
+  keyName?: string | null;
 }
 
 /**
@@ -55,6 +57,7 @@ export const scriptVersions = {
       ...contentOf(script),
       savedBy: origin.savedBy,
       savedVia: origin.via,
+      savedByKey: origin.keyName ?? null,
       restoredFrom: origin.restoredFrom ?? null,
       createdAt: script.updatedAt,
     });
@@ -71,6 +74,7 @@ export const scriptVersions = {
         name: row.name,
         savedBy: row.savedByName ?? null,
         savedVia: row.savedVia as ScriptVersionOrigin,
+        savedByKey: row.savedByKey,
         restoredFrom: row.restoredFrom,
         codeBytes: Number(row.codeBytes),
         lines: Number(row.newlines) + 1,
@@ -102,6 +106,7 @@ export const scriptVersions = {
       autoExecuteGames: row.autoExecuteGames ? JSON.parse(row.autoExecuteGames) : null,
       savedBy: row.savedByName,
       savedVia: row.savedVia as ScriptVersionOrigin,
+      savedByKey: row.savedByKey,
       restoredFrom: row.restoredFrom,
       codeBytes: Buffer.byteLength(row.code, 'utf8'),
       lines: row.code.split('\n').length,

@@ -2,11 +2,16 @@ import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppState, Principal } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
+import { hasScope } from '../../http/key-scopes.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
 import type { SaveChannel, ScriptsService } from './scripts.service.ts';
 
 export function mountScriptRoutes(router: Router<AppState>, limits: RateLimits, scripts: ScriptsService): void {
-  mountEndpoint(router, endpoints.listScripts, limits, ({ principal }) => scripts.list(principal.userId));
+  // A key of the `game` scope alone reads the auto-execute scripts, which is what the game runs.
+  mountEndpoint(router, endpoints.listScripts, limits, async ({ principal }) => {
+    const all = await scripts.list(principal.userId);
+    return hasScope(principal, 'scripts:read') ? all : all.filter((script) => script.isAutoExecute);
+  });
   mountEndpoint(router, endpoints.getScript, limits, ({ principal, params }) =>
     scripts.get(principal.userId, params.id),
   );
@@ -27,9 +32,10 @@ export function mountScriptRoutes(router: Router<AppState>, limits: RateLimits, 
     scripts.version(principal.userId, params.id, params.n),
   );
   mountEndpoint(router, endpoints.restoreScriptVersion, limits, ({ principal, params }) =>
-    scripts.restore(principal.userId, params.id, params.n),
+    scripts.restore(principal.userId, params.id, params.n, channelOf(principal)),
   );
 }
 
-/** A save made with the API key says so in the script's history. */
-const channelOf = (principal: Principal): SaveChannel => (principal.kind === 'api-key' ? 'key' : 'session');
+/** A save made with an API key says so, and which key, in the script's history. */
+const channelOf = (principal: Principal): SaveChannel =>
+  principal.kind === 'api-key' ? { via: 'key', keyName: principal.keyName } : { via: 'session' };

@@ -27,6 +27,7 @@ export function toScript(row: ScriptRow): Script {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     version: Number(row.version),
+    lastChangedByKey: row.lastChangedByKey,
   };
 }
 
@@ -47,8 +48,13 @@ function toPatch(update: UpdateScriptRequest): ScriptPatch {
   return patch;
 }
 
-/** How the caller reached the API: a save through the API key is marked as such in the history. */
-export type SaveChannel = 'session' | 'key';
+/**
+ * How the caller reached the API: a save through an API key is marked as such in the history, with
+ * the key's name (the personal key's too), and the script remembers which key changed it last.
+ */
+export type SaveChannel = { via: 'session' } | { via: 'key'; keyName: string };
+const BY_SESSION: SaveChannel = { via: 'session' };
+const keyNameOf = (channel: SaveChannel): string | null => (channel.via === 'key' ? channel.keyName : null);
 
 export function createScriptsService(deps: { db: Db }) {
   const { db } = deps;
@@ -69,7 +75,14 @@ export function createScriptsService(deps: { db: Db }) {
     return inTransaction(db, async (trx) => {
       const current = await owned(userId, id, trx);
       const bump = changesContent(current, patch);
-      const row = await scriptsRepo.updateForUser(trx, userId, id, { ...patch, updatedAt: nowIso() }, bump);
+      const changedBy = bump ? { lastChangedByKey: origin.keyName ?? null } : {};
+      const row = await scriptsRepo.updateForUser(
+        trx,
+        userId,
+        id,
+        { ...patch, ...changedBy, updatedAt: nowIso() },
+        bump,
+      );
       if (!row) throw notFound();
       if (bump) await scriptVersions.record(trx, row, origin);
       return row;
@@ -85,7 +98,7 @@ export function createScriptsService(deps: { db: Db }) {
       return toScript(await owned(userId, id));
     },
 
-    async create(userId: string, input: CreateScriptRequest, channel: SaveChannel = 'session'): Promise<Script> {
+    async create(userId: string, input: CreateScriptRequest, channel: SaveChannel = BY_SESSION): Promise<Script> {
       const now = nowIso();
       const row: ScriptRow = {
         id: crypto.randomUUID(),
@@ -103,10 +116,11 @@ export function createScriptsService(deps: { db: Db }) {
         createdAt: now,
         updatedAt: now,
         version: 1,
+        lastChangedByKey: keyNameOf(channel),
       };
       await inTransaction(db, async (trx) => {
         await scriptsRepo.insert(trx, row);
-        await scriptVersions.record(trx, row, { savedBy: userId, via: channel });
+        await scriptVersions.record(trx, row, { savedBy: userId, via: channel.via, keyName: keyNameOf(channel) });
       });
       return toScript(row);
     },
@@ -115,9 +129,11 @@ export function createScriptsService(deps: { db: Db }) {
       userId: string,
       id: string,
       update: UpdateScriptRequest,
-      channel: SaveChannel = 'session',
+      channel: SaveChannel = BY_SESSION,
     ): Promise<Script> {
-      return toScript(await save(userId, id, toPatch(update), { savedBy: userId, via: channel }));
+      return toScript(
+        await save(userId, id, toPatch(update), { savedBy: userId, via: channel.via, keyName: keyNameOf(channel) }),
+      );
     },
 
     async remove(userId: string, id: string): Promise<void> {
@@ -139,7 +155,7 @@ export function createScriptsService(deps: { db: Db }) {
      * with the version it brought back), even when the content equals the current one, so the
      * history says that it happened.
      */
-    async restore(userId: string, id: string, number: number): Promise<Script> {
+    async restore(userId: string, id: string, number: number, channel: SaveChannel = BY_SESSION): Promise<Script> {
       return toScript(
         await inTransaction(db, async (trx) => {
           const script = await owned(userId, id, trx);
@@ -148,11 +164,16 @@ export function createScriptsService(deps: { db: Db }) {
             trx,
             userId,
             id,
-            { ...patchOf(version), updatedAt: nowIso() },
+            { ...patchOf(version), lastChangedByKey: keyNameOf(channel), updatedAt: nowIso() },
             true,
           );
           if (!row) throw notFound();
-          await scriptVersions.record(trx, row, { savedBy: userId, via: 'restore', restoredFrom: number });
+          await scriptVersions.record(trx, row, {
+            savedBy: userId,
+            via: 'restore',
+            restoredFrom: number,
+            keyName: keyNameOf(channel),
+          });
           return row;
         }),
       );

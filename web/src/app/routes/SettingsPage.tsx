@@ -3,6 +3,7 @@ import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../../features/account/api/current-user.ts';
 import { ApiKeyCard } from '../../features/account/components/ApiKeyCard.tsx';
+import { ApiKeysCard } from '../../features/account/components/ApiKeysCard.tsx';
 import { DangerZoneCard } from '../../features/account/components/DangerZoneCard.tsx';
 import { GoogleAccountCard } from '../../features/account/components/GoogleAccountCard.tsx';
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
@@ -10,7 +11,7 @@ import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 
-/** Settings (spec section 2): profile, API key, preferences and account deletion. */
+/** Settings (spec section 2): profile, API key, scoped API keys, preferences and account deletion. */
 export default function SettingsPage() {
   const current = useCurrentUser();
   const storedUser = useSession((state) => state.user);
@@ -35,6 +36,7 @@ export default function SettingsPage() {
           <ProfileCard user={user} />
           <GoogleAccountCard />
           <ApiKeyCard apiKey={user.apiKey} />
+          <ApiKeysCard />
         </>
       ) : current.isError ? (
         <Alert.Root status="error">

@@ -1,4 +1,5 @@
 import { Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { INTEGRATION_KEY_NAME } from '@moonrelay/contract/api-keys';
 import type { IntegrationScripts } from '@moonrelay/contract/game';
 import { messageOf } from '../../../lib/api-client.ts';
 import { useIntegrationScripts } from '../api/game.ts';
@@ -28,7 +29,8 @@ const CARDS: { key: keyof IntegrationScripts; title: string; description: string
 
 /**
  * The game integration scripts panel (spec section 2). The server templates them with its public
- * URL and the user's API key, so what is copied works as it is.
+ * URL and the user's game key (a scoped key that can only connect a game), so what is copied works
+ * as it is and a collaborator who reads the game's Script cannot change scripts with it.
  */
 export function IntegrationPanel() {
   const scripts = useIntegrationScripts();
@@ -52,6 +54,10 @@ export function IntegrationPanel() {
   return (
     <Stack as="section" aria-label="Game Integration" gap="4">
       <Heading size="lg">Game Integration</Heading>
+      <Text color="fg.muted" fontSize="sm">
+        These scripts carry your game key, “{INTEGRATION_KEY_NAME}”: it connects your game and runs your auto-execute
+        scripts, but cannot change your scripts or run other code. Revoke it in Settings to cut every game that uses it.
+      </Text>
       {content}
     </Stack>
   );

@@ -58,6 +58,7 @@ import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
 import { SyntaxSummary } from './SyntaxSummary.tsx';
 import { ScriptHistory } from '../history/ScriptHistory.tsx';
+import { LastChangedByKey } from './LastChangedByKey.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
 
 interface Props {
@@ -377,6 +378,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats
         </Text>
       </Flex>
+      {script && <LastChangedByKey keyName={script.lastChangedByKey} />}
       {scriptId && isDirty && (
         <Text fontSize="sm" color="fg.warning" mt="-3">
           Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute, Run in Sandbox and Dry run

@@ -21,6 +21,7 @@ const version = (number: number, code: string, overrides: Partial<ScriptVersion>
   autoExecuteGames: null,
   savedBy: 'Ada',
   savedVia: 'session',
+  savedByKey: null,
   restoredFrom: null,
   codeBytes: code.length,
   lines: code.split('\n').length,
@@ -30,7 +31,7 @@ const version = (number: number, code: string, overrides: Partial<ScriptVersion>
 });
 
 const v1 = version(1, 'local speed = 16\nprint(speed)');
-const v2 = version(2, 'local speed = 50\nprint(speed)', { savedVia: 'key', name: 'Fly fast' });
+const v2 = version(2, 'local speed = 50\nprint(speed)', { savedVia: 'key', savedByKey: 'CI deploy', name: 'Fly fast' });
 const v3 = version(3, 'local speed = 50\nprint(speed)\nprint("done")', { current: true, name: 'Fly fast' });
 const summary = ({ code: _code, scriptId: _id, description: _d, ...rest }: ScriptVersion) => rest;
 
@@ -70,7 +71,7 @@ describe('ScriptHistory', () => {
     expect(rows.map((row) => row.textContent)).toEqual([
       expect.stringContaining('Version'),
       expect.stringMatching(/Version 3\s*Current/),
-      expect.stringContaining('Ada, with the API key'),
+      expect.stringContaining('Ada, with the key “CI deploy”'),
       expect.stringContaining('Version 1'),
     ]);
     const diff = await screen.findByTestId('version-diff');

@@ -39,8 +39,9 @@ const versionLabel = (number: number) => `Version ${number}`;
 /** How a version came to be, as the list says it. */
 function origin(version: ScriptVersionSummary): string {
   const who = version.savedBy ?? 'a deleted account';
-  if (version.savedVia === 'restore') return `${who}, restoring version ${version.restoredFrom}`;
-  if (version.savedVia === 'key') return `${who}, with the API key`;
+  const key = version.savedByKey ? ` with the key “${version.savedByKey}”` : '';
+  if (version.savedVia === 'restore') return `${who}, restoring version ${version.restoredFrom}${key}`;
+  if (version.savedVia === 'key') return `${who},${key || ' with the API key'}`;
   return who;
 }
 

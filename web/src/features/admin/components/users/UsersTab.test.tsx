@@ -93,6 +93,42 @@ describe('the Users tab', () => {
     await waitFor(() => expect(callsTo('GET', '/api/admin/users').length).toBeGreaterThanOrEqual(2));
   });
 
+  it("shows a user's scoped keys and revokes one after confirming", async () => {
+    let items = [
+      {
+        id: 'k1',
+        name: 'Game (integration scripts)',
+        scopes: ['game'],
+        maskedKey: 'mr_GameK…ey00',
+        integration: true,
+        allowedIps: null,
+        createdAt: '2026-11-01T10:00:00.000Z',
+        expiresAt: null,
+        lastUsedAt: '2026-11-02T10:00:00.000Z',
+        lastUsedIp: '198.51.100.4',
+      },
+    ];
+    const { callsTo } = renderAdmin({
+      [`GET /api/admin/users/${GRACE.id}/api-keys`]: () => ({ body: { items, limit: 25 } }),
+      [`DELETE /api/admin/users/${GRACE.id}/api-keys/k1`]: () => {
+        items = [];
+        return { body: { success: true, message: 'API key revoked' } };
+      },
+    });
+    const grace = await findRowOf('Grace Hopper');
+    await userEvent.click(within(grace).getByRole('button', { name: 'API keys of Grace Hopper' }));
+    const dialog = await screen.findByRole('dialog', { name: /API keys of Grace Hopper/ });
+    const key = await within(dialog).findByRole('listitem', { name: 'Game (integration scripts)' });
+    expect(within(key).getByText('game')).toBeInTheDocument();
+    expect(within(key).getByText(/from 198\.51\.100\.4/)).toBeInTheDocument();
+    await userEvent.click(within(key).getByRole('button', { name: 'Revoke Game (integration scripts)' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(within(confirm).getByText(/including games running the integration scripts/)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    expect(await within(dialog).findByText('No API keys yet.')).toBeInTheDocument();
+    expect(callsTo('DELETE', `/api/admin/users/${GRACE.id}/api-keys/k1`)).toHaveLength(1);
+  });
+
   it("toasts 'Failed' / 'Could not regenerate API key.' when the server refuses", async () => {
     renderAdmin({
       [`POST /api/admin/users/${GRACE.id}/regenerate-key`]: () => ({ status: 500, body: { error: 'Internal' } }),

@@ -8,6 +8,7 @@ import { ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 import { ApiKeyCell } from './ApiKeyCell.tsx';
 import { RegenerateKeyButton } from './RegenerateKeyButton.tsx';
+import { UserApiKeysButton } from './UserApiKeysButton.tsx';
 import { RoleButton } from './RoleButton.tsx';
 
 interface Props {
@@ -116,6 +117,7 @@ function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
       <Table.Cell>
         <HStack gap="2" justify="flex-end">
           <RegenerateKeyButton user={user} />
+          <UserApiKeysButton user={user} />
           <RoleButton user={user} isSelf={isSelf} />
         </HStack>
       </Table.Cell>

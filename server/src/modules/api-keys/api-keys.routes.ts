@@ -1,0 +1,56 @@
+import type Router from '@koa/router';
+import { endpoints } from '@moonrelay/contract/endpoints';
+import type { AppState } from '../../http/context.ts';
+import { mountEndpoint } from '../../http/endpoint.ts';
+import type { RateLimits } from '../../http/rate-limit.ts';
+import type { Db } from '../../db/database.ts';
+import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
+import { usersRepo } from '../users/users.repo.ts';
+import { SCOPED_KEYS_PER_USER } from '@moonrelay/contract/api-keys';
+import type { ApiKeysService } from './api-keys.service.ts';
+
+/** Settings' API keys: a signed-in session lists, creates and revokes the user's scoped keys (never a key). */
+export function mountApiKeyRoutes(
+  router: Router<AppState>,
+  limits: RateLimits,
+  deps: { db: Db; apiKeys: ApiKeysService; audit: AuditService },
+): void {
+  const { apiKeys, audit } = deps;
+  const actor = async (userId: string) => ({
+    id: userId,
+    name: (await usersRepo.findById(deps.db, userId))?.username ?? null,
+  });
+
+  mountEndpoint(router, endpoints.listApiKeys, limits, async ({ principal }) => ({
+    items: await apiKeys.list(principal.userId),
+    limit: SCOPED_KEYS_PER_USER,
+  }));
+  mountEndpoint(router, endpoints.createApiKey, limits, async ({ principal, body }) => {
+    const created = await apiKeys.create(principal.userId, body);
+    await audit.record({
+      actor: await actor(principal.userId),
+      action: AUDIT_ACTIONS.accountApiKeyCreated,
+      targetType: 'user',
+      targetId: principal.userId,
+      details: {
+        keyId: created.id,
+        keyName: created.name,
+        scopes: created.scopes,
+        expiresAt: created.expiresAt,
+        allowedIps: created.allowedIps,
+      },
+    });
+    return created;
+  });
+  mountEndpoint(router, endpoints.revokeApiKey, limits, async ({ principal, params }) => {
+    const revoked = await apiKeys.revoke(principal.userId, params.keyId);
+    await audit.record({
+      actor: await actor(principal.userId),
+      action: AUDIT_ACTIONS.accountApiKeyRevoked,
+      targetType: 'user',
+      targetId: principal.userId,
+      details: { keyId: revoked.id, keyName: revoked.name },
+    });
+    return { success: true as const, message: 'API key revoked' };
+  });
+}

@@ -1,0 +1,55 @@
+import { Alert, Card, Center, Spinner, Stack } from '@chakra-ui/react';
+import type { ApiKeySummary } from '@moonrelay/contract/api-keys';
+import { ApiKeyList } from '../../../components/api-keys/ApiKeyList.tsx';
+import { messageOf } from '../../../lib/api-client.ts';
+import { notify } from '../../../lib/toaster.tsx';
+import { useApiKeys, useRevokeApiKey } from '../api/api-keys.ts';
+import { CreateApiKeyDialog } from './CreateApiKeyDialog.tsx';
+
+/**
+ * Settings' scoped API keys, beside the personal key: keys that can do only what their scopes say,
+ * for a game, a CI job or a collaborator. Each is listed masked and revoked on its own.
+ */
+export function ApiKeysCard() {
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey();
+  const onRevoke = async (key: ApiKeySummary) => {
+    try {
+      await revoke.mutateAsync(key.id);
+    } catch (error) {
+      notify({ type: 'error', title: 'Error', description: messageOf(error, 'Could not revoke the API key.') });
+      throw error;
+    }
+    notify({ title: 'API Key Revoked', description: `${key.name} no longer works.` });
+  };
+  return (
+    <Card.Root>
+      <Card.Header>
+        <Card.Title>API keys</Card.Title>
+        <Card.Description>
+          Keys that can do only what you allow: give a game, a script or a tool its own key, and revoke it alone.
+          {keys.data ? ` Up to ${keys.data.limit}.` : ''}
+        </Card.Description>
+      </Card.Header>
+      <Card.Body>
+        <Stack gap="4">
+          {keys.isPending ? (
+            <Center py="4">
+              <Spinner />
+            </Center>
+          ) : keys.isError ? (
+            <Alert.Root status="error">
+              <Alert.Indicator />
+              <Alert.Title>{messageOf(keys.error, 'Your API keys could not be loaded.')}</Alert.Title>
+            </Alert.Root>
+          ) : (
+            <ApiKeyList keys={keys.data.items} onRevoke={onRevoke} />
+          )}
+        </Stack>
+      </Card.Body>
+      <Card.Footer>
+        <CreateApiKeyDialog />
+      </Card.Footer>
+    </Card.Root>
+  );
+}
