@@ -11,6 +11,7 @@ import * as runHistory from './009-run-history.ts';
 import * as massExecutionItems from './010-mass-execution-items.ts';
 import * as idempotencyKeys from './011-idempotency-keys.ts';
 import * as consoleLines from './012-console-lines.ts';
+import * as schedules from './014-schedules.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '010-mass-execution-items': massExecutionItems,
   '011-idempotency-keys': idempotencyKeys,
   '012-console-lines': consoleLines,
+  '014-schedules': schedules,
 };
 
 export const migrationProvider: MigrationProvider = {
