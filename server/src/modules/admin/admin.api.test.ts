@@ -462,12 +462,10 @@ describeEachEngine('admin API', (engine) => {
       { batchId, userId: user.user.id, status: 'queued', commandId: null, output: null, error: null },
     ]);
     // What pg_terminate_backend gives a query in flight, and the next ones while the pool reconnects.
-    const cut = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const cut = () =>
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
     const lookup = vi.spyOn(gameLink, 'executionServer').mockRejectedValueOnce(cut());
-    const record = vi
-      .spyOn(massProgress, 'jobFailed')
-      .mockRejectedValueOnce(cut())
-      .mockRejectedValueOnce(cut());
+    const record = vi.spyOn(massProgress, 'jobFailed').mockRejectedValueOnce(cut()).mockRejectedValueOnce(cut());
     let tries: number;
     try {
       const job = { batchId, userId: user.user.id, initiatedBy: admin.user.id, command: { type: 'heal' } };
