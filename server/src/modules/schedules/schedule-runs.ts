@@ -91,7 +91,7 @@ export function createScheduleRuns(deps: {
     }
     const budget = await deps.budget.hit(`schedule-user:${row.userId}`);
     if (!budget.allowed) {
-      await schedulesRepo.finish(db, row.id, dueAt, { lastError: SCHEDULE_ERRORS.budgetUsedUp, lastRunId: null });
+      await schedulesRepo.finish(db, row.id, runId, { lastError: SCHEDULE_ERRORS.budgetUsedUp, lastRunId: null });
       await schedulesRepo.skip(db, row.id, dueAt);
       changed(row);
       return;
@@ -106,12 +106,12 @@ export function createScheduleRuns(deps: {
       // Most failures come before the run is recorded (a syntax error, the sandbox busy): then the
       // schedule points at no run of this due time.
       const recorded = await db.selectFrom('executions').select('id').where('id', '=', runId).executeTakeFirst();
-      await schedulesRepo.finish(db, row.id, dueAt, { lastError, ...(recorded ? {} : { lastRunId: null }) });
+      await schedulesRepo.finish(db, row.id, runId, { lastError, ...(recorded ? {} : { lastRunId: null }) });
       changed(row);
       if (!(error instanceof AppError)) throw error;
       return;
     }
-    await schedulesRepo.finish(db, row.id, dueAt, { lastError });
+    await schedulesRepo.finish(db, row.id, runId, { lastError });
     changed(row);
   }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERRORS, SCHEDULE_ERRORS } from '@moonrelay/contract/messages';
 import type { Schedule } from '@moonrelay/contract/schedules';
 import type { BusEvent } from '../../platform/event-bus.ts';
+import { derivedId } from '../admin/mass-progress.ts';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
@@ -253,6 +254,22 @@ describeEachEngine('schedules API', (engine) => {
     // An earlier due time than the one run is never run afterwards either.
     await runDue(res.body.id, '2029-12-31T23:59:00Z');
     expect(await runsOf(token, scriptId)).toHaveLength(1);
+  });
+
+  it('skips a due time that comes while the last run still runs, then runs the next one', async () => {
+    const { token } = await registerUser(server);
+    const scriptId = await newScript(token);
+    const res = await create(token, scriptId, { ...YEARLY, target: 'sandbox' });
+    // The second due time arrives while the first one's run holds the schedule.
+    await Promise.all([runDue(res.body.id, '2030-01-01T00:00:00Z'), runDue(res.body.id, '2030-01-01T00:01:00Z')]);
+    await runDue(res.body.id, '2030-01-01T00:02:00Z');
+    const [schedule] = (await server.call('GET', `/api/scripts/${scriptId}/schedules`, { token })).body.schedules;
+    expect((await runsOf(token, scriptId)).length + schedule.skippedCount).toBe(3);
+    // The third due time ran: the first run's end let the schedule go though a skip came in between.
+    expect(schedule.lastRun).toMatchObject({
+      id: derivedId('schedule-run', res.body.id, '2030-01-01T00:02:00.000Z'),
+      status: 'succeeded',
+    });
   });
 
   it('runs nothing for a paused schedule or one whose script is gone', async () => {

@@ -123,13 +123,16 @@ export const schedulesRepo = {
     return Number(result.numUpdatedRows) > 0;
   },
 
-  /** A claimed run ended (or never started): its error, if any, and the claim's lease is let go. */
-  async finish(db: Db, id: string, dueAt: string, outcome: { lastError: string | null; lastRunId?: string | null }) {
+  /**
+   * A claimed run ended (or never started): its error, if any, and the claim's lease is let go.
+   * Matched by the run the claim named (due times skipped meanwhile moved last_due_at on).
+   */
+  async finish(db: Db, id: string, runId: string, outcome: { lastError: string | null; lastRunId?: string | null }) {
     await db
       .updateTable('schedules')
       .set({ runningUntil: null, ...outcome })
       .where('id', '=', id)
-      .where('lastDueAt', '=', dueAt)
+      .where('lastRunId', '=', runId)
       .execute();
   },
 };
