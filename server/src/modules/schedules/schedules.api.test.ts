@@ -272,6 +272,30 @@ describeEachEngine('schedules API', (engine) => {
     });
   });
 
+  it('after downtime runs one missed due time at start-up, not every one it missed', async () => {
+    const { token } = await registerUser(server);
+    const scriptId = await newScript(token);
+    const res = await create(token, scriptId, { kind: 'interval', intervalSeconds: 3600, target: 'sandbox' });
+    // The server was last told of the schedule five hours ago: five hourly runs were missed.
+    const fiveHoursAgo = new Date(Date.now() - 5 * 3600_000).toISOString();
+    await server.app.database.db
+      .updateTable('schedules')
+      .set({ createdAt: fiveHoursAgo, updatedAt: fiveHoursAgo })
+      .where('id', '=', res.body.id)
+      .execute();
+    await server.stop();
+    await server.start();
+    const deadline = Date.now() + 20_000;
+    let schedule: Schedule | undefined;
+    while (Date.now() < deadline) {
+      [schedule] = (await server.call('GET', `/api/scripts/${scriptId}/schedules`, { token })).body.schedules;
+      if (schedule?.lastRun?.status === 'succeeded') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(schedule?.lastRun?.status).toBe('succeeded');
+    expect(await runsOf(token, scriptId)).toHaveLength(1);
+  });
+
   it('runs nothing for a paused schedule or one whose script is gone', async () => {
     const { token } = await registerUser(server);
     const scriptId = await newScript(token);
