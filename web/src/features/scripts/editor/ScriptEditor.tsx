@@ -58,6 +58,7 @@ import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
 import { SyntaxSummary } from './SyntaxSummary.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
+import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -415,6 +416,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         onSave={(choice) => void saveWithConfig(choice)}
         onSaveOnly={() => void saveOnly()}
       />
+
+      {script && <SchedulesPanel scriptId={script.id} />}
     </Stack>
   );
 }
