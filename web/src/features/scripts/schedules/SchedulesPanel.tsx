@@ -1,4 +1,17 @@
-import { Badge, Box, Button, Card, Flex, Heading, HStack, Spinner, Stack, Switch, Text } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Flex,
+  Heading,
+  HStack,
+  Spinner,
+  Stack,
+  Switch,
+  Text,
+  VisuallyHidden,
+} from '@chakra-ui/react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { SCHEDULES_PER_USER_MAX } from '@moonrelay/contract/constants';
@@ -142,9 +155,13 @@ function ScheduleItem({ scriptId, schedule, onEdit }: { scriptId: string; schedu
                 )
               }
             >
-              <Switch.HiddenInput aria-label={`${schedule.enabled ? 'Pause' : 'Resume'} schedule ${label}`} />
+              <Switch.HiddenInput />
               <Switch.Control />
-              <Switch.Label>{schedule.enabled ? 'Running' : 'Paused'}</Switch.Label>
+              {/* Checked is running; the schedule's timing tells one switch from another. */}
+              <Switch.Label>
+                {schedule.enabled ? 'Running' : 'Paused'}
+                <VisuallyHidden>({label})</VisuallyHidden>
+              </Switch.Label>
             </Switch.Root>
             <Button size="xs" variant="outline" onClick={onEdit} aria-label={`Edit schedule ${label}`}>
               Edit
