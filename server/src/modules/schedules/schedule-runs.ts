@@ -91,8 +91,11 @@ export function createScheduleRuns(deps: {
     }
     const budget = await deps.budget.hit(`schedule-user:${row.userId}`);
     if (!budget.allowed) {
-      await schedulesRepo.finish(db, row.id, runId, { lastError: SCHEDULE_ERRORS.budgetUsedUp, lastRunId: null });
-      await schedulesRepo.skip(db, row.id, dueAt);
+      await schedulesRepo.finish(db, row.id, runId, {
+        lastError: SCHEDULE_ERRORS.budgetUsedUp,
+        lastRunId: null,
+        skipped: true,
+      });
       changed(row);
       return;
     }

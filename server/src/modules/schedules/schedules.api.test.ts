@@ -162,6 +162,29 @@ describeEachEngine('schedules API', (engine) => {
     }
   });
 
+  it('spends the execution budget: a due run past it is skipped, with the reason as the last error', async () => {
+    const tight = await startTestServer(engine, { RATE_LIMIT_EXECUTION_PER_MINUTE: '1' });
+    try {
+      const { token } = await registerUser(tight);
+      const script = await tight.call('POST', '/api/scripts', { token, body: { name: 'S', code: 'print(1)' } });
+      const res = await tight.call('POST', `/api/scripts/${script.body.id}/schedules`, {
+        token,
+        body: { ...YEARLY, target: 'sandbox' },
+      });
+      const due = (at: string) =>
+        tight.app.services.scheduleRuns.runDue({ scheduleId: res.body.id, dueMs: Date.parse(at) });
+      await due('2030-01-01T00:00:00Z');
+      await due('2030-01-01T00:01:00Z');
+      const [schedule] = (await tight.call('GET', `/api/scripts/${script.body.id}/schedules`, { token })).body
+        .schedules;
+      expect(schedule).toMatchObject({ lastError: SCHEDULE_ERRORS.budgetUsedUp, skippedCount: 1 });
+      const runs = await tight.call('GET', `/api/executions?scriptId=${script.body.id}`, { token });
+      expect(runs.body.runs).toHaveLength(1);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it("answers 404 for another user's script or schedule, and keeps at most 20 schedules per user", async () => {
     const alice = await registerUser(server);
     const bob = await registerUser(server);
@@ -188,6 +211,19 @@ describeEachEngine('schedules API', (engine) => {
     // Deleting a script deletes its schedules (and frees their places).
     expect((await server.call('DELETE', `/api/scripts/${other}`, { token: alice.token })).status).toBe(200);
     expect((await create(alice.token, scriptId, { ...YEARLY, target: 'sandbox' })).status).toBe(200);
+
+    // Deleting the account deletes its schedules.
+    const deleted = await server.call('DELETE', '/api/user/account', {
+      token: alice.token,
+      body: { password: alice.password },
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    const left = await server.app.database.db
+      .selectFrom('schedules')
+      .select('id')
+      .where('userId', '=', alice.user.id)
+      .execute();
+    expect(left).toEqual([]);
   });
 
   it('runs a one-second schedule for real: the run is recorded as started by the schedule and shown as its last run', async () => {

@@ -127,10 +127,20 @@ export const schedulesRepo = {
    * A claimed run ended (or never started): its error, if any, and the claim's lease is let go.
    * Matched by the run the claim named (due times skipped meanwhile moved last_due_at on).
    */
-  async finish(db: Db, id: string, runId: string, outcome: { lastError: string | null; lastRunId?: string | null }) {
+  async finish(
+    db: Db,
+    id: string,
+    runId: string,
+    outcome: { lastError: string | null; lastRunId?: string | null; skipped?: boolean },
+  ) {
+    const { skipped, ...fields } = outcome;
     await db
       .updateTable('schedules')
-      .set({ runningUntil: null, ...outcome })
+      .set((eb) => ({
+        runningUntil: null,
+        ...fields,
+        ...(skipped ? { skippedCount: eb('skippedCount', '+', 1) } : {}),
+      }))
       .where('id', '=', id)
       .where('lastRunId', '=', runId)
       .execute();
