@@ -160,3 +160,6 @@ export const CATALOGUE_MIN_INTERVAL_MS = 1_000;
 export const CATALOGUE_BREAKER_FAILURES = 5;
 /** How long the catalogue is left alone after that, before one probe call is tried. */
 export const CATALOGUE_BREAKER_COOL_DOWN_MS = 30_000;
+
+/** Schedules one user may have (over all their scripts). */
+export const SCHEDULES_PER_USER_MAX = 20;

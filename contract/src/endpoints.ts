@@ -72,6 +72,15 @@ import {
   CreatedApiKeySchema,
   type ApiKeyScope,
 } from './api-keys.ts';
+import {
+  CreateScheduleRequestSchema,
+  ScheduleListSchema,
+  ScheduleParamsSchema,
+  SchedulePreviewSchema,
+  ScheduleSchema,
+  ScheduleTimingSchema,
+  UpdateScheduleRequestSchema,
+} from './schedules.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -885,6 +894,70 @@ export const endpoints = {
     params: IdParamsSchema,
     response: RunSchema,
     errors: [401, 404],
+  }),
+  listSchedules: endpoint({
+    method: 'get',
+    path: '/api/scripts/:id/schedules',
+    tag: 'Scripts',
+    summary: "A saved script's schedules, oldest first, each with its next run times, last run and last error.",
+    auth: 'session-or-key',
+    keyScopes: ['scripts:read'],
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: ScheduleListSchema,
+    errors: [401, 404],
+  }),
+  createSchedule: endpoint({
+    method: 'post',
+    path: '/api/scripts/:id/schedules',
+    tag: 'Scripts',
+    summary:
+      'Schedule a saved script: a cron expression read in timeZone (default UTC) or an interval (intervalSeconds, at least 60 unless the server allows less), on the target sandbox, dry-run, all-servers or server (with serverId). At most 20 schedules per user; each run counts against the execution budget.',
+    auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    body: CreateScheduleRequestSchema,
+    response: ScheduleSchema,
+    errors: [400, 401, 404, 409],
+  }),
+  updateSchedule: endpoint({
+    method: 'put',
+    path: '/api/schedules/:id',
+    tag: 'Scripts',
+    summary: 'Change a schedule (any of its fields); enabled false pauses it, true resumes it.',
+    auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
+    rateLimit: 'general',
+    params: ScheduleParamsSchema,
+    body: UpdateScheduleRequestSchema,
+    response: ScheduleSchema,
+    errors: [400, 401, 404],
+  }),
+  deleteSchedule: endpoint({
+    method: 'delete',
+    path: '/api/schedules/:id',
+    tag: 'Scripts',
+    summary: 'Delete a schedule. Its runs stay in the history.',
+    auth: 'session-or-key',
+    keyScopes: ['scripts:write'],
+    rateLimit: 'general',
+    params: ScheduleParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 404],
+  }),
+  previewSchedule: endpoint({
+    method: 'post',
+    path: '/api/schedules/preview',
+    tag: 'Scripts',
+    summary:
+      'The next five run times of a timing (cron and timeZone, or intervalSeconds), checked as a save checks it.',
+    auth: 'session-or-key',
+    keyScopes: ['scripts:read', 'scripts:write'],
+    rateLimit: 'general',
+    body: ScheduleTimingSchema,
+    response: SchedulePreviewSchema,
+    errors: [400, 401],
   }),
 } as const satisfies Record<string, Endpoint>;
 

@@ -65,6 +65,8 @@ export interface ServerToClientEvents {
   'mass:progress': (event: MassProgressEvent) => void;
   /** New lines of the user's game consoles (contract/src/console.ts). */
   'console:lines': (event: ConsoleLinesEvent) => void;
+  /** One of the user's schedules changed: a run it started, a skip, an error (contract/src/schedules.ts). */
+  'schedule:updated': (event: { scheduleId: string; scriptId: string }) => void;
 }
 
 /** The browser sends nothing over the socket: every action is a REST call. */
@@ -78,4 +80,5 @@ export const SOCKET_EVENTS = [
   'audit:entry',
   'mass:progress',
   'console:lines',
+  'schedule:updated',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];

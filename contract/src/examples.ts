@@ -4,6 +4,7 @@ import { ERRORS, VALIDATION } from './messages.ts';
 import { API_KEY_ERRORS } from './api-keys.ts';
 import { RUN_ERRORS } from './runs.ts';
 import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
+import { SCHEDULE_ERRORS } from './messages.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -29,6 +30,7 @@ export const TEMP_SCRIPT_ID_PLACEHOLDER = 'TEMP_SCRIPT_ID';
 export const SCRIPT_TOKEN_PLACEHOLDER = 'SCRIPT_TOKEN';
 export const EXECUTION_ID_PLACEHOLDER = 'EXECUTION_ID';
 export const API_KEY_ID_PLACEHOLDER = 'API_KEY_ID';
+export const SCHEDULE_ID_PLACEHOLDER = 'SCHEDULE_ID';
 
 /** Puts values in place of placeholders (the longer names first: TEMP_SCRIPT_ID holds SCRIPT_ID). */
 export function fillPlaceholders(text: string, values: Record<string, string>): string {
@@ -199,6 +201,33 @@ const hourly = (hour: string, requests: number, errors: number) => ({
   errors,
 });
 
+const SCHEDULE_ID = '0d6a3f1e-52b4-4c8e-9a57-2c1f0b7d9e43';
+const nightlyTimes = [
+  '2026-11-23T07:30:00.000Z',
+  '2026-11-24T07:30:00.000Z',
+  '2026-11-25T07:30:00.000Z',
+  '2026-11-26T07:30:00.000Z',
+  '2026-11-27T07:30:00.000Z',
+];
+const nightlySchedule = {
+  id: SCHEDULE_ID,
+  scriptId: SCRIPT_ID,
+  kind: 'cron',
+  cron: '30 2 * * *',
+  timeZone: 'America/New_York',
+  intervalSeconds: null,
+  target: 'all-servers',
+  serverId: null,
+  enabled: true,
+  nextRuns: nightlyTimes,
+  lastRun: null,
+  lastError: null,
+  skippedCount: 0,
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+};
+const scheduleNotFound = { status: 404, body: { error: SCHEDULE_ERRORS.notFound } };
+
 /** A scoped key as Settings lists it. */
 const scopedKey = {
   id: '3d0c7c4e-8f0e-4a43-9d0b-5b1f7a2c9e11',
@@ -235,6 +264,35 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: { success: true, message: 'API key revoked' },
     error: { status: 404, body: { error: API_KEY_ERRORS.notFound } },
     note: 'Anything that uses the key stops working at once.',
+  },
+  listSchedules: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    response: { schedules: [nightlySchedule] },
+    error: scriptNotFound,
+  },
+  createSchedule: {
+    params: { id: SCRIPT_ID_PLACEHOLDER },
+    body: { kind: 'cron', cron: '30 2 * * *', timeZone: 'America/New_York', target: 'all-servers' },
+    response: nightlySchedule,
+    error: { status: 400, body: { error: SCHEDULE_ERRORS.timeZoneUnknown } },
+    note: 'Or every so often: { "kind": "interval", "intervalSeconds": 3600, "target": "sandbox" }.',
+  },
+  updateSchedule: {
+    params: { id: SCHEDULE_ID_PLACEHOLDER },
+    body: { enabled: false },
+    response: { ...nightlySchedule, enabled: false, nextRuns: [] },
+    error: scheduleNotFound,
+    note: 'SCHEDULE_ID is the id a create call answered; enabled true resumes the schedule.',
+  },
+  deleteSchedule: {
+    params: { id: SCHEDULE_ID_PLACEHOLDER },
+    response: { success: true },
+    error: scheduleNotFound,
+  },
+  previewSchedule: {
+    body: { kind: 'cron', cron: '30 2 * * *', timeZone: 'America/New_York' },
+    response: { nextRuns: nightlyTimes },
+    error: { status: 400, body: { error: SCHEDULE_ERRORS.cronInvalid } },
   },
   register: {
     body: { email: 'builder@example.com', username: 'builder', name: 'Builder', password: 'correct horse battery' },

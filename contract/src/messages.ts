@@ -1,3 +1,5 @@
+import { SCHEDULES_PER_USER_MAX } from './constants.ts';
+
 /**
  * Texts the user reads. Validation messages are spec section 5 word for word; error texts are the
  * documented API error bodies of section 8. Both the server and the web app import them from here.
@@ -85,6 +87,24 @@ export const ERRORS = {
   idempotencyKeyReused: 'Idempotency-Key was used with a different request',
   gameNotConnectedInstructions:
     'Connect your game first: enable HTTP requests (Game Settings > Security), add the Moonrelay integration script to a server Script, and start the game.',
+} as const;
+
+/** Schedules (scheduled runs of a saved script). */
+export const SCHEDULE_ERRORS = {
+  notFound: 'Schedule not found',
+  cronInvalid:
+    'cron: not a cron expression; use five fields (minute hour day-of-month month day-of-week), e.g. 30 2 * * *',
+  cronNeverRuns: 'cron: this expression never comes round (no such date)',
+  cronRequired: 'cron is required for a cron schedule',
+  intervalRequired: 'intervalSeconds is required for an interval schedule',
+  intervalTooShort: 'intervalSeconds: a schedule runs at most once every {min} seconds',
+  timeZoneUnknown: 'timeZone: not a known time zone; use an IANA name such as Europe/Berlin or UTC',
+  serverIdRequired: 'serverId is required when the target is one game server',
+  serverIdNotAllowed: 'serverId is only for the target "server"',
+  tooMany: `You can have at most ${SCHEDULES_PER_USER_MAX} schedules; delete one first`,
+  updateEmpty: 'Nothing to update: send at least one schedule field',
+  /** A due run the execution budget refused. */
+  budgetUsedUp: 'Skipped: the execution budget for this minute was used up',
 } as const;
 
 /** The script catalogue's answers (the proxy and the long-script loader). */

@@ -67,6 +67,9 @@ import { createAuditService } from './modules/audit/audit.service.ts';
 import { mountAnalyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAnalyticsService } from './modules/analytics/analytics.service.ts';
 import { createRequestMetrics } from './modules/analytics/request-metrics.ts';
+import { createScheduleRuns } from './modules/schedules/schedule-runs.ts';
+import { mountScheduleRoutes } from './modules/schedules/schedules.routes.ts';
+import { createSchedulesService } from './modules/schedules/schedules.service.ts';
 import { createSecretBox } from './security/secret-box.ts';
 import { loadServerSecret } from './security/server-secret.ts';
 
@@ -194,6 +197,16 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     },
   });
   completeGameRuns = executions.completeGameRuns;
+  const schedules = createSchedulesService({ db, jobs, minIntervalSeconds: config.scheduleMinIntervalSeconds });
+  // Due times run wherever the queue runs jobs: this server (embedded) or a worker (scale-out).
+  const scheduleRuns = createScheduleRuns({
+    db,
+    bus,
+    jobs,
+    executions,
+    liveServers: gameLink.liveServers,
+    budget: rateLimits.execution,
+  });
   const runs = createRunsService({ db });
   const runRetention = createRunRetention({ db, logger });
   const profiles = createPlayerProfiles(config.roblox);
@@ -241,6 +254,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     scripts,
     luaTools,
     executions,
+    schedules,
+    scheduleRuns,
     runs,
     runRetention,
     sandboxPool,
@@ -324,6 +339,14 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   const platform = createPlatform(config, logger);
   const services = createServices(config, database, logger, platform);
   const stopSweeps = startSweeps(services, logger);
+  // Schedules are set up with the job queue at start-up, and again when Redis comes back empty.
+  const startSchedules = () =>
+    services.schedules
+      .start()
+      .then((count) => count && logger.info({ schedules: count }, 'schedules set up'))
+      .catch((error: unknown) => logger.error({ err: error }, 'setting schedules up failed'));
+  await startSchedules();
+  platform.onRedisRestored(() => void startSchedules());
   let hub: ReturnType<typeof attachSocketHub> | undefined;
 
   const koa = new Koa<AppState>({ proxy: config.trustProxy });
@@ -346,6 +369,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   });
   mountRunRoutes(api, services.rateLimits, services.runs);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
+  mountScheduleRoutes(api, services.rateLimits, services.schedules);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,

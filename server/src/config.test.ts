@@ -53,6 +53,14 @@ describe('configuration', () => {
     }
   });
 
+  it('lets schedules run every 60 s at most by default; SCHEDULE_MIN_INTERVAL_SECONDS lowers it to 1', () => {
+    expect(loadConfig({}).scheduleMinIntervalSeconds).toBe(60);
+    expect(loadConfig({ SCHEDULE_MIN_INTERVAL_SECONDS: '1' }).scheduleMinIntervalSeconds).toBe(1);
+    for (const bad of ['0', '61', '1.5', 'soon']) {
+      expect(() => loadConfig({ SCHEDULE_MIN_INTERVAL_SECONDS: bad }), bad).toThrow(/SCHEDULE_MIN_INTERVAL_SECONDS/);
+    }
+  });
+
   it('keeps 5,000 console lines per game server and 600,000 a minute per account unless told otherwise', () => {
     expect(loadConfig({}).console).toEqual({ linesPerServer: 5_000, userLinesPerMinute: 600_000 });
     expect(

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT } from '@moonrelay/contract/schedules';
 import {
   CATALOGUE_CACHE_MS,
   CATALOGUE_MIN_INTERVAL_MS,
@@ -87,6 +88,12 @@ const EnvSchema = z.object({
   GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
   GAME_EXECUTION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(GAME_EXECUTION_WAIT_MS),
+  SCHEDULE_MIN_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT)
+    .default(SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT),
   CONSOLE_LINES_PER_SERVER: z.coerce.number().int().min(100).max(1_000_000).default(CONSOLE_KEEP_LINES_PER_SERVER),
   CONSOLE_LINES_PER_USER_PER_MINUTE: z.coerce
     .number()
@@ -143,6 +150,11 @@ export interface Config {
    * queued (the result then arrives as an `execution:result` event and in the history).
    */
   gameExecutionWaitMs: number;
+  /**
+   * The shortest interval a schedule may have, in seconds (60; less only for trying schedules out,
+   * as the real-time test does).
+   */
+  scheduleMinIntervalSeconds: number;
   /**
    * The live game console: lines kept per game server (older ones are pruned in the background),
    * and lines one account may store a minute on this instance (past it they are dropped and counted).
@@ -209,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gameShedLagMs: e.GAME_SHED_LAG_MS,
     gameMaxServersPerKey: e.GAME_MAX_SERVERS_PER_KEY,
     gameExecutionWaitMs: e.GAME_EXECUTION_WAIT_MS,
+    scheduleMinIntervalSeconds: e.SCHEDULE_MIN_INTERVAL_SECONDS,
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {

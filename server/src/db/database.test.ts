@@ -57,6 +57,7 @@ describeEachEngine('data layer', (engine) => {
       '013-script-versions',
       '014-game-ping-refusals',
       '015-scoped-api-keys',
+      '016-schedules',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

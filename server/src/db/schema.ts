@@ -290,6 +290,32 @@ export interface ConsoleLinesTable {
   receivedAt: string;
 }
 
+/** A saved script's scheduled runs (migration 016). */
+export interface SchedulesTable {
+  id: string;
+  userId: string;
+  scriptId: string;
+  /** cron | interval */
+  kind: string;
+  cron: string | null;
+  timeZone: string | null;
+  intervalSeconds: number | null;
+  /** sandbox | dry-run | all-servers | server */
+  target: string;
+  serverId: string | null;
+  enabled: Flag;
+  /** The due time of the last run claimed (each due time is claimed once). */
+  lastDueAt: string | null;
+  /** While a claimed run is running: until when its claim holds. */
+  runningUntil: string | null;
+  lastRunId: string | null;
+  lastRunAt: string | null;
+  lastError: string | null;
+  skippedCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -309,4 +335,5 @@ export interface Database {
   massExecutionItems: MassExecutionItemsTable;
   idempotencyKeys: IdempotencyKeysTable;
   consoleLines: ConsoleLinesTable;
+  schedules: SchedulesTable;
 }

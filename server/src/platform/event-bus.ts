@@ -22,7 +22,9 @@ export type BusEvent =
   | { type: 'user:role'; userId: string; isAdmin: boolean }
   | { type: 'api-key:replaced'; userId: string }
   /** New console lines of one user's game servers, gathered per instance (at most a few a second per user). */
-  | { type: 'console:lines'; userId: string; lines: ConsoleLine[]; drops: ConsoleDrop[] };
+  | { type: 'console:lines'; userId: string; lines: ConsoleLine[]; drops: ConsoleDrop[] }
+  /** A schedule's last run, error or skip count changed (its screens fetch it again). */
+  | { type: 'schedule:updated'; userId: string; scheduleId: string; scriptId: string };
 
 export type BusHandler = (event: BusEvent) => void;
 

@@ -181,6 +181,13 @@ export function attachSocketHub(deps: {
         if (!someoneIn(userRoom(event.userId))) break;
         local.to(userRoom(event.userId)).emit('execution:updated', { run: event.run });
         break;
+      case 'schedule:updated':
+        if (!someoneIn(userRoom(event.userId))) break;
+        local.to(userRoom(event.userId)).emit('schedule:updated', {
+          scheduleId: event.scheduleId,
+          scriptId: event.scriptId,
+        });
+        break;
       case 'audit:entry':
         if (hasAdmins()) local.to(ADMINS_ROOM).emit('audit:entry', { entry: event.entry });
         break;

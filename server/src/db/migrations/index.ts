@@ -14,6 +14,7 @@ import * as consoleLines from './012-console-lines.ts';
 import * as scriptVersions from './013-script-versions.ts';
 import * as gamePingRefusals from './014-game-ping-refusals.ts';
 import * as scopedApiKeys from './015-scoped-api-keys.ts';
+import * as schedules from './016-schedules.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '013-script-versions': scriptVersions,
   '014-game-ping-refusals': gamePingRefusals,
   '015-scoped-api-keys': scopedApiKeys,
+  '016-schedules': schedules,
 };
 
 export const migrationProvider: MigrationProvider = {

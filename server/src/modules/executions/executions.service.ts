@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { printableText } from '@moonrelay/contract/common';
 import type { DryRunSummary, ExecutionResponse, ExecutionTarget, ScriptForGame } from '@moonrelay/contract/executions';
 import type { CommandView, DeliveredCommand, PlayerData } from '@moonrelay/contract/game';
+import type { RunInitiator } from '@moonrelay/contract/runs';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
@@ -61,6 +62,8 @@ interface RunContext {
   initiatedBy: string | null;
   /** The run's id when the caller derives it (a mass execution's part); else a random one. */
   executionId?: string;
+  /** Who started it, when neither the user nor an admin did (a schedule). */
+  initiator?: RunInitiator;
 }
 
 /**
@@ -117,7 +120,7 @@ export function createExecutionsService(deps: {
       initiatedBy: run.initiatedBy,
       serverId,
       scriptName: run.scriptName,
-      initiator: run.initiatedBy ? 'admin' : 'user',
+      initiator: run.initiator ?? (run.initiatedBy ? 'admin' : 'user'),
       codeHash,
     };
     await executionsRepo.insert(db, row);
@@ -267,6 +270,30 @@ export function createExecutionsService(deps: {
         scriptName: script.name,
         scriptVersion: script.version,
         initiatedBy: null,
+      };
+      return execute(run, script.code, target, serverId);
+    },
+
+    /**
+     * A schedule's run of its script, recorded as started by the schedule under the id the schedule
+     * derived from its due time (so a due time handed out twice cannot be recorded twice).
+     */
+    async runScheduled(
+      userId: string,
+      scriptId: string,
+      target: ExecutionTarget,
+      serverId: string | undefined,
+      executionId: string,
+    ): Promise<ExecutionResponse> {
+      const script = await scriptsRepo.findForUser(db, userId, scriptId);
+      if (!script) throw new AppError(404, ERRORS.scriptNotFound);
+      const run = {
+        userId,
+        scriptId,
+        scriptName: script.name,
+        initiatedBy: null,
+        executionId,
+        initiator: 'schedule' as const,
       };
       return execute(run, script.code, target, serverId);
     },

@@ -207,6 +207,12 @@ export function createGameLinkService(deps: {
       return commands.enqueue(userId, request, { source, serverIds, executionId, idFor });
     },
 
+    /** The user's connected game servers, most recently pinged first. */
+    async liveServers(userId: string): Promise<string[]> {
+      const nowMs = Date.now();
+      return (await presence.list(userId)).filter((p) => isLive(p, nowMs)).map((p) => p.serverId);
+    },
+
     /** The server an execution runs on: the given one if connected, else the most recently pinged. */
     async executionServer(userId: string, serverId: string | undefined): Promise<string | null> {
       const nowMs = Date.now();

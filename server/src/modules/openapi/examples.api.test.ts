@@ -18,6 +18,7 @@ import {
   examplesOf,
   EXECUTION_ID_PLACEHOLDER,
   fillPlaceholders,
+  SCHEDULE_ID_PLACEHOLDER,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
   SESSION_TOKEN_PLACEHOLDER,
@@ -101,7 +102,7 @@ describe('API docs examples: coverage and documented shapes', () => {
 /**
  * A fresh account for one example, so that examples cannot disturb each other, with what a reader
  * fills in by hand: their session token, one of their scoped API keys, one of their scripts (the one the create example makes,
- * which the game client's example fetches by name), a kept long script and one of their runs. Its game is connected
+ * which the game client's example fetches by name), a kept long script, one of their runs and a schedule. Its game is connected
  * (one ping) and never answers, so a run on the game answers queued as the example documents.
  */
 async function exampleContext(server: TestServer) {
@@ -120,6 +121,11 @@ async function exampleContext(server: TestServer) {
   expect(run.status).toBe(200);
   const scopedKey = await server.call('POST', '/api/user/api-keys', { token, body: EXAMPLES.createApiKey!.body });
   expect(scopedKey.status).toBe(200);
+  const schedule = await server.call('POST', `/api/scripts/${created.body.id}/schedules`, {
+    token,
+    body: EXAMPLES.createSchedule!.body,
+  });
+  expect(schedule.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -129,6 +135,7 @@ async function exampleContext(server: TestServer) {
       [SCRIPT_TOKEN_PLACEHOLDER]: loadUrl.searchParams.get('key')!,
       [EXECUTION_ID_PLACEHOLDER]: run.body.executionId as string,
       [API_KEY_ID_PLACEHOLDER]: scopedKey.body.id as string,
+      [SCHEDULE_ID_PLACEHOLDER]: schedule.body.id as string,
     },
   };
 }

@@ -1,8 +1,21 @@
-import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
+import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job, type RepeatStrategy } from 'bullmq';
 import type { JobHandler, JobQueue } from '../job-queue.ts';
+import { decodeRepeat, encodeRepeat, nextDue } from '../repeat-times.ts';
 import { redisUnavailable } from './connection.ts';
 
 const QUEUE = 'moonrelay-jobs';
+
+/**
+ * Job schedulers' due times come from repeat-times.ts, as in the embedded mode: the pattern BullMQ
+ * stores is Moonrelay's encoded repeat, which only this strategy reads.
+ */
+const repeatStrategy: RepeatStrategy = (millis, options) =>
+  options.pattern ? (nextDue(decodeRepeat(options.pattern), millis) ?? undefined) : undefined;
+
+/** A scheduler's job carries the time it was due; its id (`repeat:<scheduler>:<ms>`) says it too. */
+function dueMsOf(job: Job): number {
+  return job.opts.prevMillis ?? Number(String(job.id).split(':').pop());
+}
 
 /**
  * Jobs on BullMQ: server instances enqueue, `npm run worker` processes consume (any number). One
@@ -24,6 +37,7 @@ export function createBullJobQueue(options: {
 }): JobQueue {
   const queue = new Queue(QUEUE, {
     connection: options.connection,
+    settings: { repeatStrategy },
     defaultJobOptions: { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } },
   });
   const heard = (part: 'queue' | 'events' | 'worker') => (error: unknown) => {
@@ -44,9 +58,9 @@ export function createBullJobQueue(options: {
           async (job) => {
             const run = handlers.get(job.name);
             if (!run) throw new Error(`no handler for job ${job.name}`);
-            return run(job.data);
+            return run(job.repeatJobKey ? { ...job.data, dueMs: dueMsOf(job) } : job.data);
           },
-          { connection: options.connection, concurrency: options.concurrency },
+          { connection: options.connection, concurrency: options.concurrency, settings: { repeatStrategy } },
         );
         worker.on('failed', (job, error) => options.onError(error, job?.name ?? 'unknown'));
         worker.on('error', heard('worker'));
@@ -54,6 +68,13 @@ export function createBullJobQueue(options: {
     },
     async enqueue(name, payload) {
       await queue.add(name, payload);
+    },
+    // Every instance may set the same scheduler up: BullMQ keeps one per id, and one job per due time.
+    async repeat(id, repeat, name, payload) {
+      await queue.upsertJobScheduler(id, { pattern: encodeRepeat(repeat) }, { name, data: payload });
+    },
+    async stopRepeating(id) {
+      await queue.removeJobScheduler(id);
     },
     async request(name, payload, timeoutMs) {
       if (!events) {

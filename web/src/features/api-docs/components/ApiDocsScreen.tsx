@@ -21,6 +21,7 @@ import { DEFAULT_API_DOCS_TAB, type ApiDocsTabId } from '@moonrelay/contract/api
 import { APP_VERSION } from '@moonrelay/contract/constants';
 import {
   EXECUTION_ID_PLACEHOLDER,
+  SCHEDULE_ID_PLACEHOLDER,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
   SESSION_TOKEN_PLACEHOLDER,
@@ -71,6 +72,7 @@ const PLACEHOLDERS: { names: string[]; meaning: string }[] = [
     meaning: 'the id and key in the url that POST /api/scripts/temp answered',
   },
   { names: [EXECUTION_ID_PLACEHOLDER], meaning: 'the executionId that an execute call answered' },
+  { names: [SCHEDULE_ID_PLACEHOLDER], meaning: 'the id of one of your schedules' },
 ];
 
 /**

@@ -51,8 +51,11 @@ let checks: string[] = [];
 
 /**
  * Stubs the API and records every call as "METHOD /path" with its JSON body; syntax checks go to
- * `checks`. Without a check route the checker answers 404, and the editor shows a neutral note.
+ * `checks`, and the Schedules section's list is answered empty. Without a check route the checker answers 404, and the editor shows a neutral note.
  */
+const respondSchedules = async () =>
+  new Response(JSON.stringify({ schedules: [] }), { headers: { 'content-type': 'application/json' } });
+
 function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<void> } = {}) {
   const calls: { key: string; body: unknown }[] = [];
   const respond = jsonFetch(routes);
@@ -60,6 +63,8 @@ function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<voi
     const key = `${init?.method ?? 'GET'} ${new URL(String(input), 'http://localhost').pathname}`;
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     if (key === CHECK) checks.push((body as { code: string }).code);
+    // A saved script's Schedules section loads its schedules; that is not what these tests look at.
+    else if (key.startsWith('GET /api/scripts/') && key.endsWith('/schedules')) return respondSchedules();
     else {
       calls.push({ key, body });
       // Other calls answer once `hold` settles, so a test can look at the screen meanwhile.

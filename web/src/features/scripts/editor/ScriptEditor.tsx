@@ -60,6 +60,7 @@ import { SyntaxSummary } from './SyntaxSummary.tsx';
 import { ScriptHistory } from '../history/ScriptHistory.tsx';
 import { LastChangedByKey } from './LastChangedByKey.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
+import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -422,6 +423,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         onSave={(choice) => void saveWithConfig(choice)}
         onSaveOnly={() => void saveOnly()}
       />
+
+      {script && <SchedulesPanel scriptId={script.id} />}
     </Stack>
   );
 }
