@@ -119,8 +119,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     users,
     sessions,
     apiKeys,
-    loginFailures: platform.rateLimitBackend.counter(
-      'login-failures',
+    loginAttempts: platform.rateLimitBackend.counter(
+      'login-attempts',
       config.loginThrottle.maxFailures,
       config.loginThrottle.lockoutSeconds,
     ),
