@@ -47,6 +47,7 @@ export const ERRORS = {
   usernameTaken: 'This username is already taken',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
   tooManyLoginAttempts: 'Too many failed login attempts. Please try again later.',
+  tooManyRegistrations: 'Too many accounts were created from this address. Please try again later.',
   malformedJson: 'Malformed JSON in request body',
   bodyTooLarge: 'Request body is too large',
   bodyNotJson: 'Request body must be JSON (Content-Type: application/json)',

@@ -110,6 +110,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   const box = createSecretBox(loadServerSecret(config.appSecret, config.dataDir), 'api-keys');
   const rateLimits = createRateLimits(platform.rateLimitBackend, config.rateLimit);
+  const registrations = platform.rateLimitBackend.counter('registrations', config.registrationsPerIpPerHour, 3600);
   const apiKeys = createApiKeysService({ db, box, bus });
   const sessions = createSessionsService({ db });
   const audit = createAuditService({ db, bus });
@@ -231,6 +232,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const stopThreads = () => Promise.all([sandboxPool.close(), luaToolsThreads.close()]).then(() => undefined);
   return {
     rateLimits,
+    registrations,
     apiKeys,
     sessions,
     users,
@@ -332,7 +334,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     logger.error({ err: error }, 'response failed');
   });
   const api = new Router<AppState>();
-  mountAuthRoutes(api, services.rateLimits, services.accounts);
+  mountAuthRoutes(api, services.rateLimits, services.accounts, services.registrations);
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   mountExecutionRoutes(api, services.rateLimits, {

@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   SCRIPTBLOX_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(CATALOGUE_MIN_INTERVAL_MS),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_LOCKOUT_MINUTES: z.coerce.number().positive().default(15),
+  REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -128,6 +129,8 @@ export interface Config {
    */
   catalogue: { apiUrl: string; siteUrl: string; timeoutMs: number; cacheMs: number; minIntervalMs: number };
   loginThrottle: { maxFailures: number; lockoutSeconds: number };
+  /** Accounts one IP address may register an hour. */
+  registrationsPerIpPerHour: number;
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
@@ -201,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minIntervalMs: e.SCRIPTBLOX_MIN_INTERVAL_MS,
     },
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, lockoutSeconds: Math.round(e.LOGIN_LOCKOUT_MINUTES * 60) },
+    registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
