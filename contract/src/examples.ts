@@ -391,6 +391,8 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
           gameData: playerData,
         },
       ],
+      refusedPings: [],
+      serverBudget: null,
     },
     error: unauthorized(ERRORS.invalidApiKey),
   },

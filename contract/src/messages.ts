@@ -95,6 +95,9 @@ export const GAME_HEALTH = {
   studioBadgeHint: "Roblox Studio: Play, or a Test > Start local server's test players",
   studioTestPlayer: 'A Studio test player has no Roblox profile.',
   pingsRefused: "Your game's pings are refused",
+  serverBudget: 'Your game has more servers than its API key allows',
+  serverBudgetHint:
+    'Game servers past the budget are refused until others stop. An administrator of this Moonrelay can raise GAME_MAX_SERVERS_PER_KEY and GAME_NEW_SERVERS_PER_KEY_PER_MINUTE.',
   pingsRefusedHint:
     'Moonrelay refused what this game server sent, so it cannot connect. Copy the integration script again from the Integration panel and restart the game.',
 } as const;

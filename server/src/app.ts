@@ -165,6 +165,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     changes: serverChanges,
     admission,
     consoleLines,
+    newServers: platform.rateLimitBackend.counter('game-new-servers', config.gameNewServersPerKeyPerMinute, 60),
     logger,
   });
   // Redis restarted empty: the servers whose pings are held here are alive; say so at once.

@@ -87,6 +87,7 @@ const EnvSchema = z.object({
   SOCKET_RECHECK_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
+  GAME_NEW_SERVERS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(12_000),
   GAME_EXECUTION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(GAME_EXECUTION_WAIT_MS),
   CONSOLE_LINES_PER_SERVER: z.coerce.number().int().min(100).max(1_000_000).default(CONSOLE_KEEP_LINES_PER_SERVER),
   CONSOLE_LINES_PER_USER_PER_MINUTE: z.coerce
@@ -141,6 +142,8 @@ export interface Config {
   gameShedLagMs: number;
   /** Game servers one API key may have known at once (live, or gone within the last 10 minutes). */
   gameMaxServersPerKey: number;
+  /** Game servers one API key may connect for the first time in a minute. */
+  gameNewServersPerKeyPerMinute: number;
   /**
    * How long an execute call on the game target waits for the game's result before answering it
    * queued (the result then arrives as an `execution:result` event and in the history).
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketRecheckMs: e.SOCKET_RECHECK_MS,
     gameShedLagMs: e.GAME_SHED_LAG_MS,
     gameMaxServersPerKey: e.GAME_MAX_SERVERS_PER_KEY,
+    gameNewServersPerKeyPerMinute: e.GAME_NEW_SERVERS_PER_KEY_PER_MINUTE,
     gameExecutionWaitMs: e.GAME_EXECUTION_WAIT_MS,
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
