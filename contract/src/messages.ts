@@ -47,6 +47,9 @@ export const ERRORS = {
   usernameTaken: 'This username is already taken',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
   tooManyLoginAttempts: 'Too many failed login attempts. Please try again later.',
+  malformedHost: 'Malformed Host header',
+  hostNotServed:
+    'This address is not one Moonrelay serves its scripts at: set PUBLIC_URL (or add the host to PUBLIC_HOSTS)',
   tooManyRegistrations: 'Too many accounts were created from this address. Please try again later.',
   malformedJson: 'Malformed JSON in request body',
   bodyTooLarge: 'Request body is too large',

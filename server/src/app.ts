@@ -44,6 +44,7 @@ import { createGameLinkService } from './modules/game/game-link.service.ts';
 import { createServerChanges } from './modules/game/server-changes.ts';
 import { createConnectAdmission } from './modules/game/connect-admission.ts';
 import { mountGameRoutes } from './modules/game/game.routes.ts';
+import { createServerUrl } from './http/server-url.ts';
 import { createPlayerProfiles } from './modules/game/player-profiles.ts';
 import { createConsoleService } from './modules/console/console.service.ts';
 import { mountConsoleRoutes } from './modules/console/console.routes.ts';
@@ -347,17 +348,18 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountRunRoutes(api, services.rateLimits, services.runs);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
+  const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
     gameLink: services.gameLink,
     apiKeys: services.apiKeys,
     luaTools: services.luaTools,
     profiles: services.profiles,
-    publicUrl: config.publicUrl,
+    serverUrl,
   });
   mountConsoleRoutes(api, services.rateLimits, services.consoleLines);
   mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
-  mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, publicUrl: config.publicUrl });
+  mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, serverUrl });
   mountAdminRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
     admin: services.admin,

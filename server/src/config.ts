@@ -58,6 +58,15 @@ const EnvSchema = z.object({
   RATE_LIMIT_EXECUTION_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_EXECUTION_PER_MINUTE),
   RATE_LIMIT_GAME_PING_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_GAME_PING_PER_MINUTE),
   PUBLIC_URL: httpUrl.optional(),
+  PUBLIC_HOSTS: z
+    .string()
+    .default('localhost,127.0.0.1,[::1]')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must start with redis:// or rediss://')
@@ -122,6 +131,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** The address games and people reach this server at; undefined: the address of each request. */
   publicUrl: string | undefined;
+  /** Without PUBLIC_URL: the host names a request may name to have its address written into scripts. */
+  publicHosts: string[];
   /** Roblox web APIs for player profiles (configurable so tests can answer locally). */
   roblox: { usersApiUrl: string; thumbnailsApiUrl: string };
   /**
@@ -196,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       gamePingPerMinute: e.RATE_LIMIT_GAME_PING_PER_MINUTE,
     },
     publicUrl: e.PUBLIC_URL,
+    publicHosts: e.PUBLIC_HOSTS,
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
     roblox: { usersApiUrl: e.ROBLOX_USERS_API_URL, thumbnailsApiUrl: e.ROBLOX_THUMBNAILS_API_URL },
