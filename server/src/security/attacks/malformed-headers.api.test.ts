@@ -44,7 +44,7 @@ describe('attack: malformed headers and bodies', () => {
   });
   afterAll(() => server.close());
 
-  const scriptRoutes = () => [
+  const scriptRoutes = (): { path: string; headers: Record<string, string> }[] => [
     { path: `/api/game/loader?key=${apiKey}`, headers: {} },
     { path: '/api/game/integration-scripts', headers: { authorization: `Bearer ${token}` } },
   ];
