@@ -115,7 +115,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const apiKeys = createApiKeysService({ db, box, bus });
   const sessions = createSessionsService({ db });
   const audit = createAuditService({ db, bus });
-  const users = createUsersService({ db, apiKeys, audit });
+  const users = createUsersService({ db, apiKeys, audit, bus });
   const accounts = createAccountsService({
     db,
     users,
@@ -128,6 +128,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     ),
     adminEmails: config.adminEmails,
     audit,
+    bus,
   });
   const oidc = createOidcService({
     db,

@@ -14,6 +14,7 @@ import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
+import type { EventBus } from '../../platform/event-bus.ts';
 import { hashPassword, spendPasswordCheck, verifyPassword } from '../../security/passwords.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import { usersRepo, type UserRow } from '../users/users.repo.ts';
@@ -32,6 +33,8 @@ interface Deps {
    */
   loginAttempts: WindowCounter;
   audit: AuditService;
+  /** Tells the socket hubs of a session ended, so its sockets close at once. */
+  bus: EventBus;
   adminEmails: readonly string[];
 }
 
@@ -196,8 +199,9 @@ export function createAccountsService(deps: Deps) {
       }
     },
 
-    logout(sessionId: string): Promise<void> {
-      return sessions.revoke(sessionId);
+    async logout(userId: string, sessionId: string): Promise<void> {
+      await sessions.revoke(sessionId);
+      deps.bus.publish({ type: 'session:ended', userId, sessionId });
     },
   };
 }

@@ -25,7 +25,7 @@ export function mountAuthRoutes(
   });
   mountEndpoint(router, endpoints.login, limits, ({ body }) => accounts.login(body));
   mountEndpoint(router, endpoints.logout, limits, async ({ principal }) => {
-    if (principal.kind === 'session') await accounts.logout(principal.sessionId);
+    if (principal.kind === 'session') await accounts.logout(principal.userId, principal.sessionId);
     return { success: true as const, message: 'Logged out' };
   });
 }
