@@ -169,6 +169,7 @@ export async function run(args: string[]): Promise<void> {
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
         RATE_LIMIT_PER_MINUTE: HUGE_RATE_LIMIT,
+        REGISTRATIONS_PER_IP_PER_HOUR: HUGE_RATE_LIMIT,
         RATE_LIMIT_GAME_PING_PER_MINUTE: HUGE_RATE_LIMIT,
       },
     );

@@ -67,6 +67,7 @@ export async function run(args: string[]): Promise<void> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      REGISTRATIONS_PER_IP_PER_HOUR: '100000000',
       NODE_ENV: 'production',
     });
     const base = `http://${HOST}:${port}`;

@@ -4,7 +4,7 @@
  * to BENCHMARKS.
  */
 
-export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet', 'luau', 'luau-sandbox', 'game-script'];
+export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet', 'luau', 'luau-sandbox', 'game-script', 'login'];
 
 /** Benchmarks whose file is not named after them. */
 const FILES: Record<string, string> = { luau: 'luau-parse' };

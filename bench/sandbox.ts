@@ -212,6 +212,7 @@ export async function run(args: string[]): Promise<void> {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     RATE_LIMIT_PER_MINUTE: '100000000',
+    REGISTRATIONS_PER_IP_PER_HOUR: '100000000',
     RATE_LIMIT_EXECUTION_PER_MINUTE: '100000000',
   });
   const base = `http://${HOST}:${port}`;

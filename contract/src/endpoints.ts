@@ -156,7 +156,7 @@ export const endpoints = {
     rateLimit: 'general',
     body: RegisterRequestSchema,
     response: AuthResponseSchema,
-    errors: [400, 409],
+    errors: [400, 409, 429],
   }),
   login: endpoint({
     method: 'post',

@@ -490,6 +490,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
         },
       ],
       refusedPings: [],
+      serverBudget: null,
     },
     error: unauthorized(ERRORS.invalidApiKey),
   },

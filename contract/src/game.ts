@@ -191,6 +191,11 @@ export const GameStatusSchema = z
      * the game's own health, shown to its owner instead of a silently missing server.
      */
     refusedPings: z.array(GameServerRefusalSchema).optional(),
+    /**
+     * The last game server refused for the API key's server budget within 10 minutes (too many
+     * servers at once, or too many new ones in a minute): the owner is told, not left guessing.
+     */
+    serverBudget: GameServerRefusalSchema.nullable().optional(),
   })
   .meta({ id: 'GameStatus' });
 export type GameStatus = z.infer<typeof GameStatusSchema>;

@@ -49,6 +49,10 @@ export const ERRORS = {
   usernameTaken: 'This username is already taken',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
   tooManyLoginAttempts: 'Too many failed login attempts. Please try again later.',
+  malformedHost: 'Malformed Host header',
+  hostNotServed:
+    'This address is not one Moonrelay serves its scripts at: set PUBLIC_URL (or add the host to PUBLIC_HOSTS)',
+  tooManyRegistrations: 'Too many accounts were created from this address. Please try again later.',
   malformedJson: 'Malformed JSON in request body',
   bodyTooLarge: 'Request body is too large',
   bodyNotJson: 'Request body must be JSON (Content-Type: application/json)',
@@ -114,6 +118,9 @@ export const GAME_HEALTH = {
   studioBadgeHint: "Roblox Studio: Play, or a Test > Start local server's test players",
   studioTestPlayer: 'A Studio test player has no Roblox profile.',
   pingsRefused: "Your game's pings are refused",
+  serverBudget: 'Your game has more servers than its API key allows',
+  serverBudgetHint:
+    'Game servers past the budget are refused until others stop. An administrator of this Moonrelay can raise GAME_MAX_SERVERS_PER_KEY and GAME_NEW_SERVERS_PER_KEY_PER_MINUTE.',
   pingsRefusedHint:
     'Moonrelay refused what this game server sent, so it cannot connect. Copy the integration script again from the Integration panel and restart the game.',
 } as const;

@@ -46,6 +46,7 @@ import { createGameLinkService } from './modules/game/game-link.service.ts';
 import { createServerChanges } from './modules/game/server-changes.ts';
 import { createConnectAdmission } from './modules/game/connect-admission.ts';
 import { mountGameRoutes } from './modules/game/game.routes.ts';
+import { createServerUrl } from './http/server-url.ts';
 import { createPlayerProfiles } from './modules/game/player-profiles.ts';
 import { createConsoleService } from './modules/console/console.service.ts';
 import { mountConsoleRoutes } from './modules/console/console.routes.ts';
@@ -115,22 +116,24 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   const box = createSecretBox(loadServerSecret(config.appSecret, config.dataDir), 'api-keys');
   const rateLimits = createRateLimits(platform.rateLimitBackend, config.rateLimit);
+  const registrations = platform.rateLimitBackend.counter('registrations', config.registrationsPerIpPerHour, 3600);
   const apiKeys = createApiKeysService({ db, box, bus });
   const sessions = createSessionsService({ db });
   const audit = createAuditService({ db, bus });
-  const users = createUsersService({ db, apiKeys, audit });
+  const users = createUsersService({ db, apiKeys, audit, bus });
   const accounts = createAccountsService({
     db,
     users,
     sessions,
     apiKeys,
-    loginFailures: platform.rateLimitBackend.counter(
-      'login-failures',
+    loginAttempts: platform.rateLimitBackend.counter(
+      'login-attempts',
       config.loginThrottle.maxFailures,
       config.loginThrottle.lockoutSeconds,
     ),
     adminEmails: config.adminEmails,
     audit,
+    bus,
   });
   const oidc = createOidcService({
     db,
@@ -169,6 +172,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     changes: serverChanges,
     admission,
     consoleLines,
+    newServers: platform.rateLimitBackend.counter('game-new-servers', config.gameNewServersPerKeyPerMinute, 60),
     logger,
   });
   // Redis restarted empty: the servers whose pings are held here are alive; say so at once.
@@ -246,6 +250,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const stopThreads = () => Promise.all([sandboxPool.close(), luaToolsThreads.close()]).then(() => undefined);
   return {
     rateLimits,
+    registrations,
     apiKeys,
     sessions,
     users,
@@ -357,7 +362,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     logger.error({ err: error }, 'response failed');
   });
   const api = new Router<AppState>();
-  mountAuthRoutes(api, services.rateLimits, services.accounts);
+  mountAuthRoutes(api, services.rateLimits, services.accounts, services.registrations);
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   mountApiKeyRoutes(api, services.rateLimits, { db: database.db, apiKeys: services.apiKeys, audit: services.audit });
@@ -371,17 +376,18 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountScheduleRoutes(api, services.rateLimits, services.schedules);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
+  const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
     gameLink: services.gameLink,
     apiKeys: services.apiKeys,
     luaTools: services.luaTools,
     profiles: services.profiles,
-    publicUrl: config.publicUrl,
+    serverUrl,
   });
   mountConsoleRoutes(api, services.rateLimits, services.consoleLines);
   mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
-  mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, publicUrl: config.publicUrl });
+  mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, serverUrl });
   mountAdminRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
     admin: services.admin,

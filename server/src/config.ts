@@ -59,6 +59,15 @@ const EnvSchema = z.object({
   RATE_LIMIT_EXECUTION_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_EXECUTION_PER_MINUTE),
   RATE_LIMIT_GAME_PING_PER_MINUTE: z.coerce.number().int().positive().default(RATE_LIMIT_GAME_PING_PER_MINUTE),
   PUBLIC_URL: httpUrl.optional(),
+  PUBLIC_HOSTS: z
+    .string()
+    .default('localhost,127.0.0.1,[::1]')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must start with redis:// or rediss://')
@@ -77,6 +86,7 @@ const EnvSchema = z.object({
   SCRIPTBLOX_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(CATALOGUE_MIN_INTERVAL_MS),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_LOCKOUT_MINUTES: z.coerce.number().positive().default(15),
+  REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(20),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -87,6 +97,7 @@ const EnvSchema = z.object({
   SOCKET_RECHECK_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   GAME_SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
+  GAME_NEW_SERVERS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(12_000),
   GAME_EXECUTION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(GAME_EXECUTION_WAIT_MS),
   SCHEDULE_MIN_INTERVAL_SECONDS: z.coerce
     .number()
@@ -127,6 +138,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** The address games and people reach this server at; undefined: the address of each request. */
   publicUrl: string | undefined;
+  /** Without PUBLIC_URL: the host names a request may name to have its address written into scripts. */
+  publicHosts: string[];
   /** Roblox web APIs for player profiles (configurable so tests can answer locally). */
   roblox: { usersApiUrl: string; thumbnailsApiUrl: string };
   /**
@@ -135,6 +148,8 @@ export interface Config {
    */
   catalogue: { apiUrl: string; siteUrl: string; timeoutMs: number; cacheMs: number; minIntervalMs: number };
   loginThrottle: { maxFailures: number; lockoutSeconds: number };
+  /** Accounts one IP address may register an hour. */
+  registrationsPerIpPerHour: number;
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
@@ -145,6 +160,8 @@ export interface Config {
   gameShedLagMs: number;
   /** Game servers one API key may have known at once (live, or gone within the last 10 minutes). */
   gameMaxServersPerKey: number;
+  /** Game servers one API key may connect for the first time in a minute. */
+  gameNewServersPerKeyPerMinute: number;
   /**
    * How long an execute call on the game target waits for the game's result before answering it
    * queued (the result then arrives as an `execution:result` event and in the history).
@@ -202,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       gamePingPerMinute: e.RATE_LIMIT_GAME_PING_PER_MINUTE,
     },
     publicUrl: e.PUBLIC_URL,
+    publicHosts: e.PUBLIC_HOSTS,
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
     roblox: { usersApiUrl: e.ROBLOX_USERS_API_URL, thumbnailsApiUrl: e.ROBLOX_THUMBNAILS_API_URL },
@@ -213,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minIntervalMs: e.SCRIPTBLOX_MIN_INTERVAL_MS,
     },
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, lockoutSeconds: Math.round(e.LOGIN_LOCKOUT_MINUTES * 60) },
+    registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
@@ -220,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketRecheckMs: e.SOCKET_RECHECK_MS,
     gameShedLagMs: e.GAME_SHED_LAG_MS,
     gameMaxServersPerKey: e.GAME_MAX_SERVERS_PER_KEY,
+    gameNewServersPerKeyPerMinute: e.GAME_NEW_SERVERS_PER_KEY_PER_MINUTE,
     gameExecutionWaitMs: e.GAME_EXECUTION_WAIT_MS,
     scheduleMinIntervalSeconds: e.SCHEDULE_MIN_INTERVAL_SECONDS,
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },

@@ -22,7 +22,12 @@ describe('crash safety of the embedded mode', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'info' };
+  const env = {
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    REGISTRATIONS_PER_IP_PER_HOUR: '1000000',
+    LOG_LEVEL: 'info',
+  };
   const post = async (url: string, pathname: string, body: unknown, token?: string) => {
     const response = await fetch(url + pathname, {
       method: 'POST',

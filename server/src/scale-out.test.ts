@@ -32,6 +32,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       REDIS_URL: redis.url,
       APP_SECRET: 'scale-out-test-secret-0123456789abcdef',
       RATE_LIMIT_PER_MINUTE: '100000',
+      REGISTRATIONS_PER_IP_PER_HOUR: '100000',
       RATE_LIMIT_EXECUTION_PER_MINUTE: '8',
       RATE_LIMIT_GAME_PING_PER_MINUTE: '100000',
       METRICS_TOKEN: 'metrics-token-0123456789',

@@ -229,6 +229,7 @@ export async function runDrills(options: DrillOptions): Promise<DrillRow[]> {
       DATA_DIR: os.tmpdir(),
       ADMIN_EMAILS: 'drill-admin@drill.example',
       RATE_LIMIT_PER_MINUTE: HUGE,
+      REGISTRATIONS_PER_IP_PER_HOUR: HUGE,
       RATE_LIMIT_EXECUTION_PER_MINUTE: HUGE,
       RATE_LIMIT_GAME_PING_PER_MINUTE: HUGE,
       LOG_LEVEL: 'info',

@@ -63,6 +63,7 @@ export async function startTestServer(
       DATA_DIR: dir,
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '100000',
+      REGISTRATIONS_PER_IP_PER_HOUR: '100000',
       RATE_LIMIT_EXECUTION_PER_MINUTE: '100000',
       // Load shedding reads how busy this process is, and a test process (its own clients, the
       // machine's other test files) is busy for reasons of its own; its suite turns it on.

@@ -24,7 +24,9 @@ function toAppError(error: unknown): AppError | undefined {
   const parserError = bodyErrorAnswer(httpError);
   if (parserError) return parserError;
   // A compressed body that does not inflate (Content-Encoding: gzip over plain bytes, say).
-  if (typeof (error as { code?: unknown }).code === 'string' && /^Z_/.test((error as { code: string }).code)) {
+  // zlib's errors are coded Z_*, brotli's ERR__ERROR_* (ERR__ERROR_FORMAT_PADDING_1, say).
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(Z_|ERR__ERROR_)/.test(code)) {
     return new AppError(400, 'Request body could not be decompressed');
   }
   // Other client errors raised by Koa or the body parser (an unsupported Content-Encoding, say)

@@ -50,7 +50,8 @@ class Exchange implements FastExchange {
     private readonly koa: Koa<AppState>,
     requestId: string,
   ) {
-    this.headers = { 'X-Request-Id': requestId, ...SECURITY_HEADERS };
+    // As every /api/ answer of the Koa stack (security-headers.ts): nothing of it is cached.
+    this.headers = { 'X-Request-Id': requestId, ...SECURITY_HEADERS, 'Cache-Control': 'no-store' };
   }
 
   set(fields: Record<string, string>): void {

@@ -12,7 +12,8 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
-  "connect-src 'self' ws: wss:",
+  // 'self' covers this origin's ws:/wss: too (CSP 3); the live socket is the only connection.
+  "connect-src 'self'",
   "worker-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'self'",
@@ -30,9 +31,16 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
 });
 
+/** A year, with subdomains: sent only on answers that came over HTTPS (directly, or via a trusted proxy). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 export function securityHeaders(): Middleware {
   return async (ctx, next) => {
     ctx.set(SECURITY_HEADERS);
+    if (ctx.secure) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    // The API's answers are someone's data (their account, scripts, keys, the admins' user lists):
+    // no shared or browser cache keeps them. A route that may be cached says so itself.
+    if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     await next();
   };
 }

@@ -21,6 +21,11 @@ export type BusEvent =
   | { type: 'mass:progress'; progress: MassProgress }
   | { type: 'user:role'; userId: string; isAdmin: boolean }
   | { type: 'api-key:replaced'; userId: string }
+  /**
+   * Sessions that stopped being valid (a logout: that one; the account deleted: all of the user's):
+   * their open sockets are closed at once, not at the next recheck.
+   */
+  | { type: 'session:ended'; userId: string; sessionId?: string }
   /** New console lines of one user's game servers, gathered per instance (at most a few a second per user). */
   | { type: 'console:lines'; userId: string; lines: ConsoleLine[]; drops: ConsoleDrop[] }
   /** A schedule's last run, error or skip count changed (its screens fetch it again). */

@@ -205,6 +205,15 @@ export function attachSocketHub(deps: {
           mergeConsole(merged, event.lines, event.drops, CONSOLE_EVENT_MAX_LINES),
         );
         break;
+      case 'session:ended':
+        // This instance's sockets of the ended session (or of every session of the user).
+        for (const socket of io.of('/').sockets.values()) {
+          const data = socket.data as SocketData;
+          if (data.userId === event.userId && (!event.sessionId || data.sessionId === event.sessionId)) {
+            socket.disconnect(true);
+          }
+        }
+        break;
       case 'command:queued':
       case 'api-key:replaced':
         break;

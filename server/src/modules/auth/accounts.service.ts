@@ -14,6 +14,7 @@ import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
+import type { EventBus } from '../../platform/event-bus.ts';
 import { hashPassword, spendPasswordCheck, verifyPassword } from '../../security/passwords.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import { usersRepo, type UserRow } from '../users/users.repo.ts';
@@ -26,9 +27,14 @@ interface Deps {
   users: UsersService;
   sessions: SessionsService;
   apiKeys: ApiKeysService;
-  /** Failed logins per account; at its limit further attempts are refused until the window ends. */
-  loginFailures: WindowCounter;
+  /**
+   * Login attempts per identifier typed, counted before the password is checked and cleared by a
+   * success; past its limit further attempts are refused until the window ends.
+   */
+  loginAttempts: WindowCounter;
   audit: AuditService;
+  /** Tells the socket hubs of a session ended, so its sockets close at once. */
+  bus: EventBus;
   adminEmails: readonly string[];
 }
 
@@ -38,7 +44,7 @@ interface Deps {
  * Login answers the same text, in about the same time, for an unknown account and a wrong password.
  */
 export function createAccountsService(deps: Deps) {
-  const { db, users, sessions, apiKeys, loginFailures, adminEmails } = deps;
+  const { db, users, sessions, apiKeys, loginAttempts, adminEmails } = deps;
   const isListedAdmin = (email: string) => adminEmails.includes(email);
 
   /** A session for an account that proved itself; ADMIN_EMAILS is applied as at every login. */
@@ -76,7 +82,7 @@ export function createAccountsService(deps: Deps) {
     trx: Db,
     account: Pick<UserRow, 'email' | 'username' | 'name' | 'passwordHash' | 'googleId'>,
   ): Promise<AuthResponse> {
-    const isFirstAccount = (await usersRepo.count(trx)) === 0;
+    const isFirstAccount = await usersRepo.isFirstAccount(trx);
     const now = nowIso();
     const row: UserRow = {
       ...account,
@@ -115,34 +121,37 @@ export function createAccountsService(deps: Deps) {
     },
 
     async login(input: LoginRequest): Promise<AuthResponse> {
-      const row = await usersRepo.findByEmailOrUsername(db, input.emailOrUsername);
-      // Throttle by account when it exists (so email and username share one budget), else by what was typed.
-      const throttleKey = row ? `user:${row.id}` : `name:${input.emailOrUsername.trim().toLowerCase()}`;
-      const throttle = await loginFailures.peek(throttleKey);
-      if (!throttle.allowed) {
-        const retryAfter = String(Math.max(1, Math.ceil(throttle.resetMs / 1000)));
+      // Counted by what was typed, never by the account it names: a lockout that spanned the email and
+      // the username would tell whoever locked one that the other belongs to the same account. Each
+      // attempt is counted before its password is checked, atomically in the counter's store, so a
+      // burst sent at once makes at most the limit's checks however many requests it holds.
+      const throttleKey = `name:${input.emailOrUsername.trim().toLowerCase()}`;
+      const attempt = await loginAttempts.hit(throttleKey);
+      if (!attempt.allowed) {
+        const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
         throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
       }
 
+      const row = await usersRepo.findByEmailOrUsername(db, input.emailOrUsername);
       const valid =
         row?.passwordHash != null
           ? await verifyPassword(row.passwordHash, input.password)
           : await spendPasswordCheck(input.password);
       if (!row || !valid) {
-        const after = await loginFailures.hit(throttleKey);
-        // The failure that locks an existing account is a security event worth an admin's look.
-        if (row && after.remaining === 0) {
+        // The attempt that used the last of the budget locks the identifier: one entry per lockout,
+        // since each count is handed out once. A security event worth an admin's look.
+        if (row && attempt.remaining === 0) {
           await deps.audit.record({
             actor: { id: null, name: null },
             action: AUDIT_ACTIONS.loginLocked,
             targetType: 'user',
             targetId: row.id,
-            details: { username: row.username, failures: after.limit },
+            details: { username: row.username, failures: attempt.limit },
           });
         }
         throw new AppError(401, ERRORS.invalidCredentials);
       }
-      await loginFailures.reset(throttleKey);
+      await loginAttempts.reset(throttleKey);
       return signInExisting(row);
     },
 
@@ -190,8 +199,9 @@ export function createAccountsService(deps: Deps) {
       }
     },
 
-    logout(sessionId: string): Promise<void> {
-      return sessions.revoke(sessionId);
+    async logout(userId: string, sessionId: string): Promise<void> {
+      await sessions.revoke(sessionId);
+      deps.bus.publish({ type: 'session:ended', userId, sessionId });
     },
   };
 }

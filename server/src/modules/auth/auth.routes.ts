@@ -2,14 +2,30 @@ import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppState } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
-import type { RateLimits } from '../../http/rate-limit.ts';
+import { ERRORS } from '@moonrelay/contract/messages';
+import { AppError } from '../../http/app-error.ts';
+import { ipKey, type RateLimits } from '../../http/rate-limit.ts';
+import type { WindowCounter } from '../../platform/rate-limits.ts';
 import type { AccountsService } from './accounts.service.ts';
 
-export function mountAuthRoutes(router: Router<AppState>, limits: RateLimits, accounts: AccountsService): void {
-  mountEndpoint(router, endpoints.register, limits, ({ body }) => accounts.register(body));
+export function mountAuthRoutes(
+  router: Router<AppState>,
+  limits: RateLimits,
+  accounts: AccountsService,
+  /** Accounts registered per IP address (REGISTRATIONS_PER_IP_PER_HOUR): sign-ups cannot be scripted at will. */
+  registrations: WindowCounter,
+): void {
+  mountEndpoint(router, endpoints.register, limits, async ({ body, ctx }) => {
+    const budget = await registrations.hit(ipKey(ctx.ip));
+    if (!budget.allowed) {
+      const retryAfter = String(Math.max(1, Math.ceil(budget.resetMs / 1000)));
+      throw new AppError(429, ERRORS.tooManyRegistrations, { headers: { 'Retry-After': retryAfter } });
+    }
+    return accounts.register(body);
+  });
   mountEndpoint(router, endpoints.login, limits, ({ body }) => accounts.login(body));
   mountEndpoint(router, endpoints.logout, limits, async ({ principal }) => {
-    if (principal.kind === 'session') await accounts.logout(principal.sessionId);
+    if (principal.kind === 'session') await accounts.logout(principal.userId, principal.sessionId);
     return { success: true as const, message: 'Logged out' };
   });
 }

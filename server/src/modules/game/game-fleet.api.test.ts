@@ -1,5 +1,5 @@
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SOCKET_PATH, type GameServersEvent } from '@moonrelay/contract/events';
 import { engines } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
@@ -130,5 +130,12 @@ describe('game servers per API key', () => {
     expect((await game(other.user.apiKey, 'made-up-4').ping()).status).toBe(200);
     const status = await server.call('GET', '/api/game/status', { token: owner.token });
     expect(status.body.servers.map((s: { serverId: string }) => s.serverId).sort()).toEqual(['a', 'b', 'c']);
+    // Its owner is told on the dashboard (the refusal is written behind the answer).
+    const warned = await vi.waitFor(async () => {
+      const answer = await server.call('GET', '/api/game/status', { token: owner.token });
+      expect(answer.body.serverBudget).toBeTruthy();
+      return answer.body.serverBudget;
+    });
+    expect(warned.reason).toBe(`made-up-4: ${TOO_MANY_GAME_SERVERS}`);
   });
 });

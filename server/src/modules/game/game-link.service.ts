@@ -19,6 +19,7 @@ import type { ServerChanges } from './server-changes.ts';
 import { GAME_LINK_BUSY, type ConnectAdmission } from './connect-admission.ts';
 import type { ConsoleService } from '../console/console.service.ts';
 import { createPingRefusals } from './ping-refusals.ts';
+import type { WindowCounter } from '../../platform/rate-limits.ts';
 
 export { toGameServer, toGameStatus } from './game-server-view.ts';
 
@@ -31,6 +32,7 @@ const SAVE_CHUNK_ROWS = 500;
 
 export const GAME_SERVER_NOT_CONNECTED = 'Game server not connected';
 export const TOO_MANY_GAME_SERVERS = 'Too many game servers on this API key';
+export const TOO_MANY_NEW_GAME_SERVERS = 'Too many new game servers on this API key this minute';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -52,9 +54,11 @@ export function createGameLinkService(deps: {
   changes: ServerChanges;
   admission: ConnectAdmission;
   consoleLines: ConsoleService;
+  /** Game servers seen for the first time, per key owner (GAME_NEW_SERVERS_PER_KEY_PER_MINUTE). */
+  newServers: WindowCounter;
   logger: Logger;
 }) {
-  const { db, presence, commands, waits, changes, admission, consoleLines, logger } = deps;
+  const { db, presence, commands, waits, changes, admission, consoleLines, newServers, logger } = deps;
   const lastSaved = new Map<string, number>();
   const refusals = createPingRefusals({ db, logger });
   /**
@@ -111,7 +115,8 @@ export function createGameLinkService(deps: {
     const nowMs = Date.now();
     const known = await presence.list(userId);
     const refusedPings = await refusals.recent(userId, known, nowMs);
-    if (known.length > 0) return { ...toGameStatus(known, nowMs), refusedPings };
+    const serverBudget = await refusals.budget(userId, nowMs);
+    if (known.length > 0) return { ...toGameStatus(known, nowMs), refusedPings, serverBudget };
     // Nothing in memory (no ping since this server started): the last saved ping still tells when.
     const saved = await gameServersRepo.latestForUser(db, userId);
     return {
@@ -120,6 +125,7 @@ export function createGameLinkService(deps: {
       gameData: saved?.gameData ? (JSON.parse(saved.gameData) as PlayerData) : null,
       servers: [],
       refusedPings,
+      serverBudget,
     };
   }
 
@@ -131,12 +137,25 @@ export function createGameLinkService(deps: {
     async ping(userId: string, request: Omit<GamePingRequest, 'key'>): Promise<GamePingResponse> {
       const serverId = request.serverId || DEFAULT_SERVER_ID;
       const nowMs = Date.now();
-      if (admission.busy && !(await presence.get(userId, serverId))) {
-        throw new AppError(503, GAME_LINK_BUSY, { headers: { 'Retry-After': String(admission.retryAfterSeconds()) } });
+      if (!(await presence.get(userId, serverId))) {
+        if (admission.busy) {
+          throw new AppError(503, GAME_LINK_BUSY, {
+            headers: { 'Retry-After': String(admission.retryAfterSeconds()) },
+          });
+        }
+        // A server new to presence spends the key's budget of new servers, so one key cannot make up
+        // ids by the thousand (each a live row, an event on every screen of its owner and the admins).
+        const budget = await newServers.hit(userId);
+        if (!budget.allowed) {
+          refusals.recordBudget(userId, serverId, TOO_MANY_NEW_GAME_SERVERS, nowMs);
+          const retryAfter = String(Math.max(1, Math.ceil(budget.resetMs / 1000)));
+          throw new AppError(429, TOO_MANY_NEW_GAME_SERVERS, { headers: { 'Retry-After': retryAfter } });
+        }
       }
       if (request.results?.length) await commands.recordResults(userId, request.results);
       const touch = await presence.touch(userId, serverId, request.playerData ?? null, nowMs);
       if (!touch) {
+        refusals.recordBudget(userId, serverId, TOO_MANY_GAME_SERVERS, nowMs);
         // Known servers are forgotten 10 minutes after their last ping; a minute is a fair wait.
         throw new AppError(429, TOO_MANY_GAME_SERVERS, { headers: { 'Retry-After': '60' } });
       }

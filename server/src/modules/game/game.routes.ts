@@ -13,6 +13,7 @@ import {
 import type { FastRoute } from '../../http/fast-routes.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
+import type { ServerUrl } from '../../http/server-url.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import type { HttpLuaTools } from '../lua-tools/lua-tools.http.ts';
@@ -59,12 +60,11 @@ export function mountGameRoutes(
     apiKeys: ApiKeysService;
     luaTools: HttpLuaTools;
     profiles: PlayerProfiles;
-    publicUrl: string | undefined;
+    serverUrl: ServerUrl;
   },
 ): FastRoute[] {
   const { gameLink, apiKeys, luaTools, profiles } = deps;
-  // Without PUBLIC_URL, the address the caller used (Host, or X-Forwarded-* behind a trusted proxy).
-  const serverUrl = (ctx: AppContext) => deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const serverUrl = (ctx: AppContext) => deps.serverUrl({ host: ctx.host, protocol: ctx.protocol });
 
   const ping: ContextFreeHandler<typeof endpoints.gamePing> = ({ principal, body }) =>
     gameLink.ping(principal.userId, body);

@@ -13,6 +13,12 @@ import type { ServerPresence } from '../../platform/presence.ts';
  * game retries every 2-60 s; a made-up server id costs at most one write per RECORD_EVERY_MS).
  */
 
+/**
+ * Refusals for the API key's server budget are kept under this id, one per user: a flood of made-up
+ * ids is one warning, not a row each. No game server can send it (server ids are [A-Za-z0-9_.:-]).
+ */
+const BUDGET_REFUSAL_ID = '*budget';
+
 /** A server's refusal is written at most this often. */
 const RECORD_EVERY_MS = 5_000;
 /** Refusals older than this are no longer shown (the game was stopped, or fixed and gone). */
@@ -56,6 +62,7 @@ export function createPingRefusals(deps: { db: Db; logger: Logger }) {
       .selectFrom('gamePingRefusals')
       .select(['serverId', 'reason', 'refusedAt'])
       .where('userId', '=', userId)
+      .where('serverId', '!=', BUDGET_REFUSAL_ID)
       .where('refusedAt', '>', new Date(nowMs - REFUSAL_SHOWN_MS).toISOString())
       .orderBy('refusedAt', 'desc')
       .limit(20)
@@ -64,7 +71,24 @@ export function createPingRefusals(deps: { db: Db; logger: Logger }) {
     return rows.filter((row) => (lastPing.get(row.serverId) ?? -Infinity) < Date.parse(row.refusedAt));
   }
 
-  return { record, recent };
+  /** Notes a game server refused for the key's server budget (paced as one server). */
+  function recordBudget(userId: string, serverId: string, reason: string, nowMs = Date.now()): void {
+    record(userId, BUDGET_REFUSAL_ID, `${serverId}: ${reason}`, nowMs);
+  }
+
+  /** The last budget refusal within REFUSAL_SHOWN_MS, if any. */
+  async function budget(userId: string, nowMs = Date.now()): Promise<GameServerRefusal | null> {
+    const row = await db
+      .selectFrom('gamePingRefusals')
+      .select(['serverId', 'reason', 'refusedAt'])
+      .where('userId', '=', userId)
+      .where('serverId', '=', BUDGET_REFUSAL_ID)
+      .where('refusedAt', '>', new Date(nowMs - REFUSAL_SHOWN_MS).toISOString())
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  return { record, recent, recordBudget, budget };
 }
 
 export type PingRefusals = ReturnType<typeof createPingRefusals>;

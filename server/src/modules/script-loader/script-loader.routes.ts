@@ -3,16 +3,16 @@ import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppContext, AppState } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
+import type { ServerUrl } from '../../http/server-url.ts';
 import type { ScriptLoaderService } from './script-loader.service.ts';
 
 export function mountScriptLoaderRoutes(
   router: Router<AppState>,
   limits: RateLimits,
-  deps: { loader: ScriptLoaderService; publicUrl: string | undefined },
+  deps: { loader: ScriptLoaderService; serverUrl: ServerUrl },
 ): void {
   const { loader } = deps;
-  // Games reach the loader URL where people reach this server (PUBLIC_URL, else the caller's address).
-  const serverUrl = (ctx: AppContext) => deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const serverUrl = (ctx: AppContext) => deps.serverUrl({ host: ctx.host, protocol: ctx.protocol });
 
   mountEndpoint(router, endpoints.createTempScript, limits, ({ principal, body, ctx }) =>
     loader.keep(principal.userId, body.script, serverUrl(ctx)),

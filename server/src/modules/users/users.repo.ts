@@ -1,8 +1,11 @@
-import type { Selectable } from 'kysely';
+import { sql, SqliteAdapter, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
+
+/** The advisory lock key that serialises the first-account check ("MRfa" in ASCII). */
+const FIRST_ACCOUNT_LOCK = 0x4d526661;
 
 export const usersRepo = {
   async insert(db: Db, row: UserRow): Promise<void> {
@@ -15,6 +18,19 @@ export const usersRepo = {
       .select((eb) => eb.fn.countAll<string | number>().as('count'))
       .executeTakeFirstOrThrow();
     return Number(count);
+  },
+
+  /**
+   * Whether the account about to be created in this transaction is the instance's first. On
+   * PostgreSQL the check holds a transaction-scoped advisory lock first, so registrations that arrive
+   * together count one after another (under READ COMMITTED each would otherwise count zero and all
+   * become admin); SQLite runs one write transaction at a time anyway.
+   */
+  async isFirstAccount(trx: Db): Promise<boolean> {
+    if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) {
+      await sql`SELECT pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK})`.execute(trx);
+    }
+    return (await usersRepo.count(trx)) === 0;
   },
 
   findById(db: Db, id: string): Promise<UserRow | undefined> {

@@ -1,3 +1,4 @@
+import type { EventBus } from '../../platform/event-bus.ts';
 import type { User } from '@moonrelay/contract/auth';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { inTransaction, type Db } from '../../db/database.ts';
@@ -7,8 +8,8 @@ import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import { usersRepo, type UserRow } from './users.repo.ts';
 
-export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audit: AuditService }) {
-  const { db, apiKeys, audit } = deps;
+export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audit: AuditService; bus: EventBus }) {
+  const { db, apiKeys, audit, bus } = deps;
 
   async function toUser(row: UserRow, apiKey?: string | null): Promise<User> {
     return {
@@ -75,6 +76,7 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audi
         );
       });
       audit.announce(entry);
+      bus.publish({ type: 'session:ended', userId });
     },
 
     /** Makes an account admin; answers undefined when no account matches the email or username. */

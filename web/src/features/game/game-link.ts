@@ -31,6 +31,8 @@ export interface GameLink {
   studio: boolean;
   /** Game servers whose pings Moonrelay refuses, and why. */
   refusedPings: GameServerRefusal[];
+  /** The last game server refused for the API key's server budget, if recent. */
+  serverBudget: GameServerRefusal | null;
 }
 
 const pingedAt = (lastPing: string | null) => (lastPing ? Date.parse(lastPing) : Number.NaN);
@@ -52,6 +54,7 @@ const NO_GAME: GameLink = {
   staleAt: null,
   studio: false,
   refusedPings: [],
+  serverBudget: null,
 };
 
 export function gameLinkOf(status: GameStatus | undefined, chosenServerId: string | null, now: number): GameLink {
@@ -67,6 +70,7 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
   const staleAt = pings.length ? Math.min(...pings.map((ping) => pingedAt(ping) + GAME_CONNECTED_WINDOW_MS)) : null;
 
   const refusedPings = status.refusedPings ?? [];
+  const serverBudget = status.serverBudget ?? null;
   if (liveServers.length > 1) {
     const chosen = liveServers.find((server) => server.serverId === chosenServerId) ?? liveServers[0]!;
     return {
@@ -78,6 +82,7 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
       staleAt,
       studio: isStudioServer(chosen),
       refusedPings,
+      serverBudget,
     };
   }
   // One server (or none live): the status's own fields describe it; commands need not name it.
@@ -91,6 +96,7 @@ export function gameLinkOf(status: GameStatus | undefined, chosenServerId: strin
     staleAt,
     studio: shown ? isStudioServer(shown) : false,
     refusedPings,
+    serverBudget,
   };
 }
 

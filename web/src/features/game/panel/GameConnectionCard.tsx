@@ -31,6 +31,7 @@ export function GameConnectionCard({ link }: { link: GameLinkState }) {
         </HStack>
       </Card.Header>
       <Card.Body>
+        {link.serverBudget && <ServerBudgetWarning refusal={link.serverBudget} />}
         {link.refusedPings.length > 0 && <RefusedPings refusals={link.refusedPings} />}
         {link.state === 'loading' ? (
           <Text color="fg.muted">Checking the game connection...</Text>
@@ -88,6 +89,26 @@ function RefusedPings({ refusals }: { refusals: GameServerRefusal[] }) {
               </Text>
             ))}
             <Text fontSize="sm">{GAME_HEALTH.pingsRefusedHint}</Text>
+          </Stack>
+        </Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+/** Game servers refused because the API key has as many as it may (or as many new ones this minute). */
+function ServerBudgetWarning({ refusal }: { refusal: GameServerRefusal }) {
+  return (
+    <Alert.Root status="warning" mb="4" data-testid="game-server-budget">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>{GAME_HEALTH.serverBudget}</Alert.Title>
+        <Alert.Description>
+          <Stack gap="1">
+            <Text fontSize="sm" wordBreak="break-word">
+              {refusal.reason} ({formatTime(refusal.refusedAt)})
+            </Text>
+            <Text fontSize="sm">{GAME_HEALTH.serverBudgetHint}</Text>
           </Stack>
         </Alert.Description>
       </Alert.Content>

@@ -131,6 +131,21 @@ describe('Game Connection', () => {
     expect(within(alert).getByText(/^job-1: playerData\.health: Too small/)).toBeInTheDocument();
   });
 
+  it("warns the owner when game servers are refused for the API key's server budget", async () => {
+    renderPanel({
+      ...connectedStatus(),
+      serverBudget: {
+        serverId: '*budget',
+        reason: 'job-77: Too many game servers on this API key',
+        refusedAt: agoIso(5_000),
+      },
+    });
+    const alert = await screen.findByTestId('game-server-budget');
+    expect(within(alert).getByText('Your game has more servers than its API key allows')).toBeInTheDocument();
+    expect(within(alert).getByText(/^job-77: Too many game servers on this API key/)).toBeInTheDocument();
+    expect(within(alert).getByText(/GAME_MAX_SERVERS_PER_KEY/)).toBeInTheDocument();
+  });
+
   it('reads a last ping 10 s old as Disconnected, although the status says connected', async () => {
     const server = testServer({ lastPing: agoIso(GAME_CONNECTED_WINDOW_MS + 1000) });
     renderPanel(connectedStatus({ lastPing: server.lastPing, servers: [server] }));
