@@ -4,7 +4,18 @@
  * to BENCHMARKS.
  */
 
-export const BENCHMARKS = ['http', 'web', 'sandbox', 'game', 'fleet', 'luau', 'luau-sandbox', 'game-script', 'login'];
+export const BENCHMARKS = [
+  'http',
+  'web',
+  'sandbox',
+  'game',
+  'fleet',
+  'luau',
+  'luau-sandbox',
+  'game-script',
+  'login',
+  'versions',
+];
 
 /** Benchmarks whose file is not named after them. */
 const FILES: Record<string, string> = { luau: 'luau-parse' };

@@ -94,6 +94,9 @@ export interface ScriptVersionsTable {
   name: string;
   description: string | null;
   code: string;
+  /** The code's size in UTF-8 bytes, and its lines (kept so the History never scans the code). */
+  codeBytes: number;
+  lines: number;
   isAutoExecute: Flag;
   isPublic: Flag;
   gameId: string | null;

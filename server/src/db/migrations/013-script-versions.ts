@@ -20,7 +20,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('number', 'integer', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text')
-    .addColumn('code', 'text', (c) => c.notNull())
+    // The code's size in UTF-8 bytes and its lines, kept at save: the History lists 100 versions
+    // without reading (or scanning) up to 100 MiB of code.
+    .addColumn('code_bytes', 'integer', (c) => c.notNull())
+    .addColumn('lines', 'integer', (c) => c.notNull())
     .addColumn('is_auto_execute', 'integer', (c) => c.notNull())
     .addColumn('is_public', 'integer', (c) => c.notNull())
     .addColumn('game_id', 'text')
@@ -30,16 +33,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Who saved it (the owner today; null once that account is gone) and how: 'session' | 'key' | 'restore'.
     .addColumn('saved_by', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('saved_via', 'text', (c) => c.notNull())
+    // A save made with a scoped API key: that key's name.
+    .addColumn('saved_by_key', 'text')
     // For a restore: the version it brought back.
     .addColumn('restored_from', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
+    // Last: SQLite reads a row's columns in order, and a column after a large code would be reached
+    // only through the code's overflow pages (the History reads everything but the code).
+    .addColumn('code', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('script_versions_pk', ['script_id', 'number'])
     .execute();
   await sql`insert into script_versions
-      (script_id, number, name, description, code, is_auto_execute, is_public, game_id, game_name,
-       game_image_url, auto_execute_games, saved_by, saved_via, restored_from, created_at)
-    select id, 1, name, description, code, is_auto_execute, is_public, game_id, game_name,
-       game_image_url, auto_execute_games, user_id, 'session', null, updated_at
+      (script_id, number, name, description, code, code_bytes, lines, is_auto_execute, is_public, game_id,
+       game_name, game_image_url, auto_execute_games, saved_by, saved_via, restored_from, created_at)
+    select id, 1, name, description, code, octet_length(code),
+       length(code) - length(replace(code, ${'\n'}, '')) + 1, is_auto_execute, is_public, game_id,
+       game_name, game_image_url, auto_execute_games, user_id, 'session', null, updated_at
     from scripts`.execute(db);
   await db.schema.alterTable('executions').addColumn('script_version', 'integer').execute();
 }

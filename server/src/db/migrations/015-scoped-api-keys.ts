@@ -6,8 +6,8 @@ import { sql, type Kysely } from 'kysely';
 //   scripts carry, shown again on every visit) also keeps a sealed copy. A revoked key keeps its row
 //   (revoked_at) so that it is refused as revoked rather than unknown; lists leave it out.
 //   One live integration key per user (a partial unique index, on both engines).
-// - scripts.last_changed_by_key and script_versions.saved_by_key: the name of the key a save was
-//   made with, so the editor and the history can say which key changed a script.
+// - scripts.last_changed_by_key: the name of the key the last save was made with, so the editor can
+//   say which key changed a script (a version's own, saved_by_key, is in script_versions from 013).
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -31,11 +31,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create unique index scoped_api_keys_integration_idx on scoped_api_keys (user_id)
     where integration = 1 and revoked_at is null`.execute(db);
   await db.schema.alterTable('scripts').addColumn('last_changed_by_key', 'text').execute();
-  await db.schema.alterTable('script_versions').addColumn('saved_by_key', 'text').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('script_versions').dropColumn('saved_by_key').execute();
   await db.schema.alterTable('scripts').dropColumn('last_changed_by_key').execute();
   await db.schema.dropTable('scoped_api_keys').execute();
 }

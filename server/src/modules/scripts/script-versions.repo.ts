@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ScriptVersionsTable } from '../../db/schema.ts';
 
@@ -11,6 +11,8 @@ const summaryColumns = [
   'scriptVersions.savedVia',
   'scriptVersions.savedByKey',
   'scriptVersions.restoredFrom',
+  'scriptVersions.codeBytes',
+  'scriptVersions.lines',
   'scriptVersions.createdAt',
 ] as const;
 
@@ -35,8 +37,8 @@ export const scriptVersionsRepo = {
   },
 
   /**
-   * Newest first, with the saver's name. The code's size and lines are measured in the database:
-   * a hundred versions of a 1 MB script are not read to be counted.
+   * Newest first, with the saver's name. The code's size and lines were counted at save: a hundred
+   * versions of a 1 MiB script are listed without reading their code.
    */
   list(db: Db, scriptId: string) {
     return db
@@ -44,10 +46,6 @@ export const scriptVersionsRepo = {
       .leftJoin('users', 'users.id', 'scriptVersions.savedBy')
       .select(summaryColumns)
       .select('users.name as savedByName')
-      .select(sql<number>`octet_length(script_versions.code)`.as('codeBytes'))
-      .select(
-        sql<number>`length(script_versions.code) - length(replace(script_versions.code, ${'\n'}, ''))`.as('newlines'),
-      )
       .where('scriptVersions.scriptId', '=', scriptId)
       .orderBy('scriptVersions.number', 'desc')
       .execute();

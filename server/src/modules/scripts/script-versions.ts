@@ -35,6 +35,13 @@ export function changesContent(current: ScriptRow, patch: ScriptPatch): boolean 
 /** The patch that makes a script what a version was. */
 export const patchOf = (version: ScriptVersionRow): ScriptPatch => contentOf(version);
 
+/** Lines of code as an editor numbers them (one more than its newlines). */
+function lineCount(code: string): number {
+  let lines = 1;
+  for (let at = code.indexOf('\n'); at !== -1; at = code.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
 /** Who saved a version and how (a session, the API key, or a restore of an earlier one). */
 export interface VersionOrigin {
   savedBy: string;
@@ -55,6 +62,8 @@ export const scriptVersions = {
       scriptId: script.id,
       number: script.version,
       ...contentOf(script),
+      codeBytes: Buffer.byteLength(script.code, 'utf8'),
+      lines: lineCount(script.code),
       savedBy: origin.savedBy,
       savedVia: origin.via,
       savedByKey: origin.keyName ?? null,
@@ -77,7 +86,7 @@ export const scriptVersions = {
         savedByKey: row.savedByKey,
         restoredFrom: row.restoredFrom,
         codeBytes: Number(row.codeBytes),
-        lines: Number(row.newlines) + 1,
+        lines: Number(row.lines),
         current: row.number === script.version,
         createdAt: row.createdAt,
       })),
@@ -108,8 +117,8 @@ export const scriptVersions = {
       savedVia: row.savedVia as ScriptVersionOrigin,
       savedByKey: row.savedByKey,
       restoredFrom: row.restoredFrom,
-      codeBytes: Buffer.byteLength(row.code, 'utf8'),
-      lines: row.code.split('\n').length,
+      codeBytes: Number(row.codeBytes),
+      lines: Number(row.lines),
       current: row.number === script.version,
       createdAt: row.createdAt,
     };
