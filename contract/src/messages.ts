@@ -152,6 +152,7 @@ export const TWO_FACTOR = {
   // Validation
   codeRequired: 'Enter the code from your authenticator app, or a recovery code',
   challengeRequired: 'challenge is required',
+  codeTooLong: 'code must be at most 32 characters',
   // Settings card
   cardTitle: 'Two-factor sign-in',
   cardIntro:

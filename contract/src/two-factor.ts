@@ -15,7 +15,7 @@ const code = z
   .string({ error: (issue) => (issue.input === undefined ? TWO_FACTOR.codeRequired : 'code must be text') })
   .trim()
   .min(1, TWO_FACTOR.codeRequired)
-  .max(32, TWO_FACTOR.wrongCode);
+  .max(32, TWO_FACTOR.codeTooLong);
 
 export const TwoFactorStatusSchema = z
   .object({
@@ -77,7 +77,9 @@ export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 export const TwoFactorLoginRequestSchema = z
   .object({
     challenge: z
-      .string({ error: () => TWO_FACTOR.challengeRequired })
+      .string({
+        error: (issue) => (issue.input === undefined ? TWO_FACTOR.challengeRequired : 'challenge must be text'),
+      })
       .min(1, TWO_FACTOR.challengeRequired)
       .max(4096, TWO_FACTOR.challengeInvalid),
     code,

@@ -188,6 +188,10 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     expect((await secondStep('nonsense', '123456')).status).toBe(401);
     const missing = await server.call('POST', '/api/auth/login/two-factor', { body: { challenge: body.challenge } });
     expect(missing).toMatchObject({ status: 400, body: { error: TWO_FACTOR.codeRequired } });
+    const notText = await server.call('POST', '/api/auth/login/two-factor', { body: { challenge: ['x'], code: '1' } });
+    expect(notText).toMatchObject({ status: 400, body: { error: 'challenge must be text' } });
+    const long = await secondStep(body.challenge as string, '1'.repeat(33));
+    expect(long).toMatchObject({ status: 400, body: { error: TWO_FACTOR.codeTooLong } });
   });
 
   it('turns off with the current password or a current code, not without', async () => {
