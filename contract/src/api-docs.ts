@@ -10,7 +10,9 @@ import type { SnippetRequest } from './example-snippets.ts';
  * User endpoints sit under Auth (they are the account and its key), Lua tools under Scripts. Admin
  * endpoints are left off: they need an admin's browser session and are not an integration API.
  * The identity-provider sign-in and linking are left off too (BROWSER_ONLY_ENDPOINTS): they run
- * through the browser's redirect to the provider, so no script or game can call them. Tags not
+ * through the browser's redirect to the provider, so no script or game can call them. So are the
+ * two-factor step of sign-in and its setup: a person with an authenticator app in hand does them on
+ * the sign-in screen and in Settings. Tags not
  * listed here (Catalogue, Operations) are not shown until they are given a tab.
  */
 export const API_DOCS_TABS = [
@@ -28,6 +30,11 @@ export const BROWSER_ONLY_ENDPOINTS: readonly string[] = [
   'googleLinkStart',
   'googleLink',
   'googleUnlink',
+  'loginTwoFactor',
+  'twoFactorStatus',
+  'totpSetup',
+  'totpConfirm',
+  'totpDisable',
 ];
 
 /** The parts of an OpenAPI 3.0 document the page reads. */

@@ -81,6 +81,16 @@ import {
   ScheduleTimingSchema,
   UpdateScheduleRequestSchema,
 } from './schedules.ts';
+import {
+  LoginResponseSchema,
+  RecoveryCodesSchema,
+  TotpCodeRequestSchema,
+  TotpDisableRequestSchema,
+  TotpSetupRequestSchema,
+  TotpSetupSchema,
+  TwoFactorLoginRequestSchema,
+  TwoFactorStatusSchema,
+} from './two-factor.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -162,10 +172,23 @@ export const endpoints = {
     method: 'post',
     path: '/api/auth/login',
     tag: 'Auth',
-    summary: 'Sign in with email or username and password.',
+    summary:
+      'Sign in with email or username and password. An account with two-factor sign-in answers a challenge instead of a session: send it with a code to /api/auth/login/two-factor.',
     auth: 'none',
     rateLimit: 'general',
     body: LoginRequestSchema,
+    response: LoginResponseSchema,
+    errors: [400, 401],
+  }),
+  loginTwoFactor: endpoint({
+    method: 'post',
+    path: '/api/auth/login/two-factor',
+    tag: 'Auth',
+    summary:
+      "Finish signing in with the challenge login answered and a code from the authenticator app (each one signs in once) or a recovery code (each usable once). Wrong codes count against the login's lockout.",
+    auth: 'none',
+    rateLimit: 'general',
+    body: TwoFactorLoginRequestSchema,
     response: AuthResponseSchema,
     errors: [400, 401],
   }),
@@ -868,6 +891,53 @@ export const endpoints = {
     rateLimit: 'general',
     response: UserSchema,
     errors: [401, 409],
+  }),
+  twoFactorStatus: endpoint({
+    method: 'get',
+    path: '/api/user/two-factor',
+    tag: 'User',
+    summary:
+      "Whether the signed-in user's sign-in asks for a second factor, how many recovery codes are left, and whether this server requires admins to have one.",
+    auth: 'session',
+    rateLimit: 'general',
+    response: TwoFactorStatusSchema,
+    errors: [401],
+  }),
+  totpSetup: endpoint({
+    method: 'post',
+    path: '/api/user/two-factor/totp/setup',
+    tag: 'User',
+    summary:
+      'Start setting up an authenticator app (needs the current password): answers its secret, otpauth URL and QR code. Not asked for at sign-in until confirmed with a code.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: TotpSetupRequestSchema,
+    response: TotpSetupSchema,
+    errors: [400, 401, 403, 409],
+  }),
+  totpConfirm: endpoint({
+    method: 'post',
+    path: '/api/user/two-factor/totp/confirm',
+    tag: 'User',
+    summary:
+      'Turn two-factor sign-in on with a code from the app just set up; answers ten one-time recovery codes, shown only this once.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: TotpCodeRequestSchema,
+    response: RecoveryCodesSchema,
+    errors: [400, 401, 409],
+  }),
+  totpDisable: endpoint({
+    // POST, not DELETE: it carries the proof in its body, which DELETE requests are not read for.
+    method: 'post',
+    path: '/api/user/two-factor/totp/disable',
+    tag: 'User',
+    summary: 'Turn two-factor sign-in off (needs the current password, or a current code); its recovery codes go too.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: TotpDisableRequestSchema,
+    response: TwoFactorStatusSchema,
+    errors: [400, 401, 403, 409],
   }),
   listExecutions: endpoint({
     method: 'get',

@@ -133,3 +133,58 @@ export const CATALOGUE_ERRORS = {
   invalidScriptToken: 'Invalid or revoked script token',
   noApiKey: 'No API key: regenerate your API key in Settings first',
 } as const;
+
+/** Two-factor sign-in: the API's answers and the texts of Settings and the sign-in screen. */
+export const TWO_FACTOR = {
+  // Errors
+  wrongPassword: 'The current password is not right',
+  wrongCurrentProof: 'Send your current password or a code from your authenticator app',
+  noPasswordToConfirm:
+    'This account has no password: two-factor sign-in protects a password, so it cannot be set up here',
+  alreadyOn: 'Two-factor sign-in is already on; turn it off first to set it up again',
+  notOn: 'Two-factor sign-in is not on for this account',
+  noPendingSetup: 'Start the setup first: no authenticator secret is waiting for a code',
+  wrongSetupCode: 'That code is not right. Check the time on your phone and type the current code.',
+  wrongCode: 'That code is not right, or it was already used',
+  challengeInvalid: 'This sign-in has expired. Please sign in with your password again.',
+  adminSetupRequired:
+    'Admins must turn on two-factor sign-in before using the admin pages: set it up in Settings > Two-factor sign-in',
+  // Validation
+  codeRequired: 'Enter the code from your authenticator app, or a recovery code',
+  challengeRequired: 'challenge is required',
+  codeTooLong: 'code must be at most 32 characters',
+  // Settings card
+  cardTitle: 'Two-factor sign-in',
+  cardIntro:
+    'After your password, Moonrelay asks for a code from an authenticator app (Google Authenticator, 1Password, Aegis and the like).',
+  statusOn: 'On',
+  statusOff: 'Off',
+  recoveryCodesLeft: (count: number) => `${count} of 10 recovery codes left`,
+  setUp: 'Set up two-factor sign-in',
+  currentPassword: 'Current password',
+  continue: 'Continue',
+  scanQr: 'Scan this QR code with your authenticator app, or type the key below into it.',
+  manualKey: 'Key for manual entry',
+  qrAlt: 'QR code to add Moonrelay to an authenticator app',
+  confirmCode: 'Code from the app',
+  confirm: 'Turn on',
+  cancel: 'Cancel',
+  recoveryTitle: 'Your recovery codes',
+  recoveryIntro:
+    'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
+  copyCodes: 'Copy codes',
+  codesCopied: 'Recovery codes copied',
+  downloadCodes: 'Download codes',
+  savedCodes: 'I have saved them',
+  turnOff: 'Turn off two-factor sign-in',
+  turnOffProof: 'Current password, or a code from your app',
+  turnedOn: 'Two-factor sign-in is on',
+  turnedOff: 'Two-factor sign-in is off',
+  adminRequiredNotice: 'This server requires admins to use two-factor sign-in. Set it up to use the admin pages.',
+  // Sign-in screen
+  stepTitle: 'Two-factor sign-in',
+  stepIntro: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  stepCode: 'Code',
+  stepSubmit: 'Verify',
+  stepBack: 'Back to sign in',
+} as const;

@@ -72,6 +72,9 @@ import { createScheduleRuns } from './modules/schedules/schedule-runs.ts';
 import { mountScheduleRoutes } from './modules/schedules/schedules.routes.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
 import { createSecretBox } from './security/secret-box.ts';
+import { createChallenges } from './modules/two-factor/challenges.ts';
+import { mountTwoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
+import { createTwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { loadServerSecret } from './security/server-secret.ts';
 
 export interface MoonrelayApp {
@@ -121,16 +124,28 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const sessions = createSessionsService({ db });
   const audit = createAuditService({ db, bus });
   const users = createUsersService({ db, apiKeys, audit, bus });
+  const loginAttempts = platform.rateLimitBackend.counter(
+    'login-attempts',
+    config.loginThrottle.maxFailures,
+    config.loginThrottle.lockoutSeconds,
+  );
+  const serverSecret = loadServerSecret(config.appSecret, config.dataDir);
+  const twoFactor = createTwoFactorService({
+    db,
+    box: createSecretBox(serverSecret, 'totp-secrets'),
+    audit,
+    attempts: loginAttempts,
+    requireForAdmins: config.requireTwoFactorForAdmins,
+    issuer: 'Moonrelay',
+  });
   const accounts = createAccountsService({
     db,
     users,
     sessions,
     apiKeys,
-    loginAttempts: platform.rateLimitBackend.counter(
-      'login-attempts',
-      config.loginThrottle.maxFailures,
-      config.loginThrottle.lockoutSeconds,
-    ),
+    loginAttempts,
+    twoFactor,
+    challenges: createChallenges(serverSecret),
     adminEmails: config.adminEmails,
     audit,
     bus,
@@ -255,6 +270,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     sessions,
     users,
     accounts,
+    twoFactor,
     oidc,
     scripts,
     luaTools,
@@ -365,6 +381,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountAuthRoutes(api, services.rateLimits, services.accounts, services.registrations);
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
+  mountTwoFactorRoutes(api, services.rateLimits, services.twoFactor);
   mountApiKeyRoutes(api, services.rateLimits, { db: database.db, apiKeys: services.apiKeys, audit: services.audit });
   mountExecutionRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
@@ -412,7 +429,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   koa.use(requestCounts.middleware);
   koa.use(securityHeaders());
   koa.use(errorHandler());
-  koa.use(apiOnly(authenticate(services)));
+  koa.use(apiOnly(authenticate({ ...services, requireTwoFactorForAdmins: config.requireTwoFactorForAdmins })));
   koa.use(apiOnly(auditKeyChanges({ db: database.db, audit: services.audit })));
   koa.use(api.routes());
   koa.use(

@@ -72,6 +72,17 @@ describe('configuration', () => {
     );
   });
 
+  it('lets admins in without two-factor sign-in unless REQUIRE_TWO_FACTOR_FOR_ADMINS is true', () => {
+    expect(loadConfig({}).requireTwoFactorForAdmins).toBe(false);
+    expect(loadConfig({ REQUIRE_TWO_FACTOR_FOR_ADMINS: 'true' }).requireTwoFactorForAdmins).toBe(true);
+    expect(loadConfig({ REQUIRE_TWO_FACTOR_FOR_ADMINS: 'false' }).requireTwoFactorForAdmins).toBe(false);
+    for (const bad of ['yes', '1', 'TRUE', '']) {
+      expect(() => loadConfig({ REQUIRE_TWO_FACTOR_FOR_ADMINS: bad }), bad).toThrow(
+        /REQUIRE_TWO_FACTOR_FOR_ADMINS: must be true or false/,
+      );
+    }
+  });
+
   it('fails fast naming every invalid setting', () => {
     let error: unknown;
     try {

@@ -91,6 +91,10 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  REQUIRE_TWO_FACTOR_FOR_ADMINS: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -151,6 +155,8 @@ export interface Config {
   /** Accounts one IP address may register an hour. */
   registrationsPerIpPerHour: number;
   trustProxy: boolean;
+  /** Admins without a second factor are refused the admin routes until they set one up. */
+  requireTwoFactorForAdmins: boolean;
   logLevel: string;
   webDistDir: string;
   shutdownTimeoutMs: number;
@@ -233,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginThrottle: { maxFailures: e.LOGIN_MAX_FAILURES, lockoutSeconds: Math.round(e.LOGIN_LOCKOUT_MINUTES * 60) },
     registrationsPerIpPerHour: e.REGISTRATIONS_PER_IP_PER_HOUR,
     trustProxy: e.TRUST_PROXY,
+    requireTwoFactorForAdmins: e.REQUIRE_TWO_FACTOR_FOR_ADMINS,
     logLevel: e.LOG_LEVEL,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

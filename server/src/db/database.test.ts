@@ -58,6 +58,7 @@ describeEachEngine('data layer', (engine) => {
       '014-game-ping-refusals',
       '015-scoped-api-keys',
       '016-schedules',
+      '017-two-factor',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -319,6 +319,25 @@ export interface SchedulesTable {
   updatedAt: string;
 }
 
+/** An account's authenticator secret (sealed); asked for at sign-in once confirmed_at is set. */
+export interface TotpFactorsTable {
+  userId: string;
+  secretSealed: string;
+  confirmedAt: string | null;
+  /** The TOTP step of the last accepted code: codes of it or earlier steps are refused. */
+  lastTimeStep: number | null;
+  createdAt: string;
+}
+
+/** One-time recovery codes, stored as SHA-256; used_at is set when one is spent. */
+export interface RecoveryCodesTable {
+  id: string;
+  userId: string;
+  codeHash: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -339,4 +358,6 @@ export interface Database {
   idempotencyKeys: IdempotencyKeysTable;
   consoleLines: ConsoleLinesTable;
   schedules: SchedulesTable;
+  totpFactors: TotpFactorsTable;
+  recoveryCodes: RecoveryCodesTable;
 }

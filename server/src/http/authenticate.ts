@@ -8,7 +8,12 @@ import type { AppState } from './context.ts';
  * Reads `Authorization: Bearer <credential>` and records who is calling. It never refuses a request
  * itself: each route states which kinds of caller it accepts (see endpoint.ts).
  */
-export function authenticate(deps: { sessions: SessionsService; apiKeys: ApiKeysService }): Middleware<AppState> {
+export function authenticate(deps: {
+  sessions: SessionsService;
+  apiKeys: ApiKeysService;
+  /** REQUIRE_TWO_FACTOR_FOR_ADMINS: an admin session without a second factor is marked, and admin routes refuse it. */
+  requireTwoFactorForAdmins: boolean;
+}): Middleware<AppState> {
   return async (ctx, next) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
     const credential = match?.[1];
@@ -21,8 +26,14 @@ export function authenticate(deps: { sessions: SessionsService; apiKeys: ApiKeys
       }
     } else if (credential) {
       const session = await deps.sessions.resolve(credential);
-      if (session) ctx.state.principal = { kind: 'session', ...session };
-      else ctx.state.rejectedCredential = 'session';
+      if (session) {
+        const { hasTwoFactor, ...who } = session;
+        ctx.state.principal = {
+          kind: 'session',
+          ...who,
+          adminNeedsTwoFactor: deps.requireTwoFactorForAdmins && session.isAdmin && !hasTwoFactor,
+        };
+      } else ctx.state.rejectedCredential = 'session';
     }
     await next();
   };

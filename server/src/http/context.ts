@@ -7,7 +7,15 @@ import type { KeyOwner, KeyRefusal } from '../modules/api-keys/api-keys.service.
  * user's personal key, which holds every scope, or one of their scoped keys.
  */
 export type Principal =
-  { kind: 'session'; userId: string; sessionId: string; isAdmin: boolean } | ({ kind: 'api-key' } & KeyOwner);
+  | {
+      kind: 'session';
+      userId: string;
+      sessionId: string;
+      isAdmin: boolean;
+      /** An admin without a second factor on a server that requires admins to have one. */
+      adminNeedsTwoFactor?: boolean;
+    }
+  | ({ kind: 'api-key' } & KeyOwner);
 
 export interface AppState {
   requestId: string;

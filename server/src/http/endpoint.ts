@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { DEFAULT_BODY_LIMIT_BYTES, type Endpoint } from '@moonrelay/contract/endpoints';
-import { ERRORS } from '@moonrelay/contract/messages';
+import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import type { AppState, AppContext, Principal } from './context.ts';
 import { AppError } from './app-error.ts';
 import { isPlainJsonRequest, jsonBody, readPlainJson } from './json-body.ts';
@@ -39,6 +39,9 @@ function authorize(endpoint: Endpoint): Middleware<AppState> {
     }
     if (endpoint.auth === 'admin' && !(principal.kind === 'session' && principal.isAdmin)) {
       throw new AppError(403, ERRORS.adminsOnly);
+    }
+    if (endpoint.auth === 'admin' && principal.kind === 'session' && principal.adminNeedsTwoFactor) {
+      throw new AppError(403, TWO_FACTOR.adminSetupRequired);
     }
     requireEndpointScope(endpoint, principal);
     await next();

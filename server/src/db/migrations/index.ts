@@ -15,6 +15,7 @@ import * as scriptVersions from './013-script-versions.ts';
 import * as gamePingRefusals from './014-game-ping-refusals.ts';
 import * as scopedApiKeys from './015-scoped-api-keys.ts';
 import * as schedules from './016-schedules.ts';
+import * as twoFactor from './017-two-factor.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '014-game-ping-refusals': gamePingRefusals,
   '015-scoped-api-keys': scopedApiKeys,
   '016-schedules': schedules,
+  '017-two-factor': twoFactor,
 };
 
 export const migrationProvider: MigrationProvider = {

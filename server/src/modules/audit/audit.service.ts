@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = {
   keyChange: 'key.change',
   accountGoogleLinked: 'account.google_linked',
   accountGoogleUnlinked: 'account.google_unlinked',
+  accountTwoFactorEnabled: 'account.two_factor_enabled',
+  accountTwoFactorDisabled: 'account.two_factor_disabled',
+  accountRecoveryCodeUsed: 'account.recovery_code_used',
   loginLocked: 'security.login_locked',
   cliRoleChanged: 'cli.role_changed',
 } as const;

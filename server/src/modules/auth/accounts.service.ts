@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { AuthResponse, LoginRequest, RegisterRequest } from '@moonrelay/contract/auth';
+import type { LoginResponse, TwoFactorLoginRequest } from '@moonrelay/contract/two-factor';
 import {
   EMAIL_MAX_LENGTH,
   NAME_MAX_LENGTH,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
 } from '@moonrelay/contract/constants';
-import { ERRORS } from '@moonrelay/contract/messages';
+import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import { z } from 'zod';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { uniqueViolation } from '../../db/errors.ts';
@@ -21,6 +22,8 @@ import { usersRepo, type UserRow } from '../users/users.repo.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { VerifiedIdentity } from './oidc-client.ts';
 import type { SessionsService } from './sessions.service.ts';
+import type { Challenges } from '../two-factor/challenges.ts';
+import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 
 interface Deps {
   db: Db;
@@ -36,6 +39,8 @@ interface Deps {
   /** Tells the socket hubs of a session ended, so its sockets close at once. */
   bus: EventBus;
   adminEmails: readonly string[];
+  twoFactor: Pick<TwoFactorService, 'isOn' | 'spendCode'>;
+  challenges: Challenges;
 }
 
 /**
@@ -46,6 +51,31 @@ interface Deps {
 export function createAccountsService(deps: Deps) {
   const { db, users, sessions, apiKeys, loginAttempts, adminEmails } = deps;
   const isListedAdmin = (email: string) => adminEmails.includes(email);
+
+  /** Counts one attempt at the identifier's lockout, before anything is checked; 429 past its limit. */
+  async function spendLoginAttempt(throttleKey: string) {
+    const attempt = await loginAttempts.hit(throttleKey);
+    if (!attempt.allowed) {
+      const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
+      throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
+    }
+    return attempt;
+  }
+
+  /**
+   * The attempt that used the last of the budget locks the identifier: one entry per lockout,
+   * since each count is handed out once. A security event worth an admin's look.
+   */
+  async function recordLockout(row: UserRow, attempt: { remaining: number; limit: number }): Promise<void> {
+    if (attempt.remaining !== 0) return;
+    await deps.audit.record({
+      actor: { id: null, name: null },
+      action: AUDIT_ACTIONS.loginLocked,
+      targetType: 'user',
+      targetId: row.id,
+      details: { username: row.username, failures: attempt.limit },
+    });
+  }
 
   /** A session for an account that proved itself; ADMIN_EMAILS is applied as at every login. */
   async function signInExisting(row: UserRow): Promise<AuthResponse> {
@@ -120,17 +150,13 @@ export function createAccountsService(deps: Deps) {
       }
     },
 
-    async login(input: LoginRequest): Promise<AuthResponse> {
+    async login(input: LoginRequest): Promise<LoginResponse> {
       // Counted by what was typed, never by the account it names: a lockout that spanned the email and
       // the username would tell whoever locked one that the other belongs to the same account. Each
       // attempt is counted before its password is checked, atomically in the counter's store, so a
       // burst sent at once makes at most the limit's checks however many requests it holds.
       const throttleKey = `name:${input.emailOrUsername.trim().toLowerCase()}`;
-      const attempt = await loginAttempts.hit(throttleKey);
-      if (!attempt.allowed) {
-        const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
-        throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
-      }
+      const attempt = await spendLoginAttempt(throttleKey);
 
       const row = await usersRepo.findByEmailOrUsername(db, input.emailOrUsername);
       const valid =
@@ -138,20 +164,31 @@ export function createAccountsService(deps: Deps) {
           ? await verifyPassword(row.passwordHash, input.password)
           : await spendPasswordCheck(input.password);
       if (!row || !valid) {
-        // The attempt that used the last of the budget locks the identifier: one entry per lockout,
-        // since each count is handed out once. A security event worth an admin's look.
-        if (row && attempt.remaining === 0) {
-          await deps.audit.record({
-            actor: { id: null, name: null },
-            action: AUDIT_ACTIONS.loginLocked,
-            targetType: 'user',
-            targetId: row.id,
-            details: { username: row.username, failures: attempt.limit },
-          });
-        }
+        if (row) await recordLockout(row, attempt);
         throw new AppError(401, ERRORS.invalidCredentials);
       }
+      if (await deps.twoFactor.isOn(row.id)) {
+        // The count is not cleared by the password alone: were it, signing in again with the password
+        // would win a fresh budget of guesses at the code. The code step clears it.
+        return { twoFactorRequired: true, challenge: await deps.challenges.issue({ userId: row.id, throttleKey }) };
+      }
       await loginAttempts.reset(throttleKey);
+      return signInExisting(row);
+    },
+
+    /** The second step of a login whose account has two-factor sign-in: the challenge and a code. */
+    async loginWithCode(input: TwoFactorLoginRequest): Promise<AuthResponse> {
+      const claims = await deps.challenges.verify(input.challenge);
+      if (!claims) throw new AppError(401, TWO_FACTOR.challengeInvalid);
+      // Wrong codes spend the same budget as wrong passwords, counted before the code is checked.
+      const attempt = await spendLoginAttempt(claims.throttleKey);
+      const row = await usersRepo.findById(db, claims.userId);
+      if (!row) throw new AppError(401, TWO_FACTOR.challengeInvalid);
+      if ((await deps.twoFactor.spendCode(row, input.code)) === null) {
+        await recordLockout(row, attempt);
+        throw new AppError(401, TWO_FACTOR.wrongCode);
+      }
+      await loginAttempts.reset(claims.throttleKey);
       return signInExisting(row);
     },
 

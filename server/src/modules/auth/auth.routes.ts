@@ -24,6 +24,7 @@ export function mountAuthRoutes(
     return accounts.register(body);
   });
   mountEndpoint(router, endpoints.login, limits, ({ body }) => accounts.login(body));
+  mountEndpoint(router, endpoints.loginTwoFactor, limits, ({ body }) => accounts.loginWithCode(body));
   mountEndpoint(router, endpoints.logout, limits, async ({ principal }) => {
     if (principal.kind === 'session') await accounts.logout(principal.userId, principal.sessionId);
     return { success: true as const, message: 'Logged out' };

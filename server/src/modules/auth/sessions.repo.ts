@@ -9,13 +9,20 @@ export const sessionsRepo = {
     await db.insertInto('sessions').values(row).execute();
   },
 
-  /** The session with its user's admin flag: one read answers both "who" and "may they". */
-  findByTokenHash(db: Db, tokenHash: string): Promise<(SessionRow & { isAdmin: number }) | undefined> {
+  /**
+   * The session with its user's admin flag and when their second factor was confirmed (null: none):
+   * one read answers both "who" and "may they".
+   */
+  findByTokenHash(
+    db: Db,
+    tokenHash: string,
+  ): Promise<(SessionRow & { isAdmin: number; twoFactorSince: string | null }) | undefined> {
     return db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.userId')
+      .leftJoin('totpFactors', 'totpFactors.userId', 'sessions.userId')
       .selectAll('sessions')
-      .select('users.isAdmin')
+      .select(['users.isAdmin', 'totpFactors.confirmedAt as twoFactorSince'])
       .where('sessions.tokenHash', '=', tokenHash)
       .executeTakeFirst();
   },

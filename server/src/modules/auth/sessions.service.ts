@@ -30,7 +30,9 @@ export function createSessionsService(deps: { db: Db }) {
       return token;
     },
 
-    async resolve(token: string): Promise<{ sessionId: string; userId: string; isAdmin: boolean } | null> {
+    async resolve(
+      token: string,
+    ): Promise<{ sessionId: string; userId: string; isAdmin: boolean; hasTwoFactor: boolean } | null> {
       if (!looksLikeSessionToken(token)) return null;
       const session = await sessionsRepo.findByTokenHash(db, sha256Hex(token));
       if (!session) return null;
@@ -42,7 +44,12 @@ export function createSessionsService(deps: { db: Db }) {
       if (Date.parse(now) - Date.parse(session.lastUsedAt) >= TOUCH_EVERY_MS) {
         await sessionsRepo.touch(db, session.id, now, isoPlus(now, SESSION_IDLE_EXPIRY_MS));
       }
-      return { sessionId: session.id, userId: session.userId, isAdmin: session.isAdmin === 1 };
+      return {
+        sessionId: session.id,
+        userId: session.userId,
+        isAdmin: session.isAdmin === 1,
+        hasTwoFactor: session.twoFactorSince !== null,
+      };
     },
 
     /**

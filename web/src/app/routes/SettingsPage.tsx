@@ -8,6 +8,7 @@ import { DangerZoneCard } from '../../features/account/components/DangerZoneCard
 import { GoogleAccountCard } from '../../features/account/components/GoogleAccountCard.tsx';
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
 import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
+import { TwoFactorCard } from '../../features/account/components/TwoFactorCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 
@@ -34,6 +35,7 @@ export default function SettingsPage() {
       {user ? (
         <>
           <ProfileCard user={user} />
+          <TwoFactorCard />
           <GoogleAccountCard />
           <ApiKeyCard apiKey={user.apiKey} />
           <ApiKeysCard />

@@ -1,7 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 import type { AuthResponse, LoginRequest } from '@moonrelay/contract/auth';
+import type { LoginResponse, TwoFactorLoginRequest } from '@moonrelay/contract/two-factor';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-export const login = (input: LoginRequest) => apiRequest<AuthResponse>('POST', '/api/auth/login', input);
+/** A session, or a challenge when the account asks for a code after the password. */
+export const login = (input: LoginRequest) => apiRequest<LoginResponse>('POST', '/api/auth/login', input);
 
 export const useLogin = () => useMutation({ mutationFn: login });
+
+/** The code step: the challenge login answered and a code from the app, or a recovery code. */
+export const useLoginWithCode = () =>
+  useMutation({
+    mutationFn: (input: TwoFactorLoginRequest) => apiRequest<AuthResponse>('POST', '/api/auth/login/two-factor', input),
+  });

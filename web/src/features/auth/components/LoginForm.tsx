@@ -1,21 +1,25 @@
 import { Button, Stack } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { LoginRequestSchema, type AuthResponse, type LoginRequest } from '@moonrelay/contract/auth';
 import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useLogin } from '../api/login.ts';
 import { TextField } from './TextField.tsx';
+import { TwoFactorStep } from './TwoFactorStep.tsx';
 
 export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) => void }) {
   const login = useLogin();
+  // Set when the password was right and the account asks for a code next.
+  const [challenge, setChallenge] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { emailOrUsername: '', password: '' },
   });
   const submit = handleSubmit((values) =>
     login.mutate(values, {
-      onSuccess: (result) => onSignedIn(result),
+      onSuccess: (result) => ('twoFactorRequired' in result ? setChallenge(result.challenge) : onSignedIn(result)),
       onError: (error) =>
         notify({
           type: 'error',
@@ -24,6 +28,9 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
         }),
     }),
   );
+  if (challenge) {
+    return <TwoFactorStep challenge={challenge} onSignedIn={onSignedIn} onBack={() => setChallenge(null)} />;
+  }
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="4">

@@ -1,0 +1,177 @@
+import QRCode from 'qrcode';
+import type { RecoveryCodes, TotpDisableRequest, TotpSetup, TwoFactorStatus } from '@moonrelay/contract/two-factor';
+import { TWO_FACTOR, ERRORS } from '@moonrelay/contract/messages';
+import { inTransaction, type Db } from '../../db/database.ts';
+import { nowIso } from '../../db/time.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { WindowCounter } from '../../platform/rate-limits.ts';
+import { verifyPassword } from '../../security/passwords.ts';
+import type { SecretBox } from '../../security/secret-box.ts';
+import {
+  hashRecoveryCode,
+  newRecoveryCode,
+  newTotpSecret,
+  normalizeRecoveryCode,
+  RECOVERY_CODE_COUNT,
+  totpStepOf,
+  totpUri,
+} from '../../security/totp.ts';
+import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
+import { usersRepo, type UserRow } from '../users/users.repo.ts';
+import { twoFactorRepo } from './two-factor.repo.ts';
+
+interface Deps {
+  db: Db;
+  /** Seals authenticator secrets at rest, under its own label of the server secret. */
+  box: SecretBox;
+  audit: AuditService;
+  /**
+   * The login lockout's counter. Proofs asked for in Settings (the password or a code) count under
+   * the account's own key, so a stolen session cannot guess its way to turning the factor off.
+   */
+  attempts: WindowCounter;
+  requireForAdmins: boolean;
+  /** The name authenticator apps show above the codes. */
+  issuer: string;
+}
+
+/** Which kind of code proved the second factor. */
+export type CodeKind = 'totp' | 'recovery';
+
+/**
+ * An account's second factor: setting up an authenticator app, its recovery codes, and checking a
+ * code at sign-in or before a change in Settings.
+ */
+export function createTwoFactorService(deps: Deps) {
+  const { db, box, audit, attempts } = deps;
+  const actorOf = (row: UserRow) => ({ id: row.id, name: row.username });
+
+  async function userOrThrow(userId: string): Promise<UserRow> {
+    const row = await usersRepo.findById(db, userId);
+    if (!row) throw new AppError(401, ERRORS.authenticationFailed);
+    return row;
+  }
+
+  /** Counts one proof attempt of the account in Settings; past the budget, 429 as at login. */
+  async function spendProofAttempt(userId: string): Promise<void> {
+    const attempt = await attempts.hit(`user:${userId}`);
+    if (!attempt.allowed) {
+      const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
+      throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
+    }
+  }
+
+  async function status(userId: string, isAdmin: boolean): Promise<TwoFactorStatus> {
+    const factor = await twoFactorRepo.findTotp(db, userId);
+    const totp = factor?.confirmedAt != null;
+    return {
+      totp,
+      recoveryCodesLeft: totp ? await twoFactorRepo.recoveryCodesLeft(db, userId) : 0,
+      requiredForAdmins: deps.requireForAdmins,
+      setupRequired: deps.requireForAdmins && isAdmin && !totp,
+    };
+  }
+
+  /**
+   * Whether `code` is a current authenticator code or an unused recovery code of the account, and
+   * spends it: an authenticator code's step and a recovery code are each accepted once, by whichever
+   * request records them first.
+   */
+  async function spendCode(row: UserRow, typed: string): Promise<CodeKind | null> {
+    const factor = await twoFactorRepo.findTotp(db, row.id);
+    if (factor?.confirmedAt == null) return null;
+    const code = typed.replace(/\s/g, '');
+    if (/^\d{6}$/.test(code)) {
+      const step = await totpStepOf(box.open(factor.secretSealed), code);
+      return step !== null && (await twoFactorRepo.spendTimeStep(db, row.id, step)) ? 'totp' : null;
+    }
+    const recovery = normalizeRecoveryCode(code);
+    if (!recovery) return null;
+    if (!(await twoFactorRepo.spendRecoveryCode(db, row.id, hashRecoveryCode(recovery), nowIso()))) return null;
+    await audit.record({
+      actor: actorOf(row),
+      action: AUDIT_ACTIONS.accountRecoveryCodeUsed,
+      targetType: 'user',
+      targetId: row.id,
+      details: { username: row.username, left: await twoFactorRepo.recoveryCodesLeft(db, row.id) },
+    });
+    return 'recovery';
+  }
+
+  return {
+    status,
+    spendCode,
+
+    async isOn(userId: string): Promise<boolean> {
+      return (await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null;
+    },
+
+    async startTotp(userId: string, password: string): Promise<TotpSetup> {
+      const row = await userOrThrow(userId);
+      if (row.passwordHash === null) throw new AppError(409, TWO_FACTOR.noPasswordToConfirm);
+      await spendProofAttempt(userId);
+      if (!(await verifyPassword(row.passwordHash, password))) throw new AppError(403, TWO_FACTOR.wrongPassword);
+      await attempts.reset(`user:${userId}`);
+      if (await this.isOn(userId)) throw new AppError(409, TWO_FACTOR.alreadyOn);
+      const secret = newTotpSecret();
+      await inTransaction(db, (trx) => twoFactorRepo.putPendingTotp(trx, userId, box.seal(secret), nowIso()));
+      const otpauthUrl = totpUri(secret, row.email, deps.issuer);
+      return { secret, otpauthUrl, qrCodeDataUrl: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 }) };
+    },
+
+    async confirmTotp(userId: string, isAdmin: boolean, code: string): Promise<RecoveryCodes> {
+      const row = await userOrThrow(userId);
+      const factor = await twoFactorRepo.findTotp(db, userId);
+      if (!factor) throw new AppError(409, TWO_FACTOR.noPendingSetup);
+      if (factor.confirmedAt !== null) throw new AppError(409, TWO_FACTOR.alreadyOn);
+      const step = await totpStepOf(box.open(factor.secretSealed), code.replace(/\s/g, ''));
+      if (step === null) throw new AppError(400, TWO_FACTOR.wrongSetupCode);
+      const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+      const now = nowIso();
+      const confirmed = await inTransaction(db, async (trx) => {
+        // The step of the confirming code is spent too: it cannot then sign in.
+        if (!(await twoFactorRepo.spendTimeStep(trx, userId, step, now))) return false;
+        await twoFactorRepo.replaceRecoveryCodes(trx, userId, recoveryCodes.map(hashRecoveryCode), now);
+        return true;
+      });
+      // Another confirmation with the same code got there first.
+      if (!confirmed) throw new AppError(409, TWO_FACTOR.alreadyOn);
+      await audit.record({
+        actor: actorOf(row),
+        action: AUDIT_ACTIONS.accountTwoFactorEnabled,
+        targetType: 'user',
+        targetId: row.id,
+        details: { username: row.username, method: 'totp' },
+      });
+      return { recoveryCodes, status: await status(userId, isAdmin) };
+    },
+
+    async disableTotp(userId: string, isAdmin: boolean, proof: TotpDisableRequest): Promise<TwoFactorStatus> {
+      const row = await userOrThrow(userId);
+      if (!(await this.isOn(userId))) throw new AppError(409, TWO_FACTOR.notOn);
+      await spendProofAttempt(userId);
+      const proved =
+        proof.password !== undefined
+          ? row.passwordHash !== null && (await verifyPassword(row.passwordHash, proof.password))
+          : (await spendCode(row, proof.code ?? '')) !== null;
+      if (!proved)
+        throw new AppError(403, proof.password !== undefined ? TWO_FACTOR.wrongPassword : TWO_FACTOR.wrongCode);
+      await attempts.reset(`user:${userId}`);
+      await inTransaction(db, (trx) => twoFactorRepo.deleteTotp(trx, userId));
+      await audit.record({
+        actor: actorOf(row),
+        action: AUDIT_ACTIONS.accountTwoFactorDisabled,
+        targetType: 'user',
+        targetId: row.id,
+        details: {
+          username: row.username,
+          method: 'totp',
+          provedWith: proof.password !== undefined ? 'password' : 'code',
+        },
+      });
+      return status(userId, isAdmin);
+    },
+  };
+}
+
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
