@@ -124,6 +124,8 @@ export const TempScriptResponseSchema = z
     loadstring: z.string(),
     /** Where the loader fetches the code from; its token reads this one script only. */
     url: z.string(),
+    /** When the URL's token stops working (LOADER_TOKEN_DAYS after it was issued). */
+    expiresAt: z.string(),
   })
   .meta({ id: 'TempScriptResponse' });
 export type TempScriptResponse = z.infer<typeof TempScriptResponseSchema>;

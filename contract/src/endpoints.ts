@@ -759,7 +759,7 @@ export const endpoints = {
     path: '/api/scripts/temp',
     tag: 'Scripts',
     summary:
-      'Keep code too long to send as a command (over 10000 characters) and answer a one-line loader that fetches it: `loadstring(game:GetService("HttpService"):GetAsync(url))()`. The URL carries a token that reads this script only and stops working when the API key is regenerated.',
+      'Keep code too long to send as a command (over 10000 characters) and answer a one-line loader that fetches it: `loadstring(game:GetService("HttpService"):GetAsync(url))()`. The URL carries a token that reads this script only; it expires after LOADER_TOKEN_DAYS (30 days by default, expiresAt) and stops working when the API key is regenerated or the kept script is deleted.',
     auth: 'session-or-key',
     keyScopes: ['commands', 'execute'],
     rateLimit: 'general',
@@ -767,6 +767,19 @@ export const endpoints = {
     response: TempScriptResponseSchema,
     errors: [400, 401, 409, 413],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  deleteTempScript: endpoint({
+    method: 'delete',
+    path: '/api/scripts/temp/:id',
+    tag: 'Scripts',
+    summary:
+      'Delete code kept by POST /api/scripts/temp: every loader URL issued for it stops working at once (404). Keeping the same code again gives a new id and URL.',
+    auth: 'session-or-key',
+    keyScopes: ['commands', 'execute'],
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [400, 401, 404],
   }),
   loadTempScript: endpoint({
     method: 'get',

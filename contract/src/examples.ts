@@ -452,6 +452,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       id: TEMP_SCRIPT_ID,
       loadstring: `loadstring(game:GetService("HttpService"):GetAsync("${tempScriptUrl}"))()`,
       url: tempScriptUrl,
+      expiresAt: '2026-12-22T00:26:50.000Z',
     },
     error: {
       status: 400,
@@ -461,6 +462,12 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       },
     },
     note: 'For code over 10000 characters, which is too long to send as a command: run the answered loadstring in your game.',
+  },
+  deleteTempScript: {
+    params: { id: TEMP_SCRIPT_ID_PLACEHOLDER },
+    response: { success: true },
+    error: { status: 404, body: { error: 'This long script was deleted or never kept' } },
+    note: 'Every loader url issued for the kept code stops working at once.',
   },
   loadTempScript: {
     params: { id: TEMP_SCRIPT_ID_PLACEHOLDER },

@@ -131,6 +131,8 @@ export const CATALOGUE_ERRORS = {
   scriptNotFound: 'Catalogue script not found',
   scriptTooLarge: 'This catalogue script is larger than 1 MiB and cannot be imported',
   invalidScriptToken: 'Invalid or revoked script token',
+  scriptTokenExpired: 'This loader URL has expired: keep the script again for a new one',
+  keptScriptGone: 'This long script was deleted or never kept',
   noApiKey: 'No API key: regenerate your API key in Settings first',
 } as const;
 

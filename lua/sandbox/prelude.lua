@@ -260,11 +260,24 @@ G.pcall = function(f, ...)
   return passLimits(pcall(f, ...))
 end
 
+-- The script's error handler runs only while the run goes on. Once a limit is raised, Lua calls the
+-- handler again with the limit's message, and when the hook raised it that call runs with hooks off:
+-- a handler that loops there could never be stopped. So after a limit, the handler is skipped and
+-- the limit goes on; before one, it runs under the hook and counts against the budget like any code.
+local function guardHandler(handler)
+  return function(message)
+    if limitError(message) then
+      return message
+    end
+    return handler(message)
+  end
+end
+
 G.xpcall = function(f, handler, ...)
   if type(handler) ~= "function" then
     error(badArgument(2, "xpcall", "function expected, got " .. type(handler)), 2)
   end
-  return passLimits(xpcall(f, handler, ...))
+  return passLimits(xpcall(f, guardHandler(handler), ...))
 end
 
 -- Text chunks only: a chunk that starts with ESC (precompiled bytecode) is refused, and the mode is

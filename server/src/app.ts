@@ -241,7 +241,9 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   const scriptLoader = createScriptLoaderService({
     db,
-    tokens: createScriptTokens(loadServerSecret(config.appSecret, config.dataDir)),
+    tokens: createScriptTokens(loadServerSecret(config.appSecret, config.dataDir), {
+      lifetimeDays: config.loaderTokenDays,
+    }),
   });
   registerSandboxJob(jobs, sandboxPool);
   const admin = createAdminService({ db, apiKeys, users, audit, presence, gameLink, executions, luaTools, bus });

@@ -53,6 +53,15 @@ describe('configuration', () => {
     }
   });
 
+  it('keeps loader URLs working 30 days by default; LOADER_TOKEN_DAYS sets 1 to 3650 days', () => {
+    expect(loadConfig({}).loaderTokenDays).toBe(30);
+    expect(loadConfig({ LOADER_TOKEN_DAYS: '1' }).loaderTokenDays).toBe(1);
+    expect(loadConfig({ LOADER_TOKEN_DAYS: '3650' }).loaderTokenDays).toBe(3650);
+    for (const bad of ['0', '-1', '3651', '1.5', 'forever', '']) {
+      expect(() => loadConfig({ LOADER_TOKEN_DAYS: bad }), bad).toThrow(/LOADER_TOKEN_DAYS/);
+    }
+  });
+
   it('lets schedules run every 60 s at most by default; SCHEDULE_MIN_INTERVAL_SECONDS lowers it to 1', () => {
     expect(loadConfig({}).scheduleMinIntervalSeconds).toBe(60);
     expect(loadConfig({ SCHEDULE_MIN_INTERVAL_SECONDS: '1' }).scheduleMinIntervalSeconds).toBe(1);

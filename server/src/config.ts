@@ -103,6 +103,7 @@ const EnvSchema = z.object({
   GAME_MAX_SERVERS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(25_000),
   GAME_NEW_SERVERS_PER_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(12_000),
   GAME_EXECUTION_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(GAME_EXECUTION_WAIT_MS),
+  LOADER_TOKEN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   SCHEDULE_MIN_INTERVAL_SECONDS: z.coerce
     .number()
     .int()
@@ -178,6 +179,8 @@ export interface Config {
    * as the real-time test does).
    */
   scheduleMinIntervalSeconds: number;
+  /** Days a long script's loader URL works after it is issued. */
+  loaderTokenDays: number;
   /**
    * The live game console: lines kept per game server (older ones are pruned in the background),
    * and lines one account may store a minute on this instance (past it they are dropped and counted).
@@ -249,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gameNewServersPerKeyPerMinute: e.GAME_NEW_SERVERS_PER_KEY_PER_MINUTE,
     gameExecutionWaitMs: e.GAME_EXECUTION_WAIT_MS,
     scheduleMinIntervalSeconds: e.SCHEDULE_MIN_INTERVAL_SECONDS,
+    loaderTokenDays: e.LOADER_TOKEN_DAYS,
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {

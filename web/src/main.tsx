@@ -1,3 +1,5 @@
+// First: no schema may parse before zod is told not to probe for eval.
+import './lib/zod-without-eval.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';

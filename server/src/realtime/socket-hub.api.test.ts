@@ -54,6 +54,18 @@ describe('live push (Socket.IO)', () => {
     await expect(connected(open('mrs_not-a-session'))).rejects.toThrow('Authentication failed');
   });
 
+  it('refuses API keys: only a session opens a socket, so revoking a key has no socket to close', async () => {
+    const user = await registerUser(server);
+    const scoped = await server.call('POST', '/api/user/api-keys', {
+      token: user.token,
+      body: { name: 'socket probe', scopes: ['scripts:read'] },
+    });
+    expect(scoped.status).toBe(200);
+    for (const key of [user.user.apiKey as string, scoped.body.key as string]) {
+      await expect(connected(open(key))).rejects.toThrow('Authentication failed');
+    }
+  });
+
   it("pushes the user's game status, command steps and late results to that user only", async () => {
     const alice = await registerUser(server);
     const bob = await registerUser(server);

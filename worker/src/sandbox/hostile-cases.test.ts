@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_CASES } from './hostile-cases.ts';
+import { ERROR_HANDLER_CASES, HOSTILE_CASES } from './hostile-cases.ts';
 import { runLua, warmUpSandbox, type SandboxLimits } from './run-lua.ts';
 import { runInThread } from './thread-harness.ts';
 
@@ -11,6 +11,8 @@ import { runInThread } from './thread-harness.ts';
 const TEST_LIMITS: Partial<SandboxLimits> = { instructionLimit: 50_000_000, deadlineMs: 20_000 };
 /** The pool's hard deadline, as the hostile C calls meet it. */
 const HARD_DEADLINE_MS = 3000;
+/** The thread kill behind runs that must end by a sandbox limit, and end long before it. */
+const SAFETY_DEADLINE_MS = 15_000;
 
 /** A run that proves the thread's WASM module still works after a hostile one. */
 async function expectHealthy(): Promise<void> {
@@ -25,7 +27,7 @@ beforeAll(async () => {
 });
 
 describe('hostile scripts stopped by the sandbox', () => {
-  for (const hostile of HOSTILE_CASES.filter((c) => c.stoppedBy === 'sandbox')) {
+  for (const hostile of HOSTILE_CASES.filter((c) => c.stoppedBy === 'sandbox' && !ERROR_HANDLER_CASES.includes(c))) {
     it(hostile.name, async () => {
       const result = await runLua(hostile.code, TEST_LIMITS);
 
@@ -60,6 +62,20 @@ describe('hostile scripts stopped by the sandbox', () => {
     expect(result.limit).toBe('output');
     expect(Buffer.byteLength(result.output)).toBeLessThan(64 * 1024 + 100);
   });
+});
+
+describe('error handlers count against the instruction budget like the rest of the run', () => {
+  for (const hostile of ERROR_HANDLER_CASES) {
+    it(hostile.name, async () => {
+      // In a thread of its own: a handler the sandbox cannot stop meets the thread's termination
+      // (a safety net, far above the lowered instruction limit) instead of hanging the suite.
+      const run = await runInThread(hostile.code, { limits: TEST_LIMITS, hardDeadlineMs: SAFETY_DEADLINE_MS });
+
+      expect(run.terminated).toBe(false);
+      expect(run.result).toMatchObject({ success: false, limit: hostile.expect.limit });
+      expect(run.result?.error).toMatch(hostile.expect.error!);
+    });
+  }
 });
 
 describe('hostile scripts inside one C call: only the hard deadline stops them', () => {

@@ -41,6 +41,51 @@ const refusedCase = (name: string, code: string, error: RegExp): HostileCase => 
   expect: { limit: null, error },
 });
 
+/**
+ * Error handlers of xpcall that never return. The handler runs again when a limit is raised inside
+ * it, and that second call comes from inside the instruction hook, where Lua runs no hook: were the
+ * script's handler to run there, nothing but the thread's termination would stop it. The tests run
+ * these in a thread of their own, so a sandbox that fails them is terminated instead of hanging.
+ */
+export const ERROR_HANDLER_CASES: readonly HostileCase[] = [
+  limitCase(
+    'xpcall whose handler loops',
+    'xpcall(error, function() while true do end end)',
+    'instructions',
+    /^Instruction limit exceeded$/,
+  ),
+  limitCase(
+    'xpcall whose function and handler both loop',
+    'xpcall(function() while true do end end, function() while true do end end)',
+    'instructions',
+    /^Instruction limit exceeded$/,
+  ),
+  limitCase(
+    'xpcall whose handler calls a looping function',
+    'local function spin() while true do end end xpcall(function() error("x") end, function(e) spin() return e end)',
+    'instructions',
+    /^Instruction limit exceeded$/,
+  ),
+  limitCase(
+    'nested xpcalls whose handlers loop',
+    'xpcall(function() xpcall(error, function() while true do end end) end, function() while true do end end)',
+    'instructions',
+    /^Instruction limit exceeded$/,
+  ),
+  limitCase(
+    'xpcall whose handler loops over pcalls',
+    'xpcall(error, function() while true do pcall(function() while true do end end) end end)',
+    'instructions',
+    /^Instruction limit exceeded$/,
+  ),
+  limitCase(
+    'xpcall whose handler loops inside a coroutine',
+    'coroutine.wrap(function() xpcall(error, function() while true do end end) end)()',
+    'instructions',
+    /^Instruction limit exceeded$/,
+  ),
+];
+
 export const HOSTILE_CASES: readonly HostileCase[] = [
   // Bytecode and escapes from the state.
   refusedCase('bytecode through load', `return assert(load(${BYTECODE}))`, /binary chunks are not allowed/),
@@ -79,6 +124,7 @@ return assert(load(function() if sent then return nil end sent = true return ${B
     'instructions',
     /^Instruction limit exceeded$/,
   ),
+  ...ERROR_HANDLER_CASES,
   limitCase(
     'infinite loop in coroutines, caught',
     'while true do pcall(coroutine.wrap(function() while true do end end)) coroutine.resume(coroutine.create(function() while true do end end)) end',

@@ -31,6 +31,8 @@
  *   (worker/src/sandbox/README.md has the measurements). From then on the hook raises again at
  *   every instruction (any other coroutine is armed within 1,000 instructions), and
  *   pcall/xpcall/coroutine.resume/load hand the limit on, so a script cannot catch its way past it.
+ *   An xpcall handler counts like any code; once a limit is raised it is no longer called, because
+ *   Lua calls it again from inside the hook, where no hook runs (the prelude skips it).
  *   On a wasmoon build the counter cannot be patched into, a plain count hook counts instead.
  * - Warm-up: V8 first runs WASM in its baseline tier and swaps in optimised code only between calls,
  *   so a thread's first long script runs about 2.5x slower. warmUpSandbox() (short loops for 400 ms)
@@ -120,6 +122,8 @@ const LIBRARIES = [
 
 const SCRIPT_CHUNK_NAME = '=script';
 const PRELUDE_CHUNK_NAME = '=prelude';
+/** What stops Lua code still running while the state closes. */
+const RUN_OVER = 'The sandbox run is over';
 /** What Lua raises when an allocation is refused (the state's preallocated message). */
 const OUT_OF_MEMORY = 'not enough memory';
 /** Output line prefixes by the prelude's emit kind: print, warn, error of a spawned thread. */
@@ -692,7 +696,7 @@ function raiseLimit(runtime: Runtime, L: number, run: Run): void {
     resetCounter(runtime.counter, TRIPPED_INTERVAL);
   }
   lua.lua_sethook(L, runtime.hookPointer, LuaEventMasks.Count, 1);
-  lua.lua_pushstring(L, run.tripped === null ? 'The sandbox run is over' : limitMessage(run.tripped, run.limits));
+  lua.lua_pushstring(L, run.tripped === null ? RUN_OVER : limitMessage(run.tripped, run.limits));
   lua.lua_error(L);
 }
 
@@ -730,10 +734,11 @@ function onLimitError(runtime: Runtime, L: number): number {
   if (run.tripped === null && isOutOfMemory(runtime, L, 1)) {
     run.tripped = 'memory';
   }
-  if (run.tripped === null) {
+  if (run.tripped === null && !run.closing) {
     return 0;
   }
-  runtime.lua.lua_pushstring(L, limitMessage(run.tripped, run.limits));
+  // While the state closes, any Lua still running is stopped as a limit would stop it.
+  runtime.lua.lua_pushstring(L, run.tripped === null ? RUN_OVER : limitMessage(run.tripped, run.limits));
   return 1;
 }
 

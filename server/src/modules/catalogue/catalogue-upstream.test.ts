@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisPacer } from '../../platform/redis/redis-pacer.ts';
 import { startRedis } from '../../../test/instances.ts';
-import { createCatalogueUpstream, UpstreamError } from './catalogue-upstream.ts';
+import { CATALOGUE_CALLER_MAX_WAITING, createCatalogueUpstream, UpstreamError } from './catalogue-upstream.ts';
 
 /** A virtual clock: sleeping moves it on at once, so pacing and backoff are checked without waiting. */
 function virtualClock() {
@@ -68,6 +68,43 @@ describe('catalogue upstream calls', () => {
     const refused = await failure(upstream.get('http://x', 'application/json', 1_000));
     expect(refused.kind).toBe('busy');
     expect(refused.retryAfterMs).toBe(11_000);
+    expect(upstream.stats().refused).toBe(1);
+  });
+
+  it("caps one user's waiting calls with their own refusal, while another user's call still gets a place", async () => {
+    const clock = { now: () => 0, sleep: () => new Promise<void>(() => {}) };
+    stubFetch(clock, ok);
+    const upstream = createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs: 1_000, ...clock });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    // The first call is made at once; the next ones wait for their turn.
+    await upstream.get('http://x/a', 'application/json', 1_000, 'user-a');
+    for (let i = 0; i < CATALOGUE_CALLER_MAX_WAITING; i += 1) {
+      void upstream.get(`http://x/a${i}`, 'application/json', 1_000, 'user-a');
+    }
+    await turn();
+    expect(upstream.stats().refused).toBe(0);
+    const refused = await failure(upstream.get('http://x/a-more', 'application/json', 1_000, 'user-a'));
+    expect(refused.kind).toBe('busy');
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+
+    void upstream.get('http://x/b', 'application/json', 1_000, 'user-b').catch(() => {});
+    await turn();
+    expect(upstream.stats().refused).toBe(1);
+  });
+
+  it("gives a user with nothing waiting a place even when others' calls fill the next 10 s", async () => {
+    const clock = { now: () => 0, sleep: () => new Promise<void>(() => {}) };
+    stubFetch(clock, ok);
+    const upstream = createCatalogueUpstream({ timeoutMs: 5_000, minIntervalMs: 1_000, ...clock });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    // Many users, each within their own cap, fill every turn of the next 10 s.
+    for (let i = 0; i < 11; i += 1) void upstream.get(`http://x/${i}`, 'application/json', 1_000, `user-${i % 4}`);
+    await turn();
+    const refused = await failure(upstream.get('http://x/more', 'application/json', 1_000, 'user-0'));
+    expect(refused.kind).toBe('busy');
+
+    void upstream.get('http://x/newcomer', 'application/json', 1_000, 'newcomer').catch(() => {});
+    await turn();
     expect(upstream.stats().refused).toBe(1);
   });
 

@@ -6,7 +6,8 @@ import type { CircuitBreaker } from './circuit-breaker.ts';
  * clients keep to about one request a second, so calls start at least `minIntervalMs` apart (1000
  * by default) for the whole process: later calls queue for their turn, and a call that would wait
  * more than 10 s is refused at once as busy instead. A 429 stops all calls for its Retry-After, or
- * for 2, 4, 8 ... up to 60 s on repeated 429s without one. Each call has `timeoutMs` (5 s) for
+ * for 2, 4, 8 ... up to 60 s on repeated 429s without one. Each user may have only a few calls
+ * waiting (CATALOGUE_CALLER_MAX_WAITING), so one user cannot fill the queue for everyone. Each call has `timeoutMs` (5 s) for
  * the whole answer, body included, and a size cap.
  *
  * In the scale-out mode a shared pacer (Redis) extends both rules to the whole deployment: a call
@@ -31,6 +32,13 @@ export class UpstreamError extends Error {
 }
 
 const MAX_QUEUE_WAIT_MS = 10_000;
+/**
+ * Calls one user may have waiting for their turn; past it, that user's next call is refused as busy
+ * while everyone else's still queue. A user with nothing waiting gets a place even when the others'
+ * calls fill the next 10 s, up to twice that, so one user (or a few) cannot shut the rest out.
+ */
+export const CATALOGUE_CALLER_MAX_WAITING = 3;
+const MAX_NEWCOMER_WAIT_MS = 2 * MAX_QUEUE_WAIT_MS;
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_MAX_MS = 60_000;
 
@@ -97,6 +105,8 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
   /** Calls take their turn one after another; each starts `minIntervalMs` after the one before. */
   let queue: Promise<void> = Promise.resolve();
   let waiting = 0;
+  /** Waiting calls by the user they are made for; calls made for no one (refreshes) are not counted. */
+  const waitingByCaller = new Map<string, number>();
   let lastStartAt = Number.NEGATIVE_INFINITY;
   let backoffUntil = 0;
   let consecutive429 = 0;
@@ -118,15 +128,22 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
   };
 
   /** Waits for this call's turn, or refuses it as busy. */
-  async function takeSlot(): Promise<void> {
+  async function takeSlot(caller: string | undefined): Promise<void> {
     if (now() < backoffUntil) throw refuse('backing off after a 429', backoffUntil - now());
     if (options.shared) {
       const sharedPause = await fromShared((pacer) => pacer.pausedFor(), 0);
       if (sharedPause > 0) throw refuse('another instance is backing off after a 429', sharedPause);
     }
     const expectedWait = Math.max(0, untilNextStart()) + waiting * options.minIntervalMs;
-    if (expectedWait > MAX_QUEUE_WAIT_MS) throw refuse('too many calls waiting', expectedWait);
+    const callerWaiting = caller === undefined ? 0 : (waitingByCaller.get(caller) ?? 0);
+    if (callerWaiting >= CATALOGUE_CALLER_MAX_WAITING)
+      throw refuse('this user has too many calls waiting', expectedWait);
+    const newcomer = caller !== undefined && callerWaiting === 0;
+    if (expectedWait > (newcomer ? MAX_NEWCOMER_WAIT_MS : MAX_QUEUE_WAIT_MS)) {
+      throw refuse('too many calls waiting', expectedWait);
+    }
     waiting += 1;
+    if (caller !== undefined) waitingByCaller.set(caller, callerWaiting + 1);
     const turn = queue.then(async () => {
       // A timer may fire a little early: wait until the interval has really passed.
       while (untilNextStart() > 0) await sleep(untilNextStart());
@@ -143,6 +160,11 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
       await turn;
     } finally {
       waiting -= 1;
+      if (caller !== undefined) {
+        const left = (waitingByCaller.get(caller) ?? 1) - 1;
+        if (left > 0) waitingByCaller.set(caller, left);
+        else waitingByCaller.delete(caller);
+      }
     }
     // A 429 that arrived while this call waited stops it too.
     if (now() < backoffUntil) throw refuse('backing off after a 429', backoffUntil - now());
@@ -159,15 +181,18 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
     throw new UpstreamError('busy', 'the catalogue answered 429', wait);
   }
 
-  /** One GET; answers the body text of a 2xx answer, or throws an UpstreamError. */
-  async function get(url: string, accept: string, maxBytes: number): Promise<string> {
+  /**
+   * One GET; answers the body text of a 2xx answer, or throws an UpstreamError. `caller` is the user
+   * the call is made for (absent for background refreshes), whose waiting calls are capped.
+   */
+  async function get(url: string, accept: string, maxBytes: number, caller?: string): Promise<string> {
     const admission = options.breaker ? await options.breaker.admit() : undefined;
     if (admission && !admission.allowed) {
       stats.circuitOpen += 1;
       throw new UpstreamError('circuit-open', 'the catalogue has been failing', admission.retryAfterMs);
     }
     try {
-      const body = await send(url, accept, maxBytes);
+      const body = await send(url, accept, maxBytes, caller);
       admission?.settle('success');
       return body;
     } catch (error) {
@@ -179,8 +204,8 @@ export function createCatalogueUpstream(options: UpstreamOptions) {
     }
   }
 
-  async function send(url: string, accept: string, maxBytes: number): Promise<string> {
-    await takeSlot();
+  async function send(url: string, accept: string, maxBytes: number, caller: string | undefined): Promise<string> {
+    await takeSlot(caller);
     stats.calls += 1;
     try {
       const response = await fetch(url, {

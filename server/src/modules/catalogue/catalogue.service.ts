@@ -162,7 +162,8 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
   async function cached<T>(
     cache: AnswerCache<T>,
     key: string,
-    loader: () => Promise<{ value: T; weight: number }>,
+    caller: string | undefined,
+    loader: (caller: string | undefined) => Promise<{ value: T; weight: number }>,
   ): Promise<Served<T>> {
     const entry = cache.get(key, now());
     if (entry && now() - entry.storedAt < config.cacheMs) {
@@ -171,7 +172,8 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
     }
     if (entry) {
       counts.staleServed += 1;
-      const { call, joined } = load(cache, key, loader);
+      // A refresh is made for no one in particular: it does not count among the user's waiting calls.
+      const { call, joined } = load(cache, key, () => loader(undefined));
       if (!joined) {
         counts.refreshes += 1;
         // A 404 or an oversized script is the catalogue's real answer: the copy goes.
@@ -184,7 +186,7 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
       }
       return { value: entry.value, stale: { fetchedAt: new Date(entry.storedAt).toISOString() } };
     }
-    const { call, joined } = load(cache, key, loader);
+    const { call, joined } = load(cache, key, () => loader(caller));
     if (joined) counts.coalesced += 1;
     else counts.misses += 1;
     try {
@@ -198,11 +200,16 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
     }
   }
 
-  async function listAnswer(path: string, params: Record<string, string | number>, page: number) {
+  async function listAnswer(
+    path: string,
+    params: Record<string, string | number>,
+    page: number,
+    caller: string | undefined,
+  ) {
     const query = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, String(value)]));
     const url = `${config.apiUrl}${path}${query.size ? `?${query}` : ''}`;
-    const served = await cached(pages, url, async () => {
-      const body = await upstream.get(url, 'application/json', PAGE_MAX_BYTES);
+    const served = await cached(pages, url, caller, async (madeFor) => {
+      const body = await upstream.get(url, 'application/json', PAGE_MAX_BYTES, madeFor);
       let parsed: unknown;
       try {
         parsed = JSON.parse(body);
@@ -218,11 +225,16 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
     code.length * 3 > SCRIPT_CODE_MAX_BYTES && Buffer.byteLength(code) > SCRIPT_CODE_MAX_BYTES;
 
   /** The source from `/script/{id}`, else from `/script/raw/{id}` (a listing may lack the code, or the JSON fail). */
-  async function loadSource(id: string): Promise<string> {
+  async function loadSource(id: string, caller: string | undefined): Promise<string> {
     const path = encodeURIComponent(id);
     let firstFailure: unknown;
     try {
-      const body = await upstream.get(`${config.apiUrl}/script/${path}`, 'application/json', SCRIPT_JSON_MAX_BYTES);
+      const body = await upstream.get(
+        `${config.apiUrl}/script/${path}`,
+        'application/json',
+        SCRIPT_JSON_MAX_BYTES,
+        caller,
+      );
       const code = codeOfScriptAnswer(JSON.parse(body));
       if (code !== null) return code;
     } catch (error) {
@@ -231,7 +243,12 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
       firstFailure = error;
     }
     try {
-      const raw = await upstream.get(`${config.apiUrl}/script/raw/${path}`, 'text/plain', SCRIPT_CODE_MAX_BYTES);
+      const raw = await upstream.get(
+        `${config.apiUrl}/script/raw/${path}`,
+        'text/plain',
+        SCRIPT_CODE_MAX_BYTES,
+        caller,
+      );
       if (raw.trim() === '') throw new UpstreamError('not-found', 'the raw source is empty');
       return raw;
     } catch (error) {
@@ -243,23 +260,26 @@ export function createCatalogueService(config: CatalogueConfig, dependencies: Ca
   }
 
   return {
-    /** `GET /api/scriptblox/fetch`: the catalogue's newest scripts, a page at a time. */
-    fetch(page: number, max: number): Promise<CataloguePage> {
-      return listAnswer('/script/fetch', { page, max }, page);
+    /**
+     * `GET /api/scriptblox/fetch`: the catalogue's newest scripts, a page at a time. `caller` (here and
+     * below) is the user asking, whose calls waiting for the catalogue are capped.
+     */
+    fetch(page: number, max: number, caller?: string): Promise<CataloguePage> {
+      return listAnswer('/script/fetch', { page, max }, page, caller);
     },
 
-    search(q: string, page: number, max: number): Promise<CataloguePage> {
-      return listAnswer('/script/search', { q, page, max }, page);
+    search(q: string, page: number, max: number, caller?: string): Promise<CataloguePage> {
+      return listAnswer('/script/search', { q, page, max }, page, caller);
     },
 
-    trending(): Promise<CataloguePage> {
-      return listAnswer('/script/trending', {}, 1);
+    trending(caller?: string): Promise<CataloguePage> {
+      return listAnswer('/script/trending', {}, 1, caller);
     },
 
     /** One script's source and the executor-only functions it calls. */
-    async source(id: string): Promise<CatalogueSource> {
-      const served = await cached(sources, `source:${id}`, async () => {
-        const code = await loadSource(id);
+    async source(id: string, caller?: string): Promise<CatalogueSource> {
+      const served = await cached(sources, `source:${id}`, caller, async (madeFor) => {
+        const code = await loadSource(id, madeFor);
         if (tooLarge(code)) throw new UpstreamError('too-large', 'the source is over 1 MiB');
         return { value: { _id: id, code, executorFunctions: findExecutorFunctions(code) }, weight: code.length };
       });

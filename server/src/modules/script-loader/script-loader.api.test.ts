@@ -5,6 +5,10 @@ import { describeEachEngine } from '../../../test/engines.ts';
 import { startEmulatedGame, type EmulatedGame } from '../../../test/roblox-emulation/emulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { renderGameIntegration } from '../game/integration-scripts.ts';
+import { loadServerSecret } from '../../security/server-secret.ts';
+import { createScriptTokens } from './script-tokens.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const INVALID = { error: 'Invalid or revoked script token' };
 
@@ -103,6 +107,64 @@ describeEachEngine('long scripts: POST /api/scripts/temp and the loader URL', (e
     const after = (await keep(code, user.token)).body;
     expect(after.id).toBe(before.id);
     expect((await load(after.url)).text).toBe(code);
+  });
+
+  it('stops a loader URL once its token is past LOADER_TOKEN_DAYS, with its own clear answer', async () => {
+    const user = await registerUser(server);
+    const kept = (await keep(longScript('expiring'), user.token)).body;
+    const days = server.config.loaderTokenDays;
+    // The answer says until when the URL works.
+    const expiresAt = Date.parse(kept.expiresAt);
+    expect(expiresAt - Date.now()).toBeGreaterThan((days - 1) * DAY_MS);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(days * DAY_MS);
+
+    // The same token, issued by this server one lifetime (and a minute) ago.
+    const apiKeyId = (
+      await server.app.database.db
+        .selectFrom('apiKeys')
+        .select('id')
+        .where('userId', '=', user.user.id)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const issuedLongAgo = createScriptTokens(loadServerSecret(server.config.appSecret, server.config.dataDir), {
+      lifetimeDays: days,
+      now: () => Date.now() - days * DAY_MS - 60_000,
+    });
+    const { token: old } = await issuedLongAgo.issue({ userId: user.user.id, scriptId: kept.id, apiKeyId });
+    const res = await server.call('GET', `/api/scripts/load/${kept.id}?key=${old}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: CATALOGUE_ERRORS.scriptTokenExpired });
+    // The URL answered today still works.
+    expect((await load(kept.url)).text).toBe(longScript('expiring'));
+  });
+
+  it('revokes every loader URL of a kept script by deleting it; keeping the code again gives a new one', async () => {
+    const user = await registerUser(server);
+    const code = longScript('deleted');
+    const kept = (await keep(code, user.token)).body;
+    expect((await load(kept.url)).status).toBe(200);
+
+    const removed = await server.call('DELETE', `/api/scripts/temp/${kept.id}`, { token: user.token });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ success: true });
+    const revoked = await load(kept.url);
+    expect(revoked.status).toBe(404);
+    expect(revoked.body).toEqual({ error: CATALOGUE_ERRORS.keptScriptGone });
+
+    // Deleting again, someone else's, or an id that was never kept: 404.
+    expect((await server.call('DELETE', `/api/scripts/temp/${kept.id}`, { token: user.token })).status).toBe(404);
+    const other = (await keep(longScript('not yours'))).body;
+    const foreign = await server.call('DELETE', `/api/scripts/temp/${other.id}`, { token: user.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: CATALOGUE_ERRORS.keptScriptGone });
+    expect((await load(other.url)).status).toBe(200);
+    expect((await server.call('DELETE', '/api/scripts/temp/nope', { token: user.token })).status).toBe(404);
+    expect((await server.call('DELETE', `/api/scripts/temp/${other.id}`)).status).toBe(401);
+
+    const again = (await keep(code, user.token)).body;
+    expect(again.id).not.toBe(kept.id);
+    expect((await load(again.url)).text).toBe(code);
+    expect((await load(kept.url)).status).toBe(404);
   });
 
   it('forgets the kept code with the account', async () => {

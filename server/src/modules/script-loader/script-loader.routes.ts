@@ -17,5 +17,9 @@ export function mountScriptLoaderRoutes(
   mountEndpoint(router, endpoints.createTempScript, limits, ({ principal, body, ctx }) =>
     loader.keep(principal.userId, body.script, serverUrl(ctx)),
   );
+  mountEndpoint(router, endpoints.deleteTempScript, limits, async ({ principal, params }) => {
+    await loader.remove(principal.userId, params.id);
+    return { success: true as const };
+  });
   mountEndpoint(router, endpoints.loadTempScript, limits, ({ params, query }) => loader.load(params.id, query.key));
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { TempScriptResponse } from '@moonrelay/contract/catalogue';
-import { CATALOGUE_ERRORS, ERRORS } from '@moonrelay/contract/messages';
+import { CATALOGUE_ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -20,6 +20,7 @@ export const loaderFor = (url: string) =>
 export function createScriptLoaderService(deps: { db: Db; tokens: ScriptTokens }) {
   const { db, tokens } = deps;
   const invalidToken = () => new AppError(401, CATALOGUE_ERRORS.invalidScriptToken);
+  const keptScriptGone = () => new AppError(404, CATALOGUE_ERRORS.keptScriptGone);
 
   return {
     async keep(userId: string, code: string, serverUrl: string): Promise<TempScriptResponse> {
@@ -32,19 +33,29 @@ export function createScriptLoaderService(deps: { db: Db; tokens: ScriptTokens }
         code,
         createdAt: nowIso(),
       });
-      const token = await tokens.issue({ userId, scriptId: row.id, apiKeyId });
+      const { token, expiresAt } = await tokens.issue({ userId, scriptId: row.id, apiKeyId });
       const url = `${serverUrl}/api/scripts/load/${row.id}?key=${token}`;
-      return { id: row.id, loadstring: loaderFor(url), url };
+      return { id: row.id, loadstring: loaderFor(url), url, expiresAt: expiresAt.toISOString() };
     },
 
-    /** The kept code, for a token issued for this very script under the user's current API key. */
+    /**
+     * The kept code, for an unexpired token issued for this very script under the user's current
+     * API key. A deleted script answers 404 whatever token is shown for it.
+     */
     async load(id: string, token: string): Promise<string> {
-      const claims = await tokens.verify(token);
-      if (!claims || claims.scriptId !== id) throw invalidToken();
+      const check = await tokens.verify(token);
+      if (!check.valid) throw check.expired ? new AppError(401, CATALOGUE_ERRORS.scriptTokenExpired) : invalidToken();
+      const { claims } = check;
+      if (claims.scriptId !== id) throw invalidToken();
       if ((await tempScriptsRepo.currentApiKeyId(db, claims.userId)) !== claims.apiKeyId) throw invalidToken();
       const code = await tempScriptsRepo.codeOf(db, claims.userId, id);
-      if (code === undefined) throw new AppError(404, ERRORS.scriptNotFound);
+      if (code === undefined) throw keptScriptGone();
       return code;
+    },
+
+    /** Deletes the user's kept script, which revokes every loader URL issued for it. */
+    async remove(userId: string, id: string): Promise<void> {
+      if (!(await tempScriptsRepo.remove(db, userId, id))) throw keptScriptGone();
     },
   };
 }

@@ -31,6 +31,16 @@ export const tempScriptsRepo = {
     return row?.code;
   },
 
+  /** Deletes one of the user's kept scripts; false when they have none by that id. */
+  async remove(db: Db, userId: string, id: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('tempScripts')
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  },
+
   /** The id of the user's current API key (a regenerated key has a new id). */
   async currentApiKeyId(db: Db, userId: string): Promise<string | undefined> {
     const row = await db.selectFrom('apiKeys').select('id').where('userId', '=', userId).executeTakeFirst();
