@@ -44,18 +44,21 @@ export function AnalyticsScreen() {
           <PageHeading>Analytics</PageHeading>
           <Text color="fg.muted">How your scripts run and how you use the API.</Text>
         </Box>
-        <HStack gap="3" wrap="wrap">
-          <SegmentGroup.Root
-            size="sm"
-            value={period}
-            onValueChange={({ value }) =>
-              value && setSearch(value === DEFAULT_ANALYTICS_PERIOD ? {} : { period: value })
-            }
-            aria-label="Period"
-          >
-            <SegmentGroup.Indicator />
-            <SegmentGroup.Items items={PERIOD_ITEMS} />
-          </SegmentGroup.Root>
+        <HStack gap="3" wrap="wrap" maxW="full">
+          {/* On a phone the periods scroll sideways inside their own strip, not the page. */}
+          <Box maxW="full" overflowX="auto">
+            <SegmentGroup.Root
+              size="sm"
+              value={period}
+              onValueChange={({ value }) =>
+                value && setSearch(value === DEFAULT_ANALYTICS_PERIOD ? {} : { period: value })
+              }
+              aria-label="Period"
+            >
+              <SegmentGroup.Indicator />
+              <SegmentGroup.Items items={PERIOD_ITEMS} />
+            </SegmentGroup.Root>
+          </Box>
           <Button
             size="sm"
             variant="outline"

@@ -102,7 +102,8 @@ export function ApiDocsScreen() {
         lazyMount
         unmountOnExit
       >
-        <Tabs.List>
+        {/* Wraps onto a second row on a phone rather than widening the page. */}
+        <Tabs.List flexWrap="wrap">
           {tabs.map((t) => (
             <Tabs.Trigger key={t.id} value={t.id}>
               {t.label}

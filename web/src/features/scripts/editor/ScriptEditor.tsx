@@ -376,7 +376,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         </HStack>
         <Text fontSize="sm" color="fg.muted">
           <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd> executes ·{' '}
-          <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats
+          <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats · <Kbd>Esc</Kbd> then <Kbd>Tab</Kbd> leaves
+          the code
         </Text>
       </Flex>
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}
