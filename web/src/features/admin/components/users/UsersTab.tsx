@@ -42,7 +42,9 @@ export function UsersTab({ users, page, onPage, currentUserId }: Props) {
         empty={items.length === 0}
         emptyText={ADMIN_TEXT.noUsers}
       >
-        <Table.Root size="sm" stickyHeader>
+        {/* Narrower than this (a phone), the table scrolls sideways inside its region instead of
+            breaking emails and keys one letter per line. */}
+        <Table.Root size="sm" stickyHeader minW="xl">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeader width="10">
