@@ -42,9 +42,7 @@ export function UsersTab({ users, page, onPage, currentUserId }: Props) {
         empty={items.length === 0}
         emptyText={ADMIN_TEXT.noUsers}
       >
-        {/* Narrower than this (a phone), the table scrolls sideways inside its region instead of
-            breaking emails and keys one letter per line. */}
-        <Table.Root size="sm" stickyHeader minW="xl">
+        <Table.Root size="sm" stickyHeader>
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeader width="10">
