@@ -6,6 +6,8 @@
  *     against the 250 KB budget;
  *   - what signing in adds, and each lazily loaded page;
  *   - where the Ace editor ended up: it must be fetched only by screens with an editor.
+ *   - the bytes on the wire for the sign-in screen and the editor: plain, and as the .gz and .br
+ *     copies the build writes and the server sends by Accept-Encoding.
  * Sizes are deterministic for a given build, so no baseline run is needed; the exit code is 1 when
  * the budget is exceeded or Ace is reachable from a screen without an editor.
  */
@@ -47,6 +49,19 @@ function staticClosure(manifest: Manifest, key: string, into = new Set<string>()
 }
 
 const total = (files: Iterable<string>) => [...files].reduce((sum, file) => sum + gzipSize(file), 0);
+
+/**
+ * What the server sends for these files (server/src/http/web-app.ts): the plain file, or the copy
+ * the build wrote beside it (.gz, .br), falling back to the plain file where there is none.
+ */
+function onTheWire(files: Iterable<string>, suffix: '' | '.gz' | '.br'): number {
+  let bytes = 0;
+  for (const file of files) {
+    const copy = path.join(dist, file + suffix);
+    bytes += fs.statSync(fs.existsSync(copy) ? copy : path.join(dist, file)).size;
+  }
+  return bytes;
+}
 const hasAce = (file: string) =>
   file.endsWith('.js') && ACE_SIGNATURE.test(fs.readFileSync(path.join(dist, file), 'utf8'));
 
@@ -85,10 +100,22 @@ export async function run(): Promise<void> {
   if (signInJs + signInCss > SIGN_IN_BUDGET_BYTES)
     problems.push(`sign-in first load ${kb(signInJs + signInCss)} is over budget`);
 
+  // Bytes on the wire for a first visit (index.html included), as served plain, gzip and brotli.
+  const editorKey = lazyKeys.find((key) => manifest[key]!.name === 'EditorPage');
+  const editor = editorKey ? new Set([...signIn, ...staticClosure(manifest, editorKey)]) : signIn;
+  const wire = (files: Set<string>) => {
+    const all = ['index.html', ...files];
+    return { identity: onTheWire(all, ''), gzip: onTheWire(all, '.gz'), br: onTheWire(all, '.br') };
+  };
+  const wireRows = { 'sign-in screen': wire(signIn), 'sign-in + script editor': wire(editor) };
+  console.log('bytes on the wire, first visit (uncompressed -> gzip / brotli)');
+  for (const [label, sizes] of Object.entries(wireRows))
+    console.log(`${label.padEnd(40)} ${kb(sizes.identity).padStart(10)} -> ${kb(sizes.gzip)} / ${kb(sizes.br)}`);
+  console.log('');
   console.log('gzipped sizes (level 9)');
   for (const [label, bytes, note] of rows) console.log(`${label.padEnd(40)} ${kb(bytes).padStart(10)}  ${note}`);
   console.log(
-    `RESULT ${JSON.stringify({ bench: 'web', signInJsBytes: signInJs, signInCssBytes: signInCss, budgetBytes: SIGN_IN_BUDGET_BYTES, chunks: rows.slice(1).map(([label, bytes, note]) => ({ chunk: label.slice(2), bytes, ace: note === 'includes Ace' })) })}`,
+    `RESULT ${JSON.stringify({ bench: 'web', signInJsBytes: signInJs, signInCssBytes: signInCss, budgetBytes: SIGN_IN_BUDGET_BYTES, wire: wireRows, chunks: rows.slice(1).map(([label, bytes, note]) => ({ chunk: label.slice(2), bytes, ace: note === 'includes Ace' })) })}`,
   );
   if (problems.length) throw new Error(problems.join('; '));
 }

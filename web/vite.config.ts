@@ -1,8 +1,9 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // The manifest lets `npm run bench -- web` measure what each screen loads.
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {

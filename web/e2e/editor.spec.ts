@@ -74,8 +74,8 @@ async function openNewEditor(page: Page, user: TestUser) {
   await expectSignedIn(page, user.name);
   await expectVisible(mainArea(page).getByRole('heading', { name: 'Script Editor', exact: true }));
   await expectVisible(mainArea(page).getByText(SUBTITLE_CREATE, { exact: true }));
-  // Ace has mounted and shows the default comment.
-  await expect.poll(() => codeEditorLines(page)).toEqual([DEFAULT_CODE]);
+  // Ace has mounted and shows the default comment, with an empty line below it for the code.
+  await expect.poll(() => codeEditorLines(page)).toEqual([DEFAULT_CODE, '']);
 }
 
 /** Ctrl+S inside Ace: the save dialog opens, as the Save button does. */
@@ -101,6 +101,23 @@ async function editorIdInUrl(page: Page): Promise<string> {
 }
 
 describe('script editor', () => {
+  it('typing into a new script goes below the comment, and Esc then Tab leaves the code', async () => {
+    const page = await suite.browser.newPage();
+    await openNewEditor(page, await createUser(suite.app));
+    // Tab reaches the code area; Enter starts typing there, on the empty line.
+    await codeEditor(page).locator('.ace_scroller').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('print(1)');
+    await expect.poll(() => codeEditorLines(page)).toEqual([DEFAULT_CODE, 'print(1)']);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    // Focus has left the code area for the rest of the page.
+    await expect
+      .poll(() => page.evaluate(() => !document.activeElement?.closest('[data-testid="code-editor"]')))
+      .toBe(true);
+    await expect.poll(() => codeEditorLines(page)).toEqual([DEFAULT_CODE, 'print(1)']);
+  });
+
   it('creates a script with Ctrl+S and Save Only, then saves it with auto-execute in a specific game', async () => {
     const page = await suite.browser.newPage();
     const foreign = recordForeignRequests(page);

@@ -14,6 +14,7 @@ const SOURCES = [
   path.join(REPO_ROOT, 'contract/src'),
   path.join(REPO_ROOT, 'web/index.html'),
   path.join(REPO_ROOT, 'web/vite.config.ts'),
+  path.join(REPO_ROOT, 'web/build'),
   path.join(REPO_ROOT, 'web/package.json'),
 ];
 

@@ -1,10 +1,11 @@
-import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Stack, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { CONSOLE_LEVELS, type ConsoleLevel } from '@moonrelay/contract/console';
 import { CONSOLE_TEXT } from '../../components/console/console-text.ts';
 import { ConsolePanel } from '../../features/game/console/ConsolePanel.tsx';
 import { useScripts } from '../../features/scripts/api/scripts.ts';
+import { PageHeading } from '../../components/PageHeading.tsx';
 
 /** `?level=error,warning`: the levels named, or all when none is valid. */
 function levelsOf(value: string | null): ConsoleLevel[] | undefined {
@@ -27,7 +28,7 @@ export default function ConsolePage() {
   return (
     <Stack gap="6">
       <Box>
-        <Heading size="2xl">{CONSOLE_TEXT.title}</Heading>
+        <PageHeading>{CONSOLE_TEXT.title}</PageHeading>
         <Text color="fg.muted">{CONSOLE_TEXT.subtitle}</Text>
       </Box>
       <ConsolePanel

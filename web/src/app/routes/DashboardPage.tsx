@@ -11,6 +11,7 @@ import { GamePanel } from '../../features/game/panel/GamePanel.tsx';
 import { useScripts } from '../../features/scripts/api/scripts.ts';
 import { RecentScripts } from '../../features/scripts/components/RecentScripts.tsx';
 import { ScriptStats } from '../../features/scripts/components/ScriptStats.tsx';
+import { PageHeading } from '../../components/PageHeading.tsx';
 
 /**
  * The dashboard (spec section 2): API access, script statistics and the most recent scripts; below
@@ -25,7 +26,7 @@ export default function DashboardPage() {
     <Stack gap="6">
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
         <Box>
-          <Heading size="2xl">Dashboard</Heading>
+          <PageHeading>Dashboard</PageHeading>
           <Text color="fg.muted">Manage your Lua scripts and API access</Text>
         </Box>
         <HStack>

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Center, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../../features/account/api/current-user.ts';
@@ -11,6 +11,7 @@ import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
 import { TwoFactorCard } from '../../features/account/components/TwoFactorCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
+import { PageHeading } from '../../components/PageHeading.tsx';
 
 /** Settings (spec section 2): profile, API key, scoped API keys, preferences and account deletion. */
 export default function SettingsPage() {
@@ -29,7 +30,7 @@ export default function SettingsPage() {
             </Link>
           </Button>
         </HStack>
-        <Heading size="2xl">Settings</Heading>
+        <PageHeading>Settings</PageHeading>
         <Text color="fg.muted">Manage your account, API key and preferences.</Text>
       </Stack>
       {user ? (

@@ -1,4 +1,4 @@
-import { Badge, Box, Flex, Heading, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Flex, Stack, Tabs, Text } from '@chakra-ui/react';
 import { ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -15,6 +15,7 @@ import { ConnectionsTab } from './connections/ConnectionsTab.tsx';
 import { RecentExecutionsTab } from './executions/RecentExecutionsTab.tsx';
 import { MassExecutionTab } from './mass/MassExecutionTab.tsx';
 import { UsersTab } from './users/UsersTab.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 export const ADMIN_TABS = ['users', 'connections', 'mass', 'executions', 'audit'] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
@@ -59,7 +60,7 @@ export function AdminPanel({ currentUserId }: { currentUserId: string | undefine
     <Stack gap="6">
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
         <Box>
-          <Heading size="2xl">{ADMIN_TEXT.title}</Heading>
+          <PageHeading>{ADMIN_TEXT.title}</PageHeading>
           <Text color="fg.muted">{ADMIN_TEXT.subtitle}</Text>
         </Box>
         <Badge colorPalette="purple" size="lg" variant="solid" data-testid="admin-access">

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Flex, Heading, HStack, SegmentGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Flex, HStack, SegmentGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { RefreshCw } from 'lucide-react';
 import { useSearchParams } from 'react-router-dom';
 import {
@@ -15,6 +15,7 @@ import { RankedBars } from './RankedBars.tsx';
 import { RequestsChart } from './RequestsChart.tsx';
 import { StatCards } from './StatCards.tsx';
 import { SuccessRateChart } from './SuccessRateChart.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 const PERIOD_ITEMS = Object.entries(ANALYTICS_PERIODS).map(([value, { label }]) => ({ value, label }));
 const LOADING = 'Loading...';
@@ -40,21 +41,24 @@ export function AnalyticsScreen() {
     <Stack gap="6">
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
         <Box>
-          <Heading size="2xl">Analytics</Heading>
+          <PageHeading>Analytics</PageHeading>
           <Text color="fg.muted">How your scripts run and how you use the API.</Text>
         </Box>
-        <HStack gap="3" wrap="wrap">
-          <SegmentGroup.Root
-            size="sm"
-            value={period}
-            onValueChange={({ value }) =>
-              value && setSearch(value === DEFAULT_ANALYTICS_PERIOD ? {} : { period: value })
-            }
-            aria-label="Period"
-          >
-            <SegmentGroup.Indicator />
-            <SegmentGroup.Items items={PERIOD_ITEMS} />
-          </SegmentGroup.Root>
+        <HStack gap="3" wrap="wrap" maxW="full">
+          {/* On a phone the periods scroll sideways inside their own strip, not the page. */}
+          <Box maxW="full" overflowX="auto">
+            <SegmentGroup.Root
+              size="sm"
+              value={period}
+              onValueChange={({ value }) =>
+                value && setSearch(value === DEFAULT_ANALYTICS_PERIOD ? {} : { period: value })
+              }
+              aria-label="Period"
+            >
+              <SegmentGroup.Indicator />
+              <SegmentGroup.Items items={PERIOD_ITEMS} />
+            </SegmentGroup.Root>
+          </Box>
           <Button
             size="sm"
             variant="outline"

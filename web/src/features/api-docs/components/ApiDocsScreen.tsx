@@ -6,7 +6,6 @@ import {
   Card,
   Center,
   Code,
-  Heading,
   HStack,
   SimpleGrid,
   Spinner,
@@ -35,6 +34,7 @@ import { API_KEY_PLACEHOLDER_TEXT, DOCS_SUBTITLE, DOCS_TITLE } from '../docs-tex
 import { CopyCodeButton } from './CopyCodeButton.tsx';
 import { DocsFooter } from './DocsFooter.tsx';
 import { EndpointCard } from './EndpointCard.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 function ValueCard({
   title,
@@ -102,7 +102,8 @@ export function ApiDocsScreen() {
         lazyMount
         unmountOnExit
       >
-        <Tabs.List>
+        {/* Wraps onto a second row on a phone rather than widening the page. */}
+        <Tabs.List flexWrap="wrap">
           {tabs.map((t) => (
             <Tabs.Trigger key={t.id} value={t.id}>
               {t.label}
@@ -148,7 +149,7 @@ export function ApiDocsScreen() {
     <Stack gap="6" maxW="6xl">
       <Box>
         <HStack gap="3" wrap="wrap">
-          <Heading size="2xl">{DOCS_TITLE}</Heading>
+          <PageHeading>{DOCS_TITLE}</PageHeading>
           <Badge colorPalette="purple" variant="subtle" size="lg">
             {APP_VERSION}
           </Badge>

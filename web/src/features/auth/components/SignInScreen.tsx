@@ -21,7 +21,7 @@ export function SignInScreen({ googleExchanging = false }: { googleExchanging?: 
     <Box minH="100vh" display="flex" alignItems="center" justifyContent="center" p="6" bg="bg.subtle">
       <Card.Root width="full" maxW="md">
         <Card.Header>
-          <Heading size="2xl">
+          <Heading as="h1" size="2xl">
             {APP_NAME}{' '}
             <Text as="span" fontSize="sm" color="fg.muted">
               {APP_VERSION}

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Flex,
-  Heading,
-  Input,
-  Link,
-  SimpleGrid,
-  Spinner,
-  Stack,
-  Tabs,
-  Text,
-} from '@chakra-ui/react';
+import { Alert, Button, Center, Flex, Input, Link, SimpleGrid, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
 import type { CatalogueScript } from '@moonrelay/contract/catalogue';
 import { CATALOGUE_NAME, CATALOGUE_PAGE_SIZE, CATALOGUE_SITE_URL } from '@moonrelay/contract/constants';
 import { ExternalLink, Flame, House, RefreshCw, Search } from 'lucide-react';
@@ -24,6 +11,7 @@ import { CataloguePager } from './CataloguePager.tsx';
 import { ScriptCard } from './ScriptCard.tsx';
 import { ScriptPreviewDialog } from './ScriptPreviewDialog.tsx';
 import { useCatalogueActions } from './useCatalogueActions.ts';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 type Tab = CatalogueView['tab'];
 
@@ -60,7 +48,7 @@ export function CatalogueScreen() {
   return (
     <Stack gap="6">
       <Stack gap="1">
-        <Heading size="2xl">{CATALOGUE_TEXT.title}</Heading>
+        <PageHeading>{CATALOGUE_TEXT.title}</PageHeading>
         <Text color="fg.muted">{CATALOGUE_TEXT.subtitle}</Text>
       </Stack>
 

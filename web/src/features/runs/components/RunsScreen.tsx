@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Center, Flex, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Card, Center, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { RunSummary } from '@moonrelay/contract/runs';
@@ -9,6 +9,7 @@ import { RUNS_TEXT } from '../run-text.ts';
 import { hasFilters, RunFiltersBar, type FilterChange } from './RunFiltersBar.tsx';
 import { RunDetailDrawer } from './RunDetailDrawer.tsx';
 import { RunsTable } from './RunsTable.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 interface Props {
   /** The user's scripts, for the script filter (the scripts feature's list, handed over by the page). */
@@ -59,7 +60,7 @@ export function RunsScreen({ scripts }: Props) {
     <Stack gap="6">
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
         <Stack gap="1">
-          <Heading size="2xl">{RUNS_TEXT.title}</Heading>
+          <PageHeading>{RUNS_TEXT.title}</PageHeading>
           <Text color="fg.muted">{RUNS_TEXT.subtitle}</Text>
         </Stack>
       </Flex>

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Card, Flex, Stack, Text } from '@chakra-ui/react';
 import { Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -7,6 +7,7 @@ import { useScripts } from '../api/scripts.ts';
 import { filterScripts, type ScriptTypeFilter } from './script-filter.ts';
 import { ScriptFilters } from './ScriptFilters.tsx';
 import { ScriptsTable } from './ScriptsTable.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 /** The My Scripts screen (spec section 2): every script of the user, searchable, with its actions. */
 export function MyScripts() {
@@ -26,7 +27,7 @@ export function MyScripts() {
     <Stack gap="6">
       <Flex justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="4" wrap="wrap">
         <Stack gap="1">
-          <Heading size="2xl">{all ? `My Scripts (${all.length})` : 'My Scripts'}</Heading>
+          <PageHeading title="My Scripts">{all ? `My Scripts (${all.length})` : 'My Scripts'}</PageHeading>
           <Text color="fg.muted">Search, run, duplicate and manage your saved Lua scripts.</Text>
         </Stack>
         <Button asChild colorPalette="purple">

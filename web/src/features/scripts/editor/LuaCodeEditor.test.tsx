@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { LuaDiagnostic } from '@moonrelay/contract/executions';
 import { renderWithProviders } from '../../../test/render.tsx';
+import { EDITOR_TEXT } from './editor-form.ts';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 
 /** The real Ace editor inside the container (Ace keeps it on its element's `env`). */
@@ -47,6 +48,26 @@ describe('LuaCodeEditor (real Ace)', () => {
     const { editor } = renderEditor({ value, initialLine: 12 });
     expect(editor.getCursorPosition()).toEqual({ row: 11, column: 0 });
     expect(editor.isFocused()).toBe(true);
+  });
+
+  it("starts a new script's cursor on the line below the default comment", () => {
+    const { editor } = renderEditor({ value: EDITOR_TEXT.defaultCode });
+    expect(editor.getValue()).toBe('-- Write your Lua code here...\n');
+    expect(editor.getCursorPosition()).toEqual({ row: 1, column: 0 });
+    editor.insert('print(1)');
+    expect(editor.getValue()).toBe('-- Write your Lua code here...\nprint(1)');
+  });
+
+  it('lets Esc leave the code, so Tab moves on to the rest of the page', () => {
+    const { editor } = renderEditor();
+    const scroller = editor.renderer.scroller as HTMLElement;
+    // The code area is one tab stop; its text input is reached by Enter, not by Tab.
+    expect(scroller).toHaveAttribute('tabindex', '0');
+    expect(editor.textInput.getElement()).toHaveAttribute('tabindex', '-1');
+    editor.focus();
+    keyDown(editor.textInput.getElement(), { key: 'Escape', keyCode: 27 });
+    expect(editor.isFocused()).toBe(false);
+    expect(document.activeElement).toBe(scroller);
   });
 
   it('shows the placeholder when the code is empty', () => {

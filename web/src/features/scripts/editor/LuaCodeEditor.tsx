@@ -117,7 +117,14 @@ export function LuaCodeEditor({
   }, [diagnostics]);
 
   return (
-    <Box data-testid="code-editor" borderWidth="1px" borderRadius="md" overflow="hidden">
+    <Box
+      data-testid="code-editor"
+      borderWidth="1px"
+      borderRadius="md"
+      overflow="hidden"
+      // Ace draws no focus ring of its own around the code while typing.
+      _focusWithin={{ outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'purple.400', outlineOffset: '2px' }}
+    >
       <AceEditor
         name={name}
         mode={luauMode}
@@ -139,9 +146,19 @@ export function LuaCodeEditor({
           if (initialLine) {
             editor.gotoLine(initialLine, 0, false);
             editor.focus();
+          } else if (editor.getValue() === EDITOR_TEXT.defaultCode) {
+            // A new script's comment: the cursor waits on the line below it, where the code goes.
+            editor.navigateFileEnd();
           }
         }}
-        setOptions={{ useWorker: false, useSoftTabs: true, textInputAriaLabel: label }}
+        // Keyboard accessibility: Tab indents while typing; Esc leaves typing, and then Tab moves on
+        // to the rest of the page (Enter comes back to the code).
+        setOptions={{
+          useWorker: false,
+          useSoftTabs: true,
+          textInputAriaLabel: label,
+          enableKeyboardAccessibility: true,
+        }}
       />
     </Box>
   );

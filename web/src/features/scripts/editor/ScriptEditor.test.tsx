@@ -134,7 +134,7 @@ describe('ScriptEditor', () => {
     renderEditor();
     expect(screen.getByRole('heading', { name: 'Script Editor' })).toBeInTheDocument();
     expect(screen.getByText('Create a new Lua script')).toBeInTheDocument();
-    expect(screen.getByLabelText('Code')).toHaveValue('-- Write your Lua code here...');
+    expect(screen.getByLabelText('Code')).toHaveValue('-- Write your Lua code here...\n');
     expect(screen.getByLabelText('Execution Type')).toHaveValue('manual');
     expect(screen.getByRole('option', { name: 'Manual Execution' })).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Auto-Execute on Join' })).toBeInTheDocument();

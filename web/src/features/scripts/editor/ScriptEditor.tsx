@@ -4,7 +4,6 @@ import {
   Card,
   Field,
   Flex,
-  Heading,
   HStack,
   Input,
   Kbd,
@@ -61,6 +60,7 @@ import { ScriptHistory } from '../history/ScriptHistory.tsx';
 import { LastChangedByKey } from './LastChangedByKey.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -287,7 +287,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
   return (
     <Stack gap="6">
       <Box>
-        <Heading size="2xl">{EDITOR_TEXT.title}</Heading>
+        <PageHeading>{EDITOR_TEXT.title}</PageHeading>
         <Text color="fg.muted">{script ? EDITOR_TEXT.subtitleEdit : EDITOR_TEXT.subtitleCreate}</Text>
       </Box>
 
@@ -376,7 +376,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         </HStack>
         <Text fontSize="sm" color="fg.muted">
           <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd> executes ·{' '}
-          <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats
+          <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats · <Kbd>Esc</Kbd> then <Kbd>Tab</Kbd> leaves
+          the code
         </Text>
       </Flex>
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}

@@ -128,6 +128,6 @@ describe('ScriptEditorScreen', () => {
     await userEvent.click(screen.getByRole('link', { name: 'New Script' }));
     expect(await screen.findByText('Create a new Lua script')).toBeInTheDocument();
     expect(screen.getByLabelText('Script Name')).toHaveValue('');
-    expect(screen.getByLabelText('Code')).toHaveValue('-- Write your Lua code here...');
+    expect(screen.getByLabelText('Code')).toHaveValue('-- Write your Lua code here...\n');
   });
 });

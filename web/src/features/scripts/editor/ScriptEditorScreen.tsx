@@ -8,6 +8,7 @@ import { scriptsQuery, useScripts } from '../api/scripts.ts';
 import { EDITOR_TEXT } from './editor-form.ts';
 import { recentGames } from './save-config.ts';
 import { ScriptEditor } from './ScriptEditor.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
 
 /**
  * /editor, /editor?id={id} and /editor?id={id}&line={n} (the code opens at that line). There is no single-script endpoint: the script comes from the
@@ -62,7 +63,7 @@ export function ScriptEditorScreen() {
   return (
     <Stack gap="6">
       <Box>
-        <Heading size="2xl">{EDITOR_TEXT.title}</Heading>
+        <PageHeading>{EDITOR_TEXT.title}</PageHeading>
         <Text color="fg.muted">{EDITOR_TEXT.subtitleEdit}</Text>
       </Box>
       {scripts.isPending ? (

@@ -8,7 +8,8 @@ export const EDITOR_TEXT = {
   title: 'Script Editor',
   subtitleEdit: 'Edit your script',
   subtitleCreate: 'Create a new Lua script',
-  defaultCode: '-- Write your Lua code here...',
+  // Ends with a new line, where the cursor starts: typing never lands inside the comment.
+  defaultCode: '-- Write your Lua code here...\n',
   codePlaceholder: '-- Write your Lua code here...',
   manual: 'Manual Execution',
   autoExecute: 'Auto-Execute on Join',
