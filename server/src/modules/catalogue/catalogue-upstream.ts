@@ -36,8 +36,10 @@ const MAX_QUEUE_WAIT_MS = 10_000;
  * Calls one user may have waiting for their turn; past it, that user's next call is refused as busy
  * while everyone else's still queue. A user with nothing waiting gets a place even when the others'
  * calls fill the next 10 s, up to twice that, so one user (or a few) cannot shut the rest out.
+ * Five, not fewer: the catalogue screen itself sends a few at once (a page and a search typed
+ * quickly), and a person browsing must never be told the catalogue is busy because of themselves.
  */
-export const CATALOGUE_CALLER_MAX_WAITING = 3;
+export const CATALOGUE_CALLER_MAX_WAITING = 5;
 const MAX_NEWCOMER_WAIT_MS = 2 * MAX_QUEUE_WAIT_MS;
 const BACKOFF_BASE_MS = 2_000;
 const BACKOFF_MAX_MS = 60_000;
