@@ -21,7 +21,7 @@ describe('answers held against the OpenAPI document', () => {
 
   it('names the operation and the status when a status is not documented', () => {
     expect(nonconformance(answer({ status: 418, body: { error: 'teapot' } }))).toMatch(
-      /^GET \/api\/scripts \(listScripts\) answered 418, which the document does not list \(it lists 200, 401, 429, 503\)/,
+      /^GET \/api\/scripts \(listScripts\) answered 418, which the document does not list \(it lists 200, 401, 403, 429, 503\)/,
     );
   });
 
