@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
  * behaviour (long-poll, pacing, backoff, Retry-After, 401, result batching) without the real
  * server: POST /api/game/ping, GET /api/scripts, GET /api/game/loader, and anything under /echo
  * (answers the request back, with the status of `?status=`, a `Retry-After` of `?retryAfter=`,
- * after `?delayMs=`).
+ * after `?delayMs=`). It is for what the real server cannot be made to do on demand (a 503 for
+ * a hundred pings, a Retry-After of a day or an HTTP date, a server that answers a long-poll at
+ * once); the backoff, the refused key, a refused result and a refused script fetch are tested
+ * against the real server (game-script.harness.test.ts, integration.emulation.test.ts).
  *
  * Like the real server, a ping with `wait` is held until a command is queued (`queue()`) or the
  * wait runs out, and a command handed to a ping is not handed out again for a 10 s lease unless its
@@ -53,10 +56,6 @@ export interface FakeMoonrelay {
   holdScale: number;
   /** Pings held right now. */
   readonly held: number;
-  /** Answer GET /api/scripts 401 even with the right key (as after a regeneration mid-loop). */
-  refuseScriptFetch: boolean;
-  /** A ping carrying a result for one of these command ids is answered 400 (and not recorded). */
-  refuseResultIds: string[];
   /** The text GET /api/game/loader answers. */
   loaderSource: string;
   /** Adds commands and answers the held pings at once, as the real server does when one is queued. */
@@ -91,8 +90,6 @@ export async function startFakeMoonrelay(apiKey = 'mr_testkey'): Promise<FakeMoo
     retryAfter: null,
     holdPings: true,
     holdScale: 1,
-    refuseScriptFetch: false,
-    refuseResultIds: [],
     loaderSource: 'print("loaded")',
     get held() {
       return heldPings.size;
@@ -160,9 +157,6 @@ export async function startFakeMoonrelay(apiKey = 'mr_testkey'): Promise<FakeMoo
           const headers: Record<string, string> = fake.retryAfter === null ? {} : { 'Retry-After': fake.retryAfter };
           return answer(fake.failStatus, { error: 'Service unavailable' }, 'application/json', headers);
         }
-        if (body.results?.some((result) => fake.refuseResultIds.includes(result.id))) {
-          return answer(400, { error: 'Invalid result' });
-        }
         fake.pings.push({ body, at: performance.now() - startedAt });
         for (const result of body.results ?? []) {
           fake.results.push(result);
@@ -198,7 +192,7 @@ export async function startFakeMoonrelay(apiKey = 'mr_testkey'): Promise<FakeMoo
         return;
       }
       if (request.method === 'GET' && url.pathname === '/api/scripts') {
-        if (fake.refuseScriptFetch || request.headers.authorization !== `Bearer ${fake.apiKey}`) return refused();
+        if (request.headers.authorization !== `Bearer ${fake.apiKey}`) return refused();
         return answer(200, fake.scripts);
       }
       if (request.method === 'GET' && url.pathname === '/api/game/loader') {

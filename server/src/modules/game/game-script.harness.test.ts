@@ -34,6 +34,12 @@ async function servedScript({ host, apiKey }: Harness): Promise<string> {
   return served.text;
 }
 
+/** The script with one line edited, as a user (or an older version) would have it. */
+function edited(source: string, line: RegExp, replacement: string): string {
+  expect(source).toMatch(line);
+  return source.replace(line, replacement);
+}
+
 const player = (index: number, userId = 1000 + index): EmulatedPlayer => ({
   name: `Player${index}`,
   userId,
@@ -189,6 +195,78 @@ describeEachEngine('the served game script in an emulated game, against the real
     const id = await command(jobId, { type: 'execute', data: { code } });
     expect(await completed(id, 30_000)).toMatchObject({ status: 'succeeded', output: 'runs 1\n' });
     expect(long.requests.filter((request) => request.responseBody?.includes(id)).length).toBeGreaterThan(1);
+  });
+
+  it('a result the server refuses (400) is dropped, not sent forever, and the next results still arrive', async () => {
+    const jobId = 'job-refused-result';
+    // An edited (or older) script whose output budget is above Moonrelay's 64 KiB: the real server
+    // refuses the ping that carries such a result.
+    const game = await startGame({ jobId, player: player(1) }, (source) =>
+      edited(source, /^local MAX_TEXT_BYTES = 60000$/m, 'local MAX_TEXT_BYTES = 100000'),
+    );
+    const tooLarge = await command(jobId, { type: 'execute', data: { code: 'print(string.rep("x", 70000))' } });
+    const refused = await game.waitFor(
+      () => game.requests.find((request) => request.status === 400 && request.body.includes(tooLarge)),
+      'the ping carrying the result to be refused',
+    );
+    expect(JSON.parse(refused.responseBody!).error).toMatch(/^results\.0\.output: /);
+    const after = await command(jobId, { type: 'execute', data: { code: 'print("after")' } });
+    expect(await completed(after)).toMatchObject({ status: 'succeeded', output: 'after\n' });
+    // The ping right after the refusal went without the refused result, and was accepted.
+    const next = game.requests[game.requests.indexOf(refused) + 1]!;
+    expect(next.url).toMatch(/\/api\/game\/ping$/);
+    expect(next.body).not.toContain(tooLarge);
+    expect(next.status).toBe(200);
+  });
+
+  it('backs off 2, 4, 8 s while the server is away, and starts again from 2 s once a ping succeeds', async () => {
+    const game = await startGame({ jobId: 'job-backoff', player: null });
+    const retries = () =>
+      game
+        .output('warn')
+        .flatMap((line) => /^\[Moonrelay\] Ping failed \(.*\); retrying in (\d+) s$/.exec(line)?.[1] ?? []);
+    await harness.host.stop();
+    await game.waitFor(() => retries().length >= 3, 'three failed pings');
+    await harness.host.start();
+    await game.waitForOutput(/^\[Moonrelay\] Reconnected after \d+ failed pings$/, 10_000);
+    expect(retries().slice(0, 3)).toEqual(['2', '4', '8']);
+    const before = retries().length;
+    await harness.host.stop();
+    await game.waitFor(() => retries().length > before, 'a failed ping after the reconnection');
+    await harness.host.start();
+    expect(retries()[before]).toBe('2');
+    await game.waitFor(
+      () => game.output().filter((line) => /^\[Moonrelay\] Reconnected after/.test(line)).length === 2,
+      'the second reconnection',
+      10_000,
+    );
+  });
+
+  it('stops when its script fetch is refused (the key regenerated between two pings), and sends nothing more', async () => {
+    // A user of its own: this test regenerates the key.
+    const { token, user } = await registerUser(harness.host);
+    const own: Harness = { host: harness.host, token, apiKey: user.apiKey as string };
+    game = await startEmulatedGame({ timeScale: 0.05, jobId: 'job-fetch-refused', player: null });
+    // Plain pings a minute apart and a script fetch every second: the fetch meets the new key first.
+    let source = await servedScript(own);
+    source = edited(source, /longPoll = true,/, 'longPoll = false,');
+    source = edited(source, /pingInterval = 2,/, 'pingInterval = 60,');
+    source = edited(source, /scriptSyncInterval = 10,/, 'scriptSyncInterval = 1,');
+    game.run(source, 'ServerScriptService.Moonrelay');
+    const fetches = () => game!.requests.filter((request) => request.url.endsWith('/api/scripts'));
+    await game.waitFor(() => fetches().some((request) => request.status === 200), 'a script fetch');
+    const regenerated = await harness.host.call('POST', '/api/user/regenerate-key', { token });
+    expect(regenerated.status).toBe(200);
+    const stopped = await game.waitForOutput(/API key was refused/, 5_000, 'warn');
+    expect(stopped.text).toMatch(/Stopped\.$/);
+    const refused = fetches().find((request) => request.status === 401)!;
+    expect(refused).toBeDefined();
+    const pingsAtStop = game.requests.filter((request) => request.url.endsWith('/api/game/ping')).length;
+    expect(pingsAtStop).toBe(1);
+    // The game's own clock runs past the time the next ping was due: nothing was sent after the refusal.
+    game.run('task.wait(70) print("seventy seconds on")', 'ServerScriptService.Clock');
+    await game.waitForOutput(/^seventy seconds on$/, 10_000);
+    expect(game.requests.at(-1)).toBe(refused);
   });
 
   it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {

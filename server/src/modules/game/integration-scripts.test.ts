@@ -398,37 +398,6 @@ describe('the integration script in an emulated game, against a fake server', ()
     expect(game.output().filter((line) => line === 'start' || line === 'end')).toEqual([]);
   });
 
-  it('drops results the server refused (400) instead of sending them again forever', async () => {
-    fake.commands.push({ id: 'c1', type: 'heal', data: {} });
-    fake.refuseResultIds.push('c1');
-    const game = await startIntegration();
-    await game.waitForOutput(/Ping failed \(HTTP 400: Invalid result\)/, 3_000, 'warn');
-    fake.commands.length = 0;
-    fake.refuseResultIds.length = 0;
-    const pingsBefore = fake.pings.length;
-    await game.waitFor(() => fake.pings.length >= pingsBefore + 2, 'two more pings');
-    expect(fake.results).toEqual([]);
-  });
-
-  it('backs off 2, 4, 8 s after failed pings and goes back to 2 s once one succeeds', async () => {
-    const game = await startIntegration();
-    await game.waitForOutput(/^\[Moonrelay\] Connected$/);
-    fake.failNextPings = 3;
-    const pingsBefore = fake.pings.length;
-    await game.waitForOutput(/^\[Moonrelay\] Reconnected after 3 failed pings$/, 5_000);
-    const waits = game
-      .output('warn')
-      .map((line) => /retrying in (\d+) s/.exec(line)?.[1])
-      .filter(Boolean);
-    expect(waits).toEqual(['2', '4', '8']);
-    const failedAt = game.log.filter((line) => line.text.includes('Ping failed')).map((line) => line.time);
-    expect(failedAt[1]! - failedAt[0]!).toBeGreaterThanOrEqual(2);
-    expect(failedAt[2]! - failedAt[1]!).toBeGreaterThanOrEqual(4);
-    await game.waitFor(() => fake.pings.length >= pingsBefore + 3, 'regular pings again');
-    // 2 s (100 ms) again, not the 16 s (800 ms) the backoff would have reached.
-    expect(fake.pings[pingsBefore + 2]!.at - fake.pings[pingsBefore + 1]!.at).toBeLessThan(600);
-  });
-
   it('caps the backoff at 60 s', async () => {
     fake.failNextPings = 100;
     const game = await startIntegration({ timeScale: 0.002 });
@@ -439,29 +408,6 @@ describe('the integration script in an emulated game, against a fake server', ()
       '[Moonrelay] Ping failed (HTTP 503: Service unavailable); retrying in 60 s',
       '[Moonrelay] Ping failed (HTTP 503: Service unavailable); retrying in 60 s',
     ]);
-  });
-
-  it('stops for good with a clear message when the key is refused', async () => {
-    const game = await startEmulatedGame({ timeScale: FAST });
-    games.push(game);
-    game.run(renderGameIntegration({ serverUrl: fake.url, apiKey: 'mr_regenerated' }));
-    const line = await game.waitForOutput(/API key was refused/, 3_000, 'warn');
-    expect(line.text).toContain('regenerated');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(fake.requests).toEqual(['POST /api/game/ping']);
-  });
-
-  it('stops when the script fetch is refused too (the Bearer key), and pings no more', async () => {
-    fake.scripts.push({ id: 's1', name: 'S', code: 'print(1)', isAutoExecute: true });
-    fake.refuseScriptFetch = true;
-    const game = await startIntegration();
-    await game.waitForOutput(/API key was refused/, 3_000, 'warn');
-    // Counted by the game as it sends: the ping held meanwhile is answered, and none follows it.
-    const requestsAtStop = game.requests.length;
-    expect(game.requests.find((request) => request.url.endsWith('/api/scripts'))?.status).toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(game.requests.length).toBe(requestsAtStop);
-    expect(game.output()).not.toContain('1');
   });
 
   it('says so and stops when HTTP requests are off', async () => {
