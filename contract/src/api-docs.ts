@@ -18,7 +18,7 @@ import type { SnippetRequest } from './example-snippets.ts';
 export const API_DOCS_TABS = [
   { id: 'auth', label: 'Auth', tags: ['Auth', 'User'] },
   { id: 'scripts', label: 'Scripts', tags: ['Scripts', 'Lua'] },
-  { id: 'game', label: 'Game', tags: ['Game'] },
+  { id: 'game', label: 'Game', tags: ['Game', 'Players'] },
   { id: 'analytics', label: 'Analytics', tags: ['Analytics'] },
 ] as const;
 export type ApiDocsTabId = (typeof API_DOCS_TABS)[number]['id'];

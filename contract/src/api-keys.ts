@@ -7,7 +7,7 @@ import { IsoDateTimeSchema } from './common.ts';
  * until a time and only from listed addresses. The key that sits in a game carries `game` alone, so
  * whoever reads the game's Script cannot change the owner's scripts or run code through Moonrelay.
  */
-export const API_KEY_SCOPES = ['game', 'scripts:read', 'scripts:write', 'execute', 'commands'] as const;
+export const API_KEY_SCOPES = ['game', 'scripts:read', 'scripts:write', 'execute', 'commands', 'moderation'] as const;
 export const ApiKeyScopeSchema = z.enum(API_KEY_SCOPES, {
   error: `scopes: each must be one of ${API_KEY_SCOPES.join(', ')}`,
 });
@@ -20,6 +20,7 @@ export const API_KEY_SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
   'scripts:write': 'Create, change, restore and delete your scripts (including auto-execute).',
   execute: 'Run code and saved scripts in your game or the sandbox, and read your runs.',
   commands: 'Send commands to your game (teleport, heal, speed, reset, execute) and read its status and console.',
+  moderation: "See who is playing in your games now, and every player's record and sessions.",
 };
 
 /** Keys a user may hold beside the personal key (revoked ones do not count, nor the integration key). */

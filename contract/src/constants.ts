@@ -93,6 +93,8 @@ export const GAME_PING_MAX_RESULTS = 20;
 export const GAME_PING_BODY_LIMIT_BYTES = 1024 * 1024;
 /** A player's name as the ping carries it (Roblox's names are at most 20 characters). */
 export const GAME_PLAYER_NAME_MAX_CHARS = 100;
+/** Players a game server reports in its roster at most: Roblox's largest server holds 700. */
+export const ROSTER_MAX_PLAYERS = 700;
 export const GAME_LONG_POLL_MAX_SECONDS = 20;
 export const GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS = 64 * 1024;
 /** A delivered command not acknowledged within its lease is delivered again. */

@@ -36,6 +36,15 @@ import {
   PlayerProfileSchema,
   ProfileQuerySchema,
 } from './game.ts';
+import {
+  OnlinePlayerPageSchema,
+  OnlinePlayersQuerySchema,
+  PlayerPageSchema,
+  PlayerParamsSchema,
+  PlayerOwnerQuerySchema,
+  PlayerRecordSchema,
+  PlayersQuerySchema,
+} from './players.ts';
 import { ConsoleErrorCountsSchema, ConsolePageSchema, ConsoleQuerySchema } from './console.ts';
 import {
   AdminConnectionListSchema,
@@ -122,7 +131,7 @@ export type Endpoint = EndpointAccess & {
   method: 'get' | 'post' | 'put' | 'delete';
   /** Koa-style path; `:id` becomes `{id}` in the OpenAPI document. */
   path: string;
-  tag: 'Auth' | 'User' | 'Scripts' | 'Lua' | 'Game' | 'Admin' | 'Analytics' | 'Catalogue' | 'Operations';
+  tag: 'Auth' | 'User' | 'Scripts' | 'Lua' | 'Game' | 'Players' | 'Admin' | 'Analytics' | 'Catalogue' | 'Operations';
   summary: string;
   rateLimit: RateLimitPolicy;
   params?: z.ZodType;
@@ -513,6 +522,46 @@ export const endpoints = {
     query: ProfileQuerySchema,
     response: PlayerProfileSchema,
     errors: [400, 401, 404, 502],
+  }),
+  onlinePlayers: endpoint({
+    method: 'get',
+    path: '/api/players/online',
+    tag: 'Players',
+    summary:
+      'Who is playing in your games now, across every server, newest arrival first (cursor paging), with how many in all; search by name, display name or user id, filter by server. Admins may pass ownerId.',
+    auth: 'session-or-key',
+    keyScopes: ['moderation'],
+    rateLimit: 'general',
+    query: OnlinePlayersQuerySchema,
+    response: OnlinePlayerPageSchema,
+    errors: [400, 401, 403],
+  }),
+  listPlayers: endpoint({
+    method: 'get',
+    path: '/api/players',
+    tag: 'Players',
+    summary:
+      'Everyone ever seen in your games, most recently seen first (cursor paging), with play time and sessions; search by name, display name or user id. Admins may pass ownerId.',
+    auth: 'session-or-key',
+    keyScopes: ['moderation'],
+    rateLimit: 'general',
+    query: PlayersQuerySchema,
+    response: PlayerPageSchema,
+    errors: [400, 401, 403],
+  }),
+  getPlayer: endpoint({
+    method: 'get',
+    path: '/api/players/:userId',
+    tag: 'Players',
+    summary:
+      "One player's record in your games: first and last seen, play time, sessions (server, join, leave) and every name seen. Admins may pass ownerId.",
+    auth: 'session-or-key',
+    keyScopes: ['moderation'],
+    rateLimit: 'general',
+    params: PlayerParamsSchema,
+    query: PlayerOwnerQuerySchema,
+    response: PlayerRecordSchema,
+    errors: [400, 401, 403, 404],
   }),
   integrationScripts: endpoint({
     method: 'get',

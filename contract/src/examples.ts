@@ -552,6 +552,70 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       },
     },
   },
+  onlinePlayers: {
+    query: { q: 'builder', limit: '50' },
+    response: {
+      players: [
+        {
+          userId: 156,
+          name: 'builderman',
+          displayName: 'Builder',
+          accountAgeDays: 7215,
+          serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+          joinedAt: '2026-11-27T14:03:11.000Z',
+        },
+      ],
+      total: 1,
+      nextCursor: null,
+    },
+    error: {
+      status: 400,
+      body: {
+        error: 'limit: Too big: expected number to be <=200',
+        issues: [{ path: 'limit', message: 'limit: Too big: expected number to be <=200' }],
+      },
+    },
+    note: 'Newest arrival first. `total` counts everyone online with these filters; for the next page send `cursor` set to `nextCursor`.',
+  },
+  listPlayers: {
+    query: { q: 'builder' },
+    response: {
+      players: [
+        {
+          userId: 156,
+          name: 'builderman',
+          displayName: 'Builder',
+          accountAgeDays: 7215,
+          firstSeen: '2026-10-02T18:20:00.000Z',
+          lastSeen: '2026-11-27T14:03:11.000Z',
+          playSeconds: 86400,
+          sessions: 42,
+          online: true,
+        },
+      ],
+      nextCursor: null,
+    },
+    error: unauthorized(ERRORS.invalidApiKey),
+  },
+  getPlayer: {
+    params: { userId: '156' },
+    response: {
+      userId: 156,
+      name: 'builderman',
+      displayName: 'Builder',
+      accountAgeDays: 7215,
+      firstSeen: '2026-10-02T18:20:00.000Z',
+      lastSeen: '2026-11-27T14:03:11.000Z',
+      playSeconds: 86400,
+      sessions: 42,
+      online: true,
+      namesSeen: [{ name: 'builderman', displayName: 'Builder', firstSeen: '2026-10-02T18:20:00.000Z' }],
+      recentSessions: [
+        { serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b', joinedAt: '2026-11-27T14:03:11.000Z', leftAt: null },
+      ],
+    },
+    error: { status: 404, body: { error: 'Player not found' } },
+  },
   integrationScripts: {
     response: {
       quickLoader: `loadstring(game:GetService("HttpService"):GetAsync("https://moonrelay.example.com/api/game/loader?key=${EXAMPLE_API_KEY}"))()`,

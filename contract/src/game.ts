@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { printableText } from './common.ts';
 import { ScriptCodeSchema } from './scripts.ts';
 import { ConsoleBatchSchema } from './console.ts';
+import { RosterReportSchema } from './players.ts';
 import {
   GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS,
   GAME_LONG_POLL_MAX_SECONDS,
@@ -139,6 +140,8 @@ export const GamePingRequestSchema = z
     wait: z.number().finite().min(0).max(GAME_LONG_POLL_MAX_SECONDS).optional(),
     /** What the game's scripts logged since the last ping (the live console, contract/src/console.ts). */
     console: ConsoleBatchSchema.optional(),
+    /** The server's players: all of them, or who joined and left since the last ping (contract/src/players.ts). */
+    roster: RosterReportSchema.optional(),
   })
   .meta({ id: 'GamePingRequest' });
 export type GamePingRequest = z.infer<typeof GamePingRequestSchema>;
@@ -150,6 +153,8 @@ export const GamePingResponseSchema = z
     command: DeliveredCommandSchema.nullable(),
     /** Every pending command, oldest first, up to GAME_PING_MAX_COMMANDS. */
     commands: z.array(DeliveredCommandSchema).max(GAME_PING_MAX_COMMANDS),
+    /** Moonrelay has lost track of this server's players: send the whole roster on the next ping. */
+    rosterWanted: z.boolean().optional(),
   })
   .meta({ id: 'GamePingResponse' });
 export type GamePingResponse = z.infer<typeof GamePingResponseSchema>;

@@ -52,6 +52,10 @@ local MAX_TEXT_BYTES = 60000
 local RESULT_QUEUE_MAX = 100
 -- A player's name is sent up to this many bytes (Roblox's names are at most 20).
 local PLAYER_NAME_MAX_BYTES = 100
+-- The roster: at most this many players (Roblox's largest server holds 700), each name and display
+-- name cut to this many bytes (Roblox allows 20 characters of each).
+local ROSTER_MAX_PLAYERS = 700
+local ROSTER_NAME_MAX_BYTES = 60
 -- Command ids remembered to skip a repeated delivery (delivery is at least once).
 local REMEMBERED_COMMANDS = 500
 local BASE_WALK_SPEED = 16
@@ -225,6 +229,52 @@ local function collectPlayerData()
     data.walkSpeed = finiteNumber(humanoid.WalkSpeed, 1e6)
   end
   return data
+end
+
+-- The roster (docs/protocol.md, "Roster"): the players Moonrelay has for this server, as of the last
+-- accepted ping. A ping carries only what changed since (joined, left), worked out from
+-- Players:GetPlayers() rather than from join and leave events, so nothing is missed or sent twice
+-- whatever order those come in. The whole roster goes on the first ping and whenever Moonrelay asks
+-- for it (it restarted, or counted this server gone).
+local rosterSent = {}
+local rosterWanted = true
+
+local function rosterEntry(player)
+  local displayName = player.DisplayName
+  return {
+    userId = player.UserId,
+    name = safeText(tostring(player.Name), ROSTER_NAME_MAX_BYTES, ""),
+    displayName = type(displayName) == "string" and safeText(displayName, ROSTER_NAME_MAX_BYTES, "") or nil,
+    accountAgeDays = finiteNumber(player.AccountAge, 100000),
+  }
+end
+
+-- This ping's roster report and the roster Moonrelay has once it is accepted.
+local function rosterReport()
+  local present, players = {}, {}
+  for _, player in ipairs(Players:GetPlayers()) do
+    local id = player.UserId
+    if #players < ROSTER_MAX_PLAYERS and type(id) == "number" and not present[id] then
+      present[id] = true
+      table.insert(players, player)
+    end
+  end
+  local joined, left = {}, {}
+  for _, player in ipairs(players) do
+    if rosterWanted or not rosterSent[player.UserId] then
+      table.insert(joined, rosterEntry(player))
+    end
+  end
+  -- count goes on every ping: it tells Moonrelay this script keeps a roster it can ask for.
+  if rosterWanted then
+    return { count = #players, players = joined }, present
+  end
+  for id in pairs(rosterSent) do
+    if not present[id] then
+      table.insert(left, id)
+    end
+  end
+  return { count = #players, joined = #joined > 0 and joined or nil, left = #left > 0 and left or nil }, present
 end
 
 -- The chosen player's character and humanoid, or nil and why not.
@@ -790,11 +840,13 @@ end
 local function ping()
   local batch = nextBatch()
   local lines, dropped = takeConsoleBatch()
+  local roster, rosterAfter = rosterReport()
   local fields = {
     key = CONFIG.apiKey,
     serverId = serverId,
     playerData = collectPlayerData(),
     results = batch,
+    roster = roster,
   }
   if CONFIG.longPoll then
     fields.wait = math.max(0, math.min(CONFIG.pingInterval, LONG_POLL_MAX_WAIT))
@@ -830,11 +882,14 @@ local function ping()
   local refusedStatus = status == "failed" and failedStatus(answer)
   if status == "ok" then
     markSent(#batch)
+    rosterSent = rosterAfter
+    rosterWanted = type(answer) == "table" and answer.rosterWanted == true
   elseif refusedStatus == "400" then
     -- The server refused what was sent: the same results and lines would be refused forever, and
-    -- would keep the game disconnected.
+    -- would keep the game disconnected. The roster went unread: the next ping sends all of it.
     markSent(#batch)
     consoleRefused(lines, dropped)
+    rosterWanted = true
   elseif refusedStatus == "413" then
     -- Too large for a proxy in front of Moonrelay: the results go again without their output.
     shrinkRefused(#batch)

@@ -70,6 +70,10 @@ import { createAnalyticsService } from './modules/analytics/analytics.service.ts
 import { createRequestMetrics } from './modules/analytics/request-metrics.ts';
 import { createScheduleRuns } from './modules/schedules/schedule-runs.ts';
 import { mountScheduleRoutes } from './modules/schedules/schedules.routes.ts';
+import { mountPlayerRoutes } from './modules/players/players.routes.ts';
+import { createPlayersService } from './modules/players/players.service.ts';
+import { createRoster, ROSTER_SWEEP_MS } from './modules/players/roster.ts';
+import { isLive } from './modules/game/game-server-view.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
 import { createSecretBox } from './security/secret-box.ts';
 import { createChallenges } from './modules/two-factor/challenges.ts';
@@ -179,6 +183,16 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     keepPerServer: config.console.linesPerServer,
     userLinesPerMinute: config.console.userLinesPerMinute,
   });
+  const roster = createRoster({
+    db,
+    logger,
+    sessionRetentionDays: config.playerSessionRetentionDays,
+    isLive: async (userId, serverId) => {
+      const server = await presence.get(userId, serverId);
+      return server !== undefined && isLive(server, Date.now());
+    },
+  });
+  const players = createPlayersService({ db });
   const gameLink = createGameLinkService({
     db,
     presence,
@@ -187,6 +201,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     changes: serverChanges,
     admission,
     consoleLines,
+    roster,
     newServers: platform.rateLimitBackend.counter('game-new-servers', config.gameNewServersPerKeyPerMinute, 60),
     logger,
   });
@@ -279,6 +294,8 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     executions,
     schedules,
     scheduleRuns,
+    roster,
+    players,
     runs,
     runRetention,
     sandboxPool,
@@ -338,6 +355,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
     }),
     every(RUN_RETENTION_SWEEP_MS, 'run retention sweep', () => services.runRetention.sweep()),
     every(CONSOLE_PRUNE_MS, 'console prune', () => services.consoleLines.prune()),
+    every(ROSTER_SWEEP_MS, 'player sessions sweep', () => services.roster.sweep()),
   ];
   return () => stops.forEach((stop) => stop());
 }
@@ -394,6 +412,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountRunRoutes(api, services.rateLimits, services.runs);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountScheduleRoutes(api, services.rateLimits, services.schedules);
+  mountPlayerRoutes(api, services.rateLimits, services.players);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT } from '@moonrelay/contract/schedules';
+import { PLAYER_SESSION_RETENTION_DAYS_DEFAULT } from '@moonrelay/contract/players';
 import {
   CATALOGUE_CACHE_MS,
   CATALOGUE_MIN_INTERVAL_MS,
@@ -110,6 +111,12 @@ const EnvSchema = z.object({
     .min(1)
     .max(SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT)
     .default(SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT),
+  PLAYER_SESSION_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(PLAYER_SESSION_RETENTION_DAYS_DEFAULT),
   CONSOLE_LINES_PER_SERVER: z.coerce.number().int().min(100).max(1_000_000).default(CONSOLE_KEEP_LINES_PER_SERVER),
   CONSOLE_LINES_PER_USER_PER_MINUTE: z.coerce
     .number()
@@ -186,6 +193,8 @@ export interface Config {
    * and lines one account may store a minute on this instance (past it they are dropped and counted).
    */
   console: { linesPerServer: number; userLinesPerMinute: number };
+  /** Days a player's finished sessions are kept (their record and totals stay). */
+  playerSessionRetentionDays: number;
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
   /**
@@ -254,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduleMinIntervalSeconds: e.SCHEDULE_MIN_INTERVAL_SECONDS,
     loaderTokenDays: e.LOADER_TOKEN_DAYS,
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
+    playerSessionRetentionDays: e.PLAYER_SESSION_RETENTION_DAYS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,

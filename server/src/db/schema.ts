@@ -338,6 +338,40 @@ export interface RecoveryCodesTable {
   createdAt: string;
 }
 
+/** A Roblox user seen in the owner's game servers (migration 020). */
+export interface PlayersTable {
+  userId: string;
+  /** The Roblox user id, as text (negative for Studio's test players). */
+  robloxUserId: string;
+  name: string;
+  displayName: string | null;
+  accountAgeDays: number | null;
+  firstSeen: string;
+  lastSeen: string;
+  /** Seconds played in finished sessions. */
+  playSeconds: Generated<number>;
+  sessions: Generated<number>;
+}
+
+/** Each name and display name a player was seen with ('' for no display name). */
+export interface PlayerNamesTable {
+  userId: string;
+  robloxUserId: string;
+  name: string;
+  displayName: string;
+  firstSeen: string;
+}
+
+/** One stay of a player on one game server; open (leftAt null) while they are there. */
+export interface PlayerSessionsTable {
+  id: string;
+  userId: string;
+  robloxUserId: string;
+  serverId: string;
+  joinedAt: string;
+  leftAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -360,4 +394,7 @@ export interface Database {
   schedules: SchedulesTable;
   totpFactors: TotpFactorsTable;
   recoveryCodes: RecoveryCodesTable;
+  players: PlayersTable;
+  playerNames: PlayerNamesTable;
+  playerSessions: PlayerSessionsTable;
 }

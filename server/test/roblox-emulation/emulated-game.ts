@@ -27,6 +27,8 @@ export interface EmulatedPlayer {
   name: string;
   userId: number;
   displayName?: string;
+  /** Player.AccountAge, in days (default 0). */
+  accountAge?: number;
   position?: Position;
   health?: number;
   maxHealth?: number;
@@ -108,6 +110,7 @@ interface Control {
   character(): string;
   setCharacter(changes: string): void;
   removePlayer(name: string): boolean;
+  addPlayer(spec: string): void;
 }
 
 interface Delivery {
@@ -221,6 +224,13 @@ export class EmulatedGame {
   setCharacter(changes: Partial<Omit<CharacterState, 'deaths'>>): void {
     this.assertRunning();
     this.call(() => this.control.setCharacter(JSON.stringify(changes)));
+  }
+
+  /** A player joins the game (PlayerAdded fires). */
+  addPlayer(player: EmulatedPlayer): void {
+    this.assertRunning();
+    this.call(() => this.control.addPlayer(JSON.stringify(player)));
+    this.wake();
   }
 
   /** A player leaves the game (PlayerRemoving fires; their character goes with them). */

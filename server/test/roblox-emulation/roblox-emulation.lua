@@ -682,10 +682,16 @@ local function addPlayer(spec)
     properties = {
       UserId = "readonly",
       DisplayName = "readonly",
+      AccountAge = "readonly",
       Character = true,
       CharacterAdded = "readonly",
     },
-    values = { UserId = spec.userId, DisplayName = spec.displayName or spec.name, CharacterAdded = newSignal() },
+    values = {
+      UserId = spec.userId,
+      DisplayName = spec.displayName or spec.name,
+      AccountAge = spec.accountAge or 0,
+      CharacterAdded = newSignal(),
+    },
   })
   local playerCharacter, playerRoot, playerHumanoid = newCharacter(spec.name, spec)
   player.Character = playerCharacter
@@ -979,6 +985,11 @@ function control.setCharacter(changesJson)
   if changes.walkSpeed then
     humanoid.WalkSpeed = changes.walkSpeed
   end
+end
+
+-- A player joins (PlayerAdded fires), with a character of their own.
+function control.addPlayer(spec)
+  addPlayer(json.decode(spec))
 end
 
 -- A player leaves: out of Players and their character out of Workspace (PlayerRemoving fires first).

@@ -55,7 +55,7 @@ describeEachEngine('scoped API keys', (engine) => {
       token: owner.token,
       body: { name: 'Auto', code: 'print("auto")', isAutoExecute: true },
     });
-    const key = await createKey(owner.token, { name: `Only ${scopes.join(' ')}`, scopes, ...extra });
+    const key = await createKey(owner.token, { name: `Only ${scopes.join(' ')}`.slice(0, 60), scopes, ...extra });
     return { ...owner, key, plainId: plain.body.id as string, autoId: auto.body.id as string };
   }
 
@@ -67,6 +67,7 @@ describeEachEngine('scoped API keys', (engine) => {
       server.call('POST', '/api/scripts', { token: key, body: { name: 'Written', code: 'print(1)' } }),
     execute: (key) => server.call('GET', '/api/executions', { token: key }),
     commands: (key) => server.call('GET', '/api/game/status', { token: key }),
+    moderation: (key) => server.call('GET', '/api/players/online', { token: key }),
   };
 
   describe.each(API_KEY_SCOPES)('a key with the %s scope alone', (scope) => {

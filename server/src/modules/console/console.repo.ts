@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { ConsoleLevel } from '@moonrelay/contract/console';
 import type { Db } from '../../db/database.ts';
+import { containsIgnoringCase } from '../../db/like.ts';
 import type { ConsoleLinesTable } from '../../db/schema.ts';
 
 export type ConsoleLineRow = Selectable<ConsoleLinesTable>;
@@ -24,9 +25,6 @@ export interface ConsolePageFilter {
 
 /** Rows per insert statement (12 parameters a row, far inside both engines' limits). */
 const INSERT_SIZES = [500, 256, 128, 64, 32, 16, 8, 4, 2, 1];
-
-/** `%`, `_` and the escape character itself, taken literally by LIKE ... ESCAPE '\'. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export const consoleRepo = {
   /**
@@ -62,14 +60,9 @@ export const consoleRepo = {
     if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
     if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
     if (filter.search) {
-      // lower() on both sides: the same folding for the text and the pattern on each engine
-      // (PostgreSQL folds all of Unicode; SQLite, like its LIKE, only ASCII).
-      const pattern = `%${escapeLike(filter.search)}%`;
+      const search = filter.search;
       query = query.where((eb) =>
-        eb.or([
-          sql<boolean>`lower(${eb.ref('text')}) like lower(${pattern}) escape '\\'`,
-          sql<boolean>`lower(${eb.ref('stack')}) like lower(${pattern}) escape '\\'`,
-        ]),
+        eb.or([containsIgnoringCase(eb.ref('text'), search), containsIgnoringCase(eb.ref('stack'), search)]),
       );
     }
     return query

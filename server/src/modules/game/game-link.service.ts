@@ -20,6 +20,7 @@ import { GAME_LINK_BUSY, type ConnectAdmission } from './connect-admission.ts';
 import type { ConsoleService } from '../console/console.service.ts';
 import { createPingRefusals } from './ping-refusals.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
+import type { Roster } from '../players/roster.ts';
 
 export { toGameServer, toGameStatus } from './game-server-view.ts';
 
@@ -54,11 +55,13 @@ export function createGameLinkService(deps: {
   changes: ServerChanges;
   admission: ConnectAdmission;
   consoleLines: ConsoleService;
+  /** Each server's players, from the roster its pings carry. */
+  roster: Roster;
   /** Game servers seen for the first time, per key owner (GAME_NEW_SERVERS_PER_KEY_PER_MINUTE). */
   newServers: WindowCounter;
   logger: Logger;
 }) {
-  const { db, presence, commands, waits, changes, admission, consoleLines, newServers, logger } = deps;
+  const { db, presence, commands, waits, changes, admission, consoleLines, roster, newServers, logger } = deps;
   const lastSaved = new Map<string, number>();
   const refusals = createPingRefusals({ db, logger });
   /**
@@ -165,10 +168,17 @@ export function createGameLinkService(deps: {
       changes.pinged(touch.presence);
       // Queued to be stored behind the ping (before the hold, like the results); never fails it.
       if (request.console) consoleLines.ingest(userId, serverId, request.console, nowMs);
+      const { roster: report } = request;
+      if (report && (report.players || report.joined?.length || report.left?.length)) {
+        await roster.apply(userId, serverId, report, nowMs);
+      }
+      // A script that keeps a roster, new to presence (after a restart or a gap) with no whole
+      // roster: what Moonrelay holds of its players may be stale, so it is asked for all of them.
+      const rosterWanted = touch.connected && report && !report.players ? { rosterWanted: true } : {};
 
       if (!request.wait) {
         const taken = await commands.takeForServer(userId, serverId);
-        return { success: true, command: taken[0] ?? null, commands: taken };
+        return { success: true, command: taken[0] ?? null, commands: taken, ...rosterWanted };
       }
       // Long-poll: listen before looking, so a command queued between the look and the wait still wakes it.
       const stopWaiting = new AbortController();
@@ -177,6 +187,12 @@ export function createGameLinkService(deps: {
       holding.count += 1;
       held.set(saveKey, holding);
       try {
+        // Asked at once, not after the hold: the roster should not wait for a command.
+        if (rosterWanted.rosterWanted) {
+          stopWaiting.abort();
+          const taken = await commands.takeForServer(userId, serverId);
+          return { success: true, command: taken[0] ?? null, commands: taken, ...rosterWanted };
+        }
         let taken = await commands.takeForServer(userId, serverId);
         if (taken.length > 0) stopWaiting.abort();
         else if (await queued) taken = await commands.takeForServer(userId, serverId);
@@ -256,6 +272,12 @@ export function createGameLinkService(deps: {
         changes.gone(entry);
       }
       await flushSaves();
+      // Their players left with them, at each one's last ping.
+      if (gone.length > 0) {
+        await roster
+          .serversGone(gone)
+          .catch((error: unknown) => logger.warn({ err: error, servers: gone.length }, 'player sessions not ended'));
+      }
     },
   };
 }

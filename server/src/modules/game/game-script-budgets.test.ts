@@ -60,6 +60,8 @@ const JSON_ESCAPE_FACTOR = 6;
 const CONSOLE_LINE_FIELDS_BYTES = 160;
 /** The ping's other fields: key, serverId, wait, the player's data (its name at most escaped). */
 const PING_ENVELOPE_BYTES = 2_000 + JSON_ESCAPE_FACTOR * budget('PLAYER_NAME_MAX_BYTES');
+/** A roster entry's fields besides its names, in JSON: userId, accountAgeDays and the keys. */
+const ROSTER_PLAYER_FIELDS_BYTES = 100;
 /** The longest note a cut output ends with: "\n... (output truncated: N bytes, ...)". */
 const TRUNCATION_NOTE_CHARS = 80;
 
@@ -77,6 +79,8 @@ describe("the game script's budgets", () => {
       'CONSOLE_BYTES_PER_PING',
       'CONSOLE_TEXT_BYTES',
       'CONSOLE_BUFFER_LINES',
+      'ROSTER_MAX_PLAYERS',
+      'ROSTER_NAME_MAX_BYTES',
     ]);
     for (const row of rows) expect(row.value, row.what).toBe(budget(row.constant));
   });
@@ -112,6 +116,16 @@ describe("the game script's budgets", () => {
       limits.GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS,
     );
     expect(budget('PLAYER_NAME_MAX_BYTES')).toBeLessThanOrEqual(limits.GAME_PLAYER_NAME_MAX_CHARS);
+  });
+
+  it('roster: no more players than the server takes; a whole roster with one result fits the largest ping', () => {
+    expect(budget('ROSTER_MAX_PLAYERS')).toBeLessThanOrEqual(limits.ROSTER_MAX_PLAYERS);
+    expect(budget('ROSTER_NAME_MAX_BYTES')).toBeLessThanOrEqual(limits.GAME_PLAYER_NAME_MAX_CHARS);
+    // A too-large ping goes without its lines and with one result (the script's fallback); the
+    // roster stays in it, so that ping must still fit: name and display name escaped at worst.
+    const rosterPlayer = 2 * JSON_ESCAPE_FACTOR * budget('ROSTER_NAME_MAX_BYTES') + ROSTER_PLAYER_FIELDS_BYTES;
+    const roster = budget('ROSTER_MAX_PLAYERS') * rosterPlayer;
+    expect(roster + budget('RESULT_MAX_BYTES') + PING_ENVELOPE_BYTES).toBeLessThanOrEqual(budget('PING_MAX_BYTES'));
   });
 
   it('console: lines and bytes per ping within the server’s batch, a line with its note within what it keeps', () => {

@@ -269,6 +269,53 @@ describeEachEngine('the served game script in an emulated game, against the real
     expect(game.requests.at(-1)).toBe(refused);
   });
 
+  it('reports its roster: the whole of it on connect, then who joins and leaves, and all of it again when asked', async () => {
+    const jobId = 'job-roster';
+    const players = [player(1), player(2), { ...player(3), displayName: 'Third', accountAge: 400 }];
+    const game = await startGame({ jobId, players });
+    const online = async () =>
+      (await call('GET', `/api/players/online?serverId=${jobId}`)).body.players as {
+        userId: number;
+        displayName: string | null;
+        accountAgeDays: number | null;
+      }[];
+    const onlineIds = async () => (await online()).map((p) => p.userId).sort((a, b) => a - b);
+    await game.waitFor(async () => (await onlineIds()).length === 3 && true, 'the roster');
+    expect((await online()).find((p) => p.userId === 1003)).toMatchObject({
+      displayName: 'Third',
+      accountAgeDays: 400,
+    });
+    const rosterOf = (body: string) => (JSON.parse(body) as { roster?: Record<string, unknown> }).roster;
+    const pings = () => game.requests.filter((request) => request.url.endsWith('/api/game/ping'));
+    const firstPing = pings()[0]!;
+    expect((rosterOf(firstPing.body)!.players as unknown[]).length).toBe(3);
+
+    game.removePlayer('Player2');
+    game.addPlayer(player(4));
+    await game.waitFor(async () => (await onlineIds()).join() === '1001,1003,1004' && true, 'the join and the leave');
+    // Only the changes went: never the whole list again, and a ping without changes carries the count alone.
+    const later = pings()
+      .slice(1)
+      .map((ping) => rosterOf(ping.body));
+    expect(later.some((roster) => roster?.players)).toBe(false);
+    expect(later).toContainEqual({ count: 3, joined: [expect.objectContaining({ userId: 1004 })], left: [1002] });
+    expect(later).toContainEqual({ count: 3 });
+
+    // Moonrelay restarts: presence is gone, it asks for the roster, and the game sends all of it.
+    await harness.host.stop();
+    const before = pings().length;
+    await harness.host.start();
+    await game.waitFor(
+      () =>
+        pings()
+          .slice(before)
+          .find((ping) => ping.status === 200 && rosterOf(ping.body)?.players),
+      'the whole roster again',
+      10_000,
+    );
+    expect(await onlineIds()).toEqual([1001, 1003, 1004]);
+  });
+
   it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {
     const jobId = 'job-binary';
     await startGame({ jobId, player: player(1) });

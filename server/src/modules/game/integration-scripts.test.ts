@@ -172,7 +172,7 @@ describe('the integration script in an emulated game, against a fake server', ()
       ),
     );
 
-  it('long-polls by default: every ping carries the key, the server id, the player data and wait: 2', async () => {
+  it('long-polls by default: every ping carries the key, the server id, the player data, the roster and wait: 2', async () => {
     const game = await startIntegration({ jobId: 'job-1', placeId: 1818, gameId: 13058 });
     await game.waitFor(() => fake.pings.length >= 4, 'four pings');
     expect(fake.pings[0]!.body).toEqual({
@@ -190,8 +190,14 @@ describe('the integration script in an emulated game, against a fake server', ()
         walkSpeed: 16,
       },
       results: [],
+      roster: {
+        count: 1,
+        players: [{ userId: 156, name: 'Builderman', displayName: 'Builderman', accountAgeDays: 0 }],
+      },
       wait: 2,
     });
+    // The whole roster once; then its count alone, as nobody joined or left.
+    for (const ping of fake.pings.slice(1)) expect(ping.body.roster).toEqual({ count: 1 });
     // Each ping was held for its whole wait (no command came), and the next went out at once.
     const pings = pingsOf(game).filter((exchange) => exchange.answeredAt !== null);
     for (const exchange of pings) expect(exchange.answeredAt! - exchange.sentAt).toBeGreaterThanOrEqual(1.9);

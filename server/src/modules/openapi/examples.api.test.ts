@@ -126,6 +126,18 @@ async function exampleContext(server: TestServer) {
     body: EXAMPLES.createSchedule!.body,
   });
   expect(schedule.status).toBe(200);
+  // A game server with the examples' player on it, for the Players calls.
+  const game = await server.call('POST', '/api/game/ping', {
+    body: {
+      key: user.apiKey,
+      serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+      roster: {
+        count: 1,
+        players: [{ userId: 156, name: 'builderman', displayName: 'Builder', accountAgeDays: 7215 }],
+      },
+    },
+  });
+  expect(game.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
