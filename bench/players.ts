@@ -1,0 +1,204 @@
+/**
+ * Players benchmark: `npm run bench -- players [--servers 5000] [--players 20] [--reads 20]`.
+ *
+ * One user's fleet of `--servers` game servers, each with `--players` players, connects over HTTP
+ * and reports its whole roster (as after a restart); then the servers keep pinging as the shipped
+ * script does (`roster.count` alone, 1 % of the players joining or leaving over the run), so they
+ * stay live. Meanwhile it measures, `--reads` times each, medians:
+ * - the Players screen's first page of everyone online (GET /api/players/online, 50 rows, with the
+ *   total), a search by name and by user id, and a player's record;
+ * - as the baseline in the same run, GET /api/user (a signed-in call that reads one row);
+ * - ping latency without a roster, with `count` alone and with a change (p50 / p99);
+ * and the server's RSS before and after, per online player. Targets (issue 27): the first page
+ * <= 300 ms and search <= 50 ms server side with 100,000 online.
+ */
+import { parseArgs } from 'node:util';
+import type { AuthResponse } from '@moonrelay/contract/auth';
+import type { RosterPlayer } from '@moonrelay/contract/players';
+import { memoryOf } from './support/proc-stats.ts';
+import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
+import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
+
+const HUGE = '100000000';
+const LANES = 32;
+
+const playerOf = (server: number, slot: number): RosterPlayer => {
+  const userId = 1_000_000 + server * 1_000 + slot;
+  return { userId, name: `Player${userId}`, displayName: `Shown ${userId}`, accountAgeDays: slot * 10 };
+};
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { servers: { type: 'string' }, players: { type: 'string' }, reads: { type: 'string' } },
+  });
+  const serverCount = values.servers ? positiveInteger('--servers', values.servers) : 5_000;
+  const perServer = values.players ? Math.min(700, positiveInteger('--players', values.players)) : 20;
+  const reads = values.reads ? positiveInteger('--reads', values.reads) : 20;
+  const servers = benchServers();
+  try {
+    const port = await freePort();
+    const moonrelay = servers.start('moonrelay', process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      PORT: String(port),
+      HOST,
+      DATA_DIR: await servers.tempFolder(),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: HUGE,
+      RATE_LIMIT_GAME_PING_PER_MINUTE: HUGE,
+      GAME_NEW_SERVERS_PER_KEY_PER_MINUTE: '1000000',
+      GAME_MAX_SERVERS_PER_KEY: String(Math.max(serverCount, 10_000)),
+    });
+    const base = `http://${HOST}:${port}`;
+    await waitUntilReady(moonrelay, `${base}/api/openapi.json`);
+    const pid = moonrelay.child.pid!;
+    const { token, user } = await call<AuthResponse>(base, 'POST', '/api/auth/register', {
+      email: 'players@example.com',
+      username: 'players',
+      name: 'Players',
+      password: 'bench-password-123',
+    });
+    const key = user.apiKey!;
+    const rssIdle = memoryOf(pid).rssMb;
+    console.log(
+      `Players: ${serverCount} servers x ${perServer} players = ${serverCount * perServer} online, one key; ` +
+        `${reads} reads each, medians`,
+    );
+
+    // Each server's roster as the server holds it now; a ping sends what changed since the last.
+    const rosters = Array.from({ length: serverCount }, (_, server) =>
+      Array.from({ length: perServer }, (_, slot) => playerOf(server, slot)),
+    );
+    const pending = new Map<number, { joined: RosterPlayer[]; left: number[] }>();
+    const latencies = { none: [] as number[], count: [] as number[], change: [] as number[] };
+    let shed = 0;
+    let resent = 0;
+    /** Servers Moonrelay asked for their whole roster (rosterWanted), as the shipped script honours it. */
+    const wanted = new Set<number>();
+    const ping = async (server: number, asked: 'whole' | 'steady' | 'none') => {
+      const kind = asked === 'steady' && wanted.delete(server) ? 'whole' : asked;
+      const change = kind === 'whole' ? undefined : pending.get(server);
+      if (kind !== 'none') pending.delete(server);
+      const roster =
+        kind === 'none'
+          ? undefined
+          : kind === 'whole'
+            ? { count: rosters[server]!.length, players: rosters[server] }
+            : { count: rosters[server]!.length, ...(change ?? {}) };
+      const body = JSON.stringify({ key, serverId: `server-${server}`, ...(roster ? { roster } : {}) });
+      let took = 0;
+      for (;;) {
+        const started = performance.now();
+        const response = await fetch(`${base}/api/game/ping`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(30_000),
+        });
+        const text = await response.text();
+        took = performance.now() - started;
+        if (response.ok) {
+          if ((JSON.parse(text) as { rosterWanted?: boolean }).rosterWanted) wanted.add(server);
+          break;
+        }
+        // Shed while the server catches up (a connect storm): come back when it says, as games do.
+        const retryAfter = Number(response.headers.get('retry-after'));
+        if (response.status !== 503 || !Number.isFinite(retryAfter))
+          throw new Error(`ping answered ${response.status}`);
+        shed += 1;
+        await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 * (1 + Math.random())));
+      }
+      if (kind === 'none') latencies.none.push(took);
+      else if (kind === 'steady') (change ? latencies.change : latencies.count).push(took);
+      else if (asked === 'steady') resent += 1;
+    };
+    const inLanes = async (count: number, work: (index: number) => Promise<void>) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: LANES }, async () => {
+          while (next < count) await work(next++);
+        }),
+      );
+    };
+
+    const connectMs = await timed(() => inLanes(serverCount, (server) => ping(server, 'whole')));
+    console.log(
+      `Connect: ${serverCount} whole rosters in ${fmt(connectMs / 1000, 1)} s ` +
+        `(${fmt((serverCount * perServer) / (connectMs / 1000), 0)} players/s; ${shed} connects shed with 503 and retried)`,
+    );
+
+    // Keep every server live (a ping each round), 1 % of the players churning over the run.
+    let stop = false;
+    let churned = 0;
+    let nextId = 10_000_000;
+    const churnEvery = Math.max(1, Math.round(100 / perServer));
+    const pinger = (async () => {
+      let round = 0;
+      while (!stop) {
+        round += 1;
+        for (let server = round % churnEvery; server < serverCount; server += churnEvery * 10) {
+          const roster = rosters[server]!;
+          const gone = roster.shift()!;
+          const joined = { ...playerOf(0, 0), userId: nextId, name: `Player${nextId}` };
+          nextId += 1;
+          roster.push(joined);
+          pending.set(server, { joined: [joined], left: [gone.userId] });
+          churned += 2;
+        }
+        await inLanes(serverCount, (server) => ping(server, 'steady'));
+      }
+    })();
+
+    const online = await call<{ total: number }>(base, 'GET', '/api/players/online?limit=1', undefined, token);
+    const probe = rosters[Math.floor(serverCount / 2)]![perServer - 1]!;
+    const measure = async (path: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < reads; i += 1) times.push(await timed(() => call(base, 'GET', path, undefined, token)));
+      return median(times);
+    };
+    const baseline = await measure('/api/user');
+    const rows = [
+      ['GET /api/user (baseline)', baseline],
+      ['Online, first page of 50 with total', await measure('/api/players/online?limit=50')],
+      ['Online, search by name', await measure(`/api/players/online?q=${probe.name}`)],
+      ['Online, search by user id', await measure(`/api/players/online?q=${probe.userId}`)],
+      ['Everyone seen, search by name', await measure(`/api/players?q=${probe.name}`)],
+      ['A player record', await measure(`/api/players/${probe.userId}`)],
+    ] as const;
+    for (let i = 0; i < reads; i += 1) await ping(0, 'none');
+    stop = true;
+    await pinger;
+
+    console.log(`Online at the start of the reads: ${online.total}; whole rosters sent again when asked: ${resent}`);
+    console.log('| Call | Median | Against the baseline |');
+    console.log('| --- | --- | --- |');
+    for (const [label, ms] of rows) console.log(`| ${label} | ${fmt(ms, 1)} ms | ${fmt(ms / baseline, 1)}x |`);
+    const line = (label: string, values: number[]) =>
+      console.log(
+        `Ping ${label}: p50 ${fmt(percentile(values, 50), 1)} ms, p99 ${fmt(percentile(values, 99), 1)} ms (${values.length} pings)`,
+      );
+    line('without a roster', latencies.none);
+    line('with the count alone', latencies.count);
+    line('with a join and a leave', latencies.change);
+    const rssEnd = memoryOf(pid).rssMb;
+    console.log(
+      `RSS ${fmt(rssIdle, 0)} MB idle, ${fmt(rssEnd, 0)} MB with ${online.total} online: ` +
+        `${fmt(((rssEnd - rssIdle) * 1024 * 1024) / Math.max(1, online.total), 0)} bytes per online player ` +
+        `(${churned} joins and leaves during the reads)`,
+    );
+    console.log(
+      `RESULT ${JSON.stringify({ servers: serverCount, perServer, online: online.total, connectMs, baseline, rows, rssIdle, rssEnd })}`,
+    );
+  } catch (error) {
+    servers.printOutputs();
+    throw error;
+  } finally {
+    await servers.close();
+  }
+}
