@@ -338,6 +338,31 @@ export interface RecoveryCodesTable {
   createdAt: string;
 }
 
+/** A registered passkey (WebAuthn credential), a second factor of its account. */
+export interface PasskeysTable {
+  id: string;
+  userId: string;
+  /** base64url, as the authenticator made it. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** The signature counter last reported; a bigint (read as text) on PostgreSQL. */
+  counter: number | string;
+  /** JSON array of the transports the browser named. */
+  transports: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A challenge handed out for a passkey registration or sign-in; deleted by the one request using it. */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  userId: string;
+  purpose: 'register' | 'sign-in';
+  expiresAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -360,4 +385,6 @@ export interface Database {
   schedules: SchedulesTable;
   totpFactors: TotpFactorsTable;
   recoveryCodes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  passkeyChallenges: PasskeyChallengesTable;
 }
