@@ -438,7 +438,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     heldLongPolls: () => services.waits.pending,
   });
   koa.use(requestCounts.middleware);
-  koa.use(securityHeaders());
+  koa.use(securityHeaders({ catalogueSiteUrl: config.catalogue.siteUrl }));
   koa.use(errorHandler());
   koa.use(apiOnly(authenticate({ ...services, requireTwoFactorForAdmins: config.requireTwoFactorForAdmins })));
   koa.use(apiOnly(auditKeyChanges({ db: database.db, audit: services.audit })));
