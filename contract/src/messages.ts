@@ -220,7 +220,7 @@ export const TWO_FACTOR = {
   passkeyCancelled: 'The passkey request was cancelled or timed out.',
   passkeyUnsupported: 'This browser cannot use passkeys here.',
   stepUsePasskey: 'Use a passkey',
-  stepOr: 'or enter a code',
+  stepIntroPasskey: 'Confirm it is you with one of your passkeys.',
   // Admin reset
   adminResetTitle: 'Reset two-factor sign-in',
   adminResetConfirm: (name: string) =>

@@ -8,18 +8,19 @@ import { notify } from '../../../lib/toaster.tsx';
 import { useLogin } from '../api/login.ts';
 import { TextField } from './TextField.tsx';
 import { TwoFactorStep } from './TwoFactorStep.tsx';
+import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
 
 export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) => void }) {
   const login = useLogin();
   // Set when the password was right and the account asks for a code next.
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { emailOrUsername: '', password: '' },
   });
   const submit = handleSubmit((values) =>
     login.mutate(values, {
-      onSuccess: (result) => ('twoFactorRequired' in result ? setChallenge(result.challenge) : onSignedIn(result)),
+      onSuccess: (result) => ('twoFactorRequired' in result ? setChallenge(result) : onSignedIn(result)),
       onError: (error) =>
         notify({
           type: 'error',
@@ -29,7 +30,14 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
     }),
   );
   if (challenge) {
-    return <TwoFactorStep challenge={challenge} onSignedIn={onSignedIn} onBack={() => setChallenge(null)} />;
+    return (
+      <TwoFactorStep
+        challenge={challenge.challenge}
+        methods={challenge.methods}
+        onSignedIn={onSignedIn}
+        onBack={() => setChallenge(null)}
+      />
+    );
   }
   return (
     <form onSubmit={submit} noValidate>
