@@ -12,7 +12,7 @@ export interface SoftPasskey {
   counter: number;
 }
 
-const b64 = (bytes: Uint8Array) => isoBase64URL.fromBuffer(bytes);
+const b64 = (bytes: Uint8Array<ArrayBuffer>) => isoBase64URL.fromBuffer(bytes);
 const sha256 = (data: Uint8Array | string) => new Uint8Array(crypto.createHash('sha256').update(data).digest());
 
 function u32(value: number): Uint8Array {
@@ -76,7 +76,7 @@ export function createSoftAuthenticator() {
       const attestationObject = isoCBOR.encode(
         new Map<string, string | Uint8Array | Map<string, never>>([
           ['fmt', 'none'],
-          ['attStmt', new Map()],
+          ['attStmt', new Map<string, never>()],
           ['authData', authData],
         ]),
       );
