@@ -202,8 +202,7 @@ export const TWO_FACTOR = {
   passkeyNone: 'This account has no passkey',
   passkeyNeedsProof: 'Add a password or an authenticator app first: a passkey is asked for after one of them',
   passkeysTitle: 'Passkeys',
-  passkeysIntro:
-    'A passkey on this device or a security key can stand in for the code after your password.',
+  passkeysIntro: 'A passkey on this device or a security key can stand in for the code after your password.',
   passkeysNone: 'No passkeys yet.',
   addPasskey: 'Add a passkey',
   passkeyName: 'Name for this passkey',

@@ -146,32 +146,38 @@ const credentialBase = {
 };
 
 export const RegistrationCredentialSchema = z
-  .object({
-    ...credentialBase,
-    response: z.object(
-      {
-        clientDataJSON: base64url('credential.response.clientDataJSON'),
-        attestationObject: base64url('credential.response.attestationObject'),
-        transports: z.array(z.string().max(32)).max(8).optional(),
-      },
-      { error: () => 'credential.response must be an object' },
-    ),
-  }, { error: () => TWO_FACTOR.passkeyAnswerRequired })
+  .object(
+    {
+      ...credentialBase,
+      response: z.object(
+        {
+          clientDataJSON: base64url('credential.response.clientDataJSON'),
+          attestationObject: base64url('credential.response.attestationObject'),
+          transports: z.array(z.string().max(32)).max(8).optional(),
+        },
+        { error: () => 'credential.response must be an object' },
+      ),
+    },
+    { error: () => TWO_FACTOR.passkeyAnswerRequired },
+  )
   .meta({ id: 'PasskeyRegistrationCredential' });
 
 export const AuthenticationCredentialSchema = z
-  .object({
-    ...credentialBase,
-    response: z.object(
-      {
-        clientDataJSON: base64url('credential.response.clientDataJSON'),
-        authenticatorData: base64url('credential.response.authenticatorData'),
-        signature: base64url('credential.response.signature'),
-        userHandle: base64url('credential.response.userHandle').optional(),
-      },
-      { error: () => 'credential.response must be an object' },
-    ),
-  }, { error: () => TWO_FACTOR.passkeyAnswerRequired })
+  .object(
+    {
+      ...credentialBase,
+      response: z.object(
+        {
+          clientDataJSON: base64url('credential.response.clientDataJSON'),
+          authenticatorData: base64url('credential.response.authenticatorData'),
+          signature: base64url('credential.response.signature'),
+          userHandle: base64url('credential.response.userHandle').optional(),
+        },
+        { error: () => 'credential.response must be an object' },
+      ),
+    },
+    { error: () => TWO_FACTOR.passkeyAnswerRequired },
+  )
   .meta({ id: 'PasskeyAuthenticationCredential' });
 
 export const PasskeyRegisterRequestSchema = z

@@ -21,7 +21,9 @@ async function browserCall<T>(call: (lib: typeof import('@simplewebauthn/browser
 /** Creates a passkey for these registration options; answers the credential as JSON for the server. */
 export const createPasskey = (options: Record<string, unknown>) =>
   browserCall((lib) =>
-    lib.startRegistration({ optionsJSON: options as unknown as Parameters<typeof lib.startRegistration>[0]['optionsJSON'] }),
+    lib.startRegistration({
+      optionsJSON: options as unknown as Parameters<typeof lib.startRegistration>[0]['optionsJSON'],
+    }),
   );
 
 /** Signs these sign-in options with one of the passkeys they name; answers the credential as JSON. */

@@ -133,10 +133,7 @@ export function createAccountsService(deps: Deps) {
    * Each try counts in the identifier's lockout before the factor is checked; a refusal answers 401
    * with why, and only a finished sign-in clears the count.
    */
-  async function secondStep(
-    challenge: string,
-    prove: (row: UserRow) => Promise<string | null>,
-  ): Promise<AuthResponse> {
+  async function secondStep(challenge: string, prove: (row: UserRow) => Promise<string | null>): Promise<AuthResponse> {
     const claims = await deps.challenges.verify(challenge);
     if (!claims) throw new AppError(401, TWO_FACTOR.challengeInvalid);
     const attempt = await spendLoginAttempt(claims.throttleKey);

@@ -107,7 +107,9 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     expect(first.body).toEqual({ twoFactorRequired: true, methods: ['passkey'], challenge: expect.any(String) });
     const { challenge, options } = await passkeyStep(account);
     expect(options.rpId).toBe('127.0.0.1');
-    expect(options.allowCredentials).toEqual([{ id: authenticator.credentialId, type: 'public-key', transports: ['internal'] }]);
+    expect(options.allowCredentials).toEqual([
+      { id: authenticator.credentialId, type: 'public-key', transports: ['internal'] },
+    ]);
 
     const answer = authenticator.signIn(options, server.url);
     const signedIn = await finish(challenge, answer);
@@ -124,7 +126,9 @@ describeEachEngine('passkeys as a second factor', (engine) => {
       body: { error: TWO_FACTOR.passkeyChallengeExpired },
     });
     // A fresh answer signs in.
-    expect((await finish(again.challenge, authenticator.signIn((await passkeyStep(account)).options, server.url))).status).toBe(200);
+    expect(
+      (await finish(again.challenge, authenticator.signIn((await passkeyStep(account)).options, server.url))).status,
+    ).toBe(200);
   });
 
   it('refuses a counter that did not move forward, an expired challenge and a challenge it never gave', async () => {
@@ -161,7 +165,10 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     // A sign-in challenge does not register a passkey, nor a registration challenge sign in.
     const crossed = await server.call('POST', '/api/user/two-factor/passkeys', {
       token: account.token,
-      body: { name: 'Crossed', credential: createSoftAuthenticator().register({ ...made.options, rp: { id: '127.0.0.1' } }, server.url) },
+      body: {
+        name: 'Crossed',
+        credential: createSoftAuthenticator().register({ ...made.options, rp: { id: '127.0.0.1' } }, server.url),
+      },
     });
     expect(crossed).toMatchObject({ status: 400, body: { error: TWO_FACTOR.passkeyChallengeExpired } });
   });
@@ -184,7 +191,10 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     const options = await registrationOptions(account);
     const phished = await server.call('POST', '/api/user/two-factor/passkeys', {
       token: account.token,
-      body: { name: 'Phished', credential: createSoftAuthenticator().register(options.body.options, 'https://evil.example') },
+      body: {
+        name: 'Phished',
+        credential: createSoftAuthenticator().register(options.body.options, 'https://evil.example'),
+      },
     });
     expect(phished).toMatchObject({ status: 400, body: { error: TWO_FACTOR.passkeyNotVerified } });
 
@@ -206,18 +216,28 @@ describeEachEngine('passkeys as a second factor', (engine) => {
       expect(added.status, JSON.stringify(credential)).toBe(status);
     }
     // Well-formed base64url that is no WebAuthn answer at all.
-    const garbage = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' } };
+    const garbage = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+    };
     const mine = createSoftAuthenticator();
     await addPasskey(account, mine, 'Second');
     const garbageStep = await passkeyStep(account);
-    expect(await finish(garbageStep.challenge, { ...garbage, id: mine.credentialId, rawId: mine.credentialId })).toMatchObject({
+    expect(
+      await finish(garbageStep.challenge, { ...garbage, id: mine.credentialId, rawId: mine.credentialId }),
+    ).toMatchObject({
       status: 401,
       body: { error: TWO_FACTOR.passkeyNotVerified },
     });
     await registrationOptions(account);
     const garbageRegistration = await server.call('POST', '/api/user/two-factor/passkeys', {
       token: account.token,
-      body: { name: 'Bad', credential: { ...garbage, response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } } },
+      body: {
+        name: 'Bad',
+        credential: { ...garbage, response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } },
+      },
     });
     expect(garbageRegistration).toMatchObject({ status: 400, body: { error: TWO_FACTOR.passkeyNotVerified } });
     const noName = await server.call('POST', '/api/user/two-factor/passkeys', {
@@ -269,7 +289,7 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     expect((await remove(key.body.passkey.id, withApp.token, { code: recovery })).status).toBe(200);
   });
 
-  it("lets a user who lost the app sign in and turn it off with recovery codes, one field for either proof", async () => {
+  it('lets a user who lost the app sign in and turn it off with recovery codes, one field for either proof', async () => {
     const account = await registerUser(server);
     const setup = await server.call('POST', '/api/user/two-factor/totp/setup', {
       token: account.token,
@@ -321,7 +341,10 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     const reset = (token: string, userId: string) =>
       server.call('POST', `/api/admin/users/${userId}/two-factor/reset`, { token });
 
-    expect(await reset(member.token, member.user.id)).toMatchObject({ status: 403, body: { error: ERRORS.adminsOnly } });
+    expect(await reset(member.token, member.user.id)).toMatchObject({
+      status: 403,
+      body: { error: ERRORS.adminsOnly },
+    });
     expect(await reset(admin.token, 'no-such-user')).toMatchObject({ status: 404 });
     expect(await reset(admin.token, member.user.id)).toMatchObject({ status: 200, body: { success: true } });
     expect((await login(member)).body.token).toBeTruthy();
@@ -346,7 +369,7 @@ describe('passkeys and the address Moonrelay is reached at', () => {
   });
   afterAll(() => server.close());
 
-  it('binds passkeys to PUBLIC_URL whatever the request names, and counts one as an admin\'s second factor', async () => {
+  it("binds passkeys to PUBLIC_URL whatever the request names, and counts one as an admin's second factor", async () => {
     const admin = await registerUser(server);
     expect(admin.user.isAdmin).toBe(true);
     expect((await server.call('GET', '/api/admin/users', { token: admin.token })).status).toBe(403);

@@ -131,11 +131,15 @@ export function createPasskeysService(deps: Deps) {
         });
       } catch {
         // Malformed, for another origin or challenge, or a bad attestation: all simply not verified.
-        throw new AppError(400, challenge.state.refused ? TWO_FACTOR.passkeyChallengeExpired : TWO_FACTOR.passkeyNotVerified);
+        throw new AppError(
+          400,
+          challenge.state.refused ? TWO_FACTOR.passkeyChallengeExpired : TWO_FACTOR.passkeyNotVerified,
+        );
       }
       if (!verified.verified) throw new AppError(400, TWO_FACTOR.passkeyNotVerified);
       const { credential } = verified.registrationInfo;
-      if (await passkeysRepo.credentialTaken(db, credential.id)) throw new AppError(409, TWO_FACTOR.passkeyAlreadyRegistered);
+      if (await passkeysRepo.credentialTaken(db, credential.id))
+        throw new AppError(409, TWO_FACTOR.passkeyAlreadyRegistered);
       const key: PasskeyRow = {
         id: crypto.randomUUID(),
         userId,

@@ -54,7 +54,9 @@ export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimit
   );
   mountEndpoint(router, endpoints.loginPasskey, limits, ({ body, ctx }) => {
     const party = rp(ctx);
-    return accounts.loginWithSecondFactor(body.challenge, (row) => passkeys.verifySignIn(row.id, body.credential, party));
+    return accounts.loginWithSecondFactor(body.challenge, (row) =>
+      passkeys.verifySignIn(row.id, body.credential, party),
+    );
   });
 
   mountEndpoint(router, endpoints.adminResetTwoFactor, limits, async ({ principal, params }) => {

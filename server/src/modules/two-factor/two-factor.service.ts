@@ -119,7 +119,11 @@ export function createTwoFactorService(deps: Deps) {
   async function proveCurrent(row: UserRow, proof: CurrentProof): Promise<'password' | 'code'> {
     await spendProofAttempt(row.id);
     let proved: 'password' | 'code' | null = null;
-    if (proof.password !== undefined && row.passwordHash !== null && (await verifyPassword(row.passwordHash, proof.password)))
+    if (
+      proof.password !== undefined &&
+      row.passwordHash !== null &&
+      (await verifyPassword(row.passwordHash, proof.password))
+    )
       proved = 'password';
     else if (proof.code !== undefined && (await spendCode(row, proof.code)) !== null) proved = 'code';
     if (proved === null) {
@@ -177,7 +181,8 @@ export function createTwoFactorService(deps: Deps) {
       await spendProofAttempt(userId);
       if (!(await verifyPassword(row.passwordHash, password))) throw new AppError(403, TWO_FACTOR.wrongPassword);
       await attempts.reset(`user:${userId}`);
-      if ((await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null) throw new AppError(409, TWO_FACTOR.alreadyOn);
+      if ((await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null)
+        throw new AppError(409, TWO_FACTOR.alreadyOn);
       const secret = newTotpSecret();
       await inTransaction(db, (trx) => twoFactorRepo.putPendingTotp(trx, userId, box.seal(secret), nowIso()));
       const otpauthUrl = totpUri(secret, row.email, deps.issuer);

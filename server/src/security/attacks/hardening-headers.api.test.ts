@@ -51,7 +51,9 @@ describe('attack: what the browser keeps and loads', () => {
       .get('content-security-policy')!
       .split('; ')
       .find((directive) => directive.startsWith('img-src '));
-    expect(imgSrc).toBe(`img-src 'self' data: blob: https://*.rbxcdn.com ${new URL(server.config.catalogue.siteUrl).origin}`);
+    expect(imgSrc).toBe(
+      `img-src 'self' data: blob: https://*.rbxcdn.com ${new URL(server.config.catalogue.siteUrl).origin}`,
+    );
     expect(imgSrc).not.toMatch(/ https:( |$)/);
   });
 });

@@ -29,7 +29,13 @@ function PasskeyRow({ passkey, onRemove }: { passkey: Passkey; onRemove: () => v
           </Text>
         </Box>
       </HStack>
-      <Button size="sm" variant="outline" colorPalette="red" onClick={onRemove} aria-label={`${TWO_FACTOR.removePasskey} ${passkey.name}`}>
+      <Button
+        size="sm"
+        variant="outline"
+        colorPalette="red"
+        onClick={onRemove}
+        aria-label={`${TWO_FACTOR.removePasskey} ${passkey.name}`}
+      >
         {TWO_FACTOR.removePasskey}
       </Button>
     </HStack>
@@ -69,7 +75,8 @@ export function PasskeysCard() {
             go({ step: 'idle' });
             notify({ title: TWO_FACTOR.passkeyAdded, description: passkey.name });
           },
-          onError: (failure) => setError({ field: 'proof', message: messageOf(failure, TWO_FACTOR.passkeyNotVerified) }),
+          onError: (failure) =>
+            setError({ field: 'proof', message: messageOf(failure, TWO_FACTOR.passkeyNotVerified) }),
         },
       );
     } else if (stage.step === 'remove') {
@@ -135,11 +142,7 @@ export function PasskeysCard() {
           )}
           {proofField}
           <HStack>
-            <Button
-              type="submit"
-              colorPalette={adding ? 'purple' : 'red'}
-              loading={add.isPending || remove.isPending}
-            >
+            <Button type="submit" colorPalette={adding ? 'purple' : 'red'} loading={add.isPending || remove.isPending}>
               {adding ? TWO_FACTOR.passkeyCreate : TWO_FACTOR.removePasskey}
             </Button>
             <Button variant="ghost" onClick={() => go({ step: 'idle' })}>
@@ -156,7 +159,14 @@ export function PasskeysCard() {
         {list.length === 0 ? (
           <Text color="fg.muted">{TWO_FACTOR.passkeysNone}</Text>
         ) : (
-          <Stack as="ul" gap="0" listStyleType="none" ps="0" aria-label={TWO_FACTOR.passkeysTitle} data-testid="passkey-list">
+          <Stack
+            as="ul"
+            gap="0"
+            listStyleType="none"
+            ps="0"
+            aria-label={TWO_FACTOR.passkeysTitle}
+            data-testid="passkey-list"
+          >
             {list.map((passkey) => (
               <PasskeyRow key={passkey.id} passkey={passkey} onRemove={() => go({ step: 'remove', passkey })} />
             ))}

@@ -42,12 +42,16 @@ export function TwoFactorStep({
     );
   };
 
-  const signInWithPasskey = () =>
-    passkey.mutate(challenge, { onSuccess: onSignedIn });
+  const signInWithPasskey = () => passkey.mutate(challenge, { onSuccess: onSignedIn });
 
   const passkeyButton = hasPasskey && (
     <Stack gap="2">
-      <Button colorPalette="purple" variant={hasCode ? 'outline' : 'solid'} onClick={signInWithPasskey} loading={passkey.isPending}>
+      <Button
+        colorPalette="purple"
+        variant={hasCode ? 'outline' : 'solid'}
+        onClick={signInWithPasskey}
+        loading={passkey.isPending}
+      >
         <KeyRound /> {TWO_FACTOR.stepUsePasskey}
       </Button>
       {passkey.isError && (

@@ -24,7 +24,11 @@ export function ResetTwoFactorButton({ user }: { user: AdminUser }) {
     } catch (error) {
       // Nothing to reset is said as the server says it; the dialog closes, as there is nothing to retry.
       setOpen(false);
-      notify({ type: 'error', title: TWO_FACTOR.adminResetTitle, description: messageOf(error, 'Could not reset it.') });
+      notify({
+        type: 'error',
+        title: TWO_FACTOR.adminResetTitle,
+        description: messageOf(error, 'Could not reset it.'),
+      });
     }
   };
 

@@ -150,7 +150,8 @@ describe('the Users tab', () => {
           : { status: 409, body: { error: TWO_FACTOR.adminResetNothing } },
     });
     const grace = await findRowOf('Grace Hopper');
-    const open = () => userEvent.click(within(grace).getByRole('button', { name: 'Reset two-factor sign-in of Grace Hopper' }));
+    const open = () =>
+      userEvent.click(within(grace).getByRole('button', { name: 'Reset two-factor sign-in of Grace Hopper' }));
     await open();
     const dialog = await screen.findByRole('alertdialog', { name: TWO_FACTOR.adminResetTitle });
     expect(within(dialog).getByText(/authenticator app, recovery codes and passkeys/)).toBeInTheDocument();
