@@ -164,6 +164,7 @@ export const TWO_FACTOR = {
   statusOff: 'Off',
   recoveryCodesLeft: (count: number) => `${count} of 10 recovery codes left`,
   setUp: 'Set up two-factor sign-in',
+  setUpApp: 'Add an authenticator app',
   currentPassword: 'Current password',
   continue: 'Continue',
   scanQr: 'Scan this QR code with your authenticator app, or type the key below into it.',

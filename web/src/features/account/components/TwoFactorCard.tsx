@@ -181,7 +181,7 @@ export function TwoFactorCard() {
           </Button>
         ) : (
           <Button variant="outline" onClick={() => go({ step: 'password' })}>
-            {TWO_FACTOR.setUp}
+            {on ? TWO_FACTOR.setUpApp : TWO_FACTOR.setUp}
           </Button>
         )}
       </Stack>
