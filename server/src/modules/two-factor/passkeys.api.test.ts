@@ -1,5 +1,8 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
+import { EXAMPLES } from '@moonrelay/contract/examples';
+import { ErrorResponseSchema } from '@moonrelay/contract/common';
 import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import { describeEachEngine, engines } from '../../../test/engines.ts';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../../../test/soft-authenticator.ts';
@@ -398,5 +401,29 @@ describe('passkeys and the address Moonrelay is reached at', () => {
     expect(added.status).toBe(200);
     expect(added.body.status).toMatchObject({ setupRequired: false, passkeys: 1 });
     expect((await server.call('GET', '/api/admin/users', { token: admin.token })).status).toBe(200);
+  });
+});
+
+describe('the passkey endpoints in the contract', () => {
+  const names = [
+    'listPasskeys',
+    'passkeyRegistrationOptions',
+    'registerPasskey',
+    'removePasskey',
+    'loginPasskeyOptions',
+    'loginPasskey',
+    'adminResetTwoFactor',
+  ] as const;
+
+  it.each(names)('%s: its example request, answer and error match the contract', (name) => {
+    const endpoint = (endpoints as Record<string, Endpoint>)[name]!;
+    const example = EXAMPLES[name]!;
+    expect(example, name).toBeDefined();
+    expect(endpoint.response.safeParse(example.response).error).toBeUndefined();
+    if (endpoint.body) expect(endpoint.body.safeParse(example.body).error).toBeUndefined();
+    else expect(example.body).toBeUndefined();
+    for (const param of endpoint.path.matchAll(/:(\w+)/g)) expect(example.params?.[param[1]!]).toBeDefined();
+    expect(ErrorResponseSchema.safeParse(example.error.body).error).toBeUndefined();
+    expect(endpoint.errors).toContain(example.error.status);
   });
 });
