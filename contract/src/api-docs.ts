@@ -41,6 +41,8 @@ export const BROWSER_ONLY_ENDPOINTS: readonly string[] = [
   'passkeyRegistrationOptions',
   'registerPasskey',
   'removePasskey',
+  'passkeySignInOptions',
+  'passkeySignIn',
 ];
 
 /** The parts of an OpenAPI 3.0 document the page reads. */

@@ -98,6 +98,7 @@ import {
   PasskeyParamsSchema,
   PasskeyRegisteredSchema,
   PasskeyRegisterRequestSchema,
+  PasskeySignInRequestSchema,
 } from './two-factor.ts';
 
 /**
@@ -221,6 +222,29 @@ export const endpoints = {
     auth: 'none',
     rateLimit: 'general',
     body: PasskeyLoginRequestSchema,
+    response: AuthResponseSchema,
+    errors: [400, 401],
+  }),
+  passkeySignInOptions: endpoint({
+    method: 'post',
+    path: '/api/auth/passkey/options',
+    tag: 'Auth',
+    summary:
+      'Start signing in with a passkey alone (no password): the options to pass to navigator.credentials.get(). Its challenge answers once within 5 minutes, and the passkey must verify its user (a PIN or biometric).',
+    auth: 'none',
+    rateLimit: 'general',
+    response: PasskeyOptionsSchema,
+    errors: [400],
+  }),
+  passkeySignIn: endpoint({
+    method: 'post',
+    path: '/api/auth/passkey',
+    tag: 'Auth',
+    summary:
+      'Sign in with the answer navigator.credentials.get() gave for those options. A passkey that verified its user is both factors, so no password or code is asked for.',
+    auth: 'none',
+    rateLimit: 'general',
+    body: PasskeySignInRequestSchema,
     response: AuthResponseSchema,
     errors: [400, 401],
   }),

@@ -755,6 +755,20 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     error: unauthorized(TWO_FACTOR.passkeyChallengeExpired),
     note: 'challenge is what POST /api/auth/login answered; credential is what navigator.credentials.get() answered for the options.',
   },
+  passkeySignInOptions: {
+    response: { options: { ...passkeyRequestOptions, allowCredentials: [], userVerification: 'required' } },
+    error: { status: 400, body: { error: ERRORS.hostNotServed } },
+  },
+  passkeySignIn: {
+    body: {
+      credential: {
+        ...passkeyAuthenticationCredential,
+        response: { ...passkeyAuthenticationCredential.response, userHandle: 'dTEyMzQ' },
+      },
+    },
+    response: { token: EXAMPLE_TOKEN, user },
+    error: unauthorized(TWO_FACTOR.passkeyUnknownAnywhere),
+  },
   adminResetTwoFactor: {
     params: { id: USER_ID },
     response: { success: true, message: TWO_FACTOR.adminResetDone },

@@ -198,6 +198,8 @@ export const TWO_FACTOR = {
   passkeyNotVerified: 'The passkey could not be verified. Try again from the start.',
   passkeyChallengeExpired: 'This passkey request has expired or was already used. Try again from the start.',
   passkeyUnknown: 'That passkey is not registered to this account',
+  passkeyUnknownAnywhere: 'That passkey is not registered with Moonrelay. Sign in with your password.',
+  signInWithPasskey: 'Sign in with a passkey',
   passkeyAlreadyRegistered: 'That passkey is already registered',
   passkeyNotFound: 'Passkey not found',
   passkeyNone: 'This account has no passkey',

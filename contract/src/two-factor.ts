@@ -212,3 +212,9 @@ export const PasskeyLoginRequestSchema = z
   .object({ challenge: loginChallenge, credential: AuthenticationCredentialSchema })
   .meta({ id: 'PasskeyLoginRequest' });
 export type PasskeyLoginRequest = z.infer<typeof PasskeyLoginRequestSchema>;
+
+/** "Sign in with a passkey": the passkey's answer alone, for the options POST /api/auth/passkey/options gave. */
+export const PasskeySignInRequestSchema = z
+  .object({ credential: AuthenticationCredentialSchema })
+  .meta({ id: 'PasskeySignInRequest' });
+export type PasskeySignInRequest = z.infer<typeof PasskeySignInRequestSchema>;

@@ -41,6 +41,8 @@ export function createSoftAuthenticator() {
   const credentialIdBytes = new Uint8Array(crypto.randomBytes(32));
   const credentialId = b64(credentialIdBytes);
   let counter = 0;
+  /** The account's user handle, as the registration options named it (base64url). */
+  let userHandle: string | undefined;
 
   const cosePublicKey = isoCBOR.encode(
     new Map<number, number | Uint8Array>([
@@ -64,6 +66,7 @@ export function createSoftAuthenticator() {
     /** The answer of navigator.credentials.create() to these options, as PublicKeyCredential.toJSON(). */
     register(options: Record<string, unknown>, origin: string) {
       const rpId = (options.rp as { id: string }).id;
+      userHandle = (options.user as { id?: string } | undefined)?.id;
       const authData = concat(
         sha256(rpId),
         new Uint8Array([FLAG_USER_PRESENT | FLAG_USER_VERIFIED | FLAG_ATTESTED_DATA]),
@@ -95,16 +98,19 @@ export function createSoftAuthenticator() {
     },
 
     /**
-     * The answer of navigator.credentials.get() to these options; the counter moves forward by one
-     * unless `counterAt` pins it (a cloned authenticator's stale counter).
+     * The answer of navigator.credentials.get() to these options, with the user handle a
+     * discoverable passkey carries; the counter moves forward by one unless `counterAt` pins it (a
+     * cloned authenticator's stale counter). `userVerified: false` is a touch without PIN or biometric.
      */
-    signIn(options: Record<string, unknown>, origin: string, counterAt?: number) {
+    signIn(
+      options: Record<string, unknown>,
+      origin: string,
+      counterAt?: number,
+      extra: { userVerified?: boolean; userHandle?: string } = {},
+    ) {
       counter = counterAt ?? counter + 1;
-      const authData = concat(
-        sha256(options.rpId as string),
-        new Uint8Array([FLAG_USER_PRESENT | FLAG_USER_VERIFIED]),
-        u32(counter),
-      );
+      const flags = FLAG_USER_PRESENT | (extra.userVerified === false ? 0 : FLAG_USER_VERIFIED);
+      const authData = concat(sha256(options.rpId as string), new Uint8Array([flags]), u32(counter));
       const clientDataJSON = clientData('webauthn.get', options.challenge as string, origin);
       const signature = crypto.sign('sha256', concat(authData, sha256(clientDataJSON)), privateKey);
       return {
@@ -117,6 +123,7 @@ export function createSoftAuthenticator() {
           clientDataJSON: b64(clientDataJSON),
           authenticatorData: b64(authData),
           signature: b64(new Uint8Array(signature)),
+          ...((extra.userHandle ?? userHandle) ? { userHandle: extra.userHandle ?? userHandle } : {}),
         },
       };
     },

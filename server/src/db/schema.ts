@@ -358,8 +358,10 @@ export interface PasskeysTable {
 /** A challenge handed out for a passkey registration or sign-in; deleted by the one request using it. */
 export interface PasskeyChallengesTable {
   challenge: string;
-  userId: string;
-  purpose: 'register' | 'sign-in';
+  /** Null for a first-factor sign-in, where the passkey names the account. */
+  userId: string | null;
+  /** register and sign-in (the second step) belong to an account; passkey-sign-in to none yet. */
+  purpose: 'register' | 'sign-in' | 'passkey-sign-in';
   expiresAt: string;
 }
 

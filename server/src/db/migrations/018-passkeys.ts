@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 // PostgreSQL: authenticators count up to 2^32 - 1), the transports the browser named, and the name
 // its owner gave it. passkey_challenges holds the challenges Moonrelay handed out for a registration
 // or a sign-in: a row is deleted by the one request that uses it, so a challenge answers once, and
-// expires_at ends it unused.
+// expires_at ends it unused. Its user_id is null for "Sign in with a passkey", where no account is
+// named until the passkey answers.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -25,10 +26,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('passkey_challenges')
     .addColumn('challenge', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('purpose', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
+  await db.schema.createIndex('passkey_challenges_expiry').on('passkey_challenges').column('expires_at').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -223,6 +223,13 @@ export function createAccountsService(deps: Deps) {
       return secondStep(challenge, prove);
     },
 
+    /** A session for the account a passkey that verified its user named ("Sign in with a passkey"). */
+    async signInAs(userId: string): Promise<AuthResponse> {
+      const row = await usersRepo.findById(db, userId);
+      if (!row) throw new AppError(401, TWO_FACTOR.passkeyUnknownAnywhere);
+      return signInExisting(row);
+    },
+
     /**
      * Signs in the account linked to a verified identity, creating one on its first sign-in. An
      * existing account with the same email is never joined on the strength of the email alone

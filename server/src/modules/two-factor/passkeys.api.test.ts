@@ -328,6 +328,58 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     ).toMatchObject({ status: 403, body: { error: TWO_FACTOR.wrongProof } });
   });
 
+  it('signs in with a passkey alone when it verified its user, for the account it belongs to', async () => {
+    const account = await registerUser(server);
+    const setup = await server.call('POST', '/api/user/two-factor/totp/setup', {
+      token: account.token,
+      body: { password: account.password },
+    });
+    await server.call('POST', '/api/user/two-factor/totp/confirm', {
+      token: account.token,
+      body: { code: await codeAt(setup.body.secret) },
+    });
+    const authenticator = createSoftAuthenticator();
+    await addPasskey(account, authenticator);
+    const start = async () => {
+      const answer = await server.call('POST', '/api/auth/passkey/options');
+      expect(answer.status).toBe(200);
+      return answer.body.options as Record<string, unknown>;
+    };
+    const signIn = (credential: unknown) => server.call('POST', '/api/auth/passkey', { body: { credential } });
+
+    const options = await start();
+    expect(options).toMatchObject({ rpId: '127.0.0.1', userVerification: 'required' });
+    expect(options.allowCredentials ?? []).toEqual([]);
+    const answer = authenticator.signIn(options, server.url);
+    const signedIn = await signIn(answer);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user.id).toBe(account.user.id);
+    // Replayed: its challenge is spent.
+    expect(await signIn(answer)).toMatchObject({ status: 401, body: { error: TWO_FACTOR.passkeyChallengeExpired } });
+    // Without user verification it is one factor only: refused.
+    expect(
+      await signIn(authenticator.signIn(await start(), server.url, undefined, { userVerified: false })),
+    ).toMatchObject({ status: 401, body: { error: TWO_FACTOR.passkeyNotVerified } });
+    // Claiming another account's user handle.
+    const other = await registerUser(server);
+    const otherHandle = Buffer.from(other.user.id).toString('base64url');
+    expect(
+      await signIn(authenticator.signIn(await start(), server.url, undefined, { userHandle: otherHandle })),
+    ).toMatchObject({ status: 401, body: { error: TWO_FACTOR.passkeyNotVerified } });
+    // A passkey Moonrelay never registered.
+    expect(await signIn(createSoftAuthenticator().signIn(await start(), server.url))).toMatchObject({
+      status: 401,
+      body: { error: TWO_FACTOR.passkeyUnknownAnywhere },
+    });
+    // A second-step challenge does not sign in alone.
+    const step = await passkeyStep(account);
+    expect(await signIn(authenticator.signIn(step.options, server.url))).toMatchObject({
+      status: 401,
+      body: { error: TWO_FACTOR.passkeyChallengeExpired },
+    });
+    expect((await signIn('nonsense')).status).toBe(400);
+  });
+
   it("lets an admin reset a user's two-factor sign-in, audited, as the last resort", async () => {
     const admin = await registerUser(server);
     await server.app.database.db.updateTable('users').set({ isAdmin: 1 }).where('id', '=', admin.user.id).execute();
@@ -413,6 +465,8 @@ describe('the passkey endpoints in the contract', () => {
     'loginPasskeyOptions',
     'loginPasskey',
     'adminResetTwoFactor',
+    'passkeySignInOptions',
+    'passkeySignIn',
   ] as const;
 
   it.each(names)('%s: its example request, answer and error match the contract', (name) => {

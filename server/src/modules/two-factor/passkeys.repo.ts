@@ -19,6 +19,10 @@ export const passkeysRepo = {
     return Number(row.count);
   },
 
+  findByCredential(db: Db, credentialId: string): Promise<PasskeyRow | undefined> {
+    return db.selectFrom('passkeys').selectAll().where('credentialId', '=', credentialId).executeTakeFirst();
+  },
+
   /** The account's passkey with this credential id; another account's is not found. */
   findOwned(db: Db, userId: string, credentialId: string): Promise<PasskeyRow | undefined> {
     return db
@@ -65,23 +69,26 @@ export const passkeysRepo = {
     return Number(result.numDeletedRows);
   },
 
-  /** Stores a challenge handed out, dropping the account's expired ones. */
+  /** Stores a challenge handed out (null user: a first-factor sign-in), dropping expired ones. */
   async putChallenge(
     db: Db,
-    userId: string,
+    userId: string | null,
     challenge: string,
     purpose: ChallengePurpose,
     now: string,
     expiresAt: string,
   ): Promise<void> {
-    await db.deleteFrom('passkeyChallenges').where('userId', '=', userId).where('expiresAt', '<=', now).execute();
+    await db.deleteFrom('passkeyChallenges').where('expiresAt', '<=', now).execute();
     await db.insertInto('passkeyChallenges').values({ challenge, userId, purpose, expiresAt }).execute();
   },
 
-  /** Deletes the challenge if it is the account's, for this purpose and live; true for the one request that did. */
+  /**
+   * Deletes the challenge if it is the account's (null: no account's), for this purpose and live;
+   * true for the one request that did.
+   */
   async spendChallenge(
     db: Db,
-    userId: string,
+    userId: string | null,
     challenge: string,
     purpose: ChallengePurpose,
     now: string,
@@ -89,7 +96,7 @@ export const passkeysRepo = {
     const result = await db
       .deleteFrom('passkeyChallenges')
       .where('challenge', '=', challenge)
-      .where('userId', '=', userId)
+      .where('userId', userId === null ? 'is' : '=', userId)
       .where('purpose', '=', purpose)
       .where('expiresAt', '>', now)
       .executeTakeFirst();

@@ -66,7 +66,7 @@ export function createPasskeysService(deps: Deps) {
   const { db, audit } = deps;
   const actorOf = (row: UserRow) => ({ id: row.id, name: row.username });
 
-  async function issueChallenge(userId: string, challenge: string, purpose: ChallengePurpose): Promise<void> {
+  async function issueChallenge(userId: string | null, challenge: string, purpose: ChallengePurpose): Promise<void> {
     const now = nowIso();
     await passkeysRepo.putChallenge(db, userId, challenge, purpose, now, isoPlus(now, CHALLENGE_TTL_MS));
   }
@@ -75,7 +75,7 @@ export function createPasskeysService(deps: Deps) {
    * The challenge check handed to the verifier: true only for the one request that spends a live
    * challenge of this account and purpose. Whether it was refused is kept, so the answer can say so.
    */
-  function challengeSpender(userId: string, purpose: ChallengePurpose) {
+  function challengeSpender(userId: string | null, purpose: ChallengePurpose) {
     const state = { refused: false };
     const check = async (challenge: string) => {
       const spent = await passkeysRepo.spendChallenge(db, userId, challenge, purpose, nowIso());
@@ -196,6 +196,63 @@ export function createPasskeysService(deps: Deps) {
       });
       await issueChallenge(userId, options.challenge, 'sign-in');
       return { options: options as unknown as Record<string, unknown> };
+    },
+
+    /**
+     * The options for "Sign in with a passkey" before any account is named: no credentials listed
+     * (the authenticator offers its discoverable ones), and user verification required, since the
+     * passkey then stands in for the password too.
+     */
+    async firstFactorOptions(rp: RelyingParty): Promise<PasskeyOptions> {
+      const options = await generateAuthenticationOptions({
+        rpID: rp.rpId,
+        userVerification: 'required',
+        timeout: CHALLENGE_TTL_MS,
+      });
+      await issueChallenge(null, options.challenge, 'passkey-sign-in');
+      return { options: options as unknown as Record<string, unknown> };
+    },
+
+    /**
+     * Checks a first-factor passkey answer: a registered passkey, whose user handle (when sent) is its
+     * account's, signing a live first-factor challenge with its user verified and its counter moving
+     * forward. Answers the account's id; 401 with why not.
+     */
+    async verifyFirstFactor(credential: PasskeyLoginRequest['credential'], rp: RelyingParty): Promise<string> {
+      const key = await passkeysRepo.findByCredential(db, credential.id);
+      if (!key) throw new AppError(401, TWO_FACTOR.passkeyUnknownAnywhere);
+      const handle = credential.response.userHandle;
+      if (handle !== undefined && handle !== isoBase64URL.fromUTF8String(key.userId)) {
+        throw new AppError(401, TWO_FACTOR.passkeyNotVerified);
+      }
+      const seenCounter = Number(key.counter);
+      const challenge = challengeSpender(null, 'passkey-sign-in');
+      let verified;
+      try {
+        verified = await verifyAuthenticationResponse({
+          response: credential as AuthenticationResponseJSON,
+          expectedChallenge: challenge.check,
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.rpId,
+          credential: {
+            id: key.credentialId,
+            publicKey: isoBase64URL.toBuffer(key.publicKey),
+            counter: seenCounter,
+            transports: transportsOf(key),
+          },
+          requireUserVerification: true,
+        });
+      } catch {
+        throw new AppError(
+          401,
+          challenge.state.refused ? TWO_FACTOR.passkeyChallengeExpired : TWO_FACTOR.passkeyNotVerified,
+        );
+      }
+      const recorded =
+        verified.verified &&
+        (await passkeysRepo.recordUse(db, key.id, seenCounter, verified.authenticationInfo.newCounter, nowIso()));
+      if (!recorded) throw new AppError(401, TWO_FACTOR.passkeyNotVerified);
+      return key.userId;
     },
 
     /**

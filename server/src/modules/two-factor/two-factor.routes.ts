@@ -59,6 +59,11 @@ export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimit
     );
   });
 
+  mountEndpoint(router, endpoints.passkeySignInOptions, limits, ({ ctx }) => passkeys.firstFactorOptions(rp(ctx)));
+  mountEndpoint(router, endpoints.passkeySignIn, limits, async ({ body, ctx }) =>
+    accounts.signInAs(await passkeys.verifyFirstFactor(body.credential, rp(ctx))),
+  );
+
   mountEndpoint(router, endpoints.adminResetTwoFactor, limits, async ({ principal, params }) => {
     const admin = await deps.users.profile(principal.userId);
     return twoFactor.resetByAdmin({ id: admin.id, name: admin.username }, params.id);
