@@ -37,7 +37,7 @@ async function addVirtualAuthenticator(page: Page) {
 const onLocalhost = (url: string) => url.replace('://127.0.0.1:', '://localhost:');
 
 describe('passkeys', () => {
-  it('are added in Settings through the browser prompt, listed, and then sign in after the password', async () => {
+  it('are added in Settings through the browser prompt, listed, then sign in after the password, and alone', async () => {
     const app = { ...suite.app, url: onLocalhost(suite.app.url) };
     const user = await createUser(suite.app, { name: 'Passkey Pat' });
     const page = await suite.browser.newPage();
@@ -90,6 +90,23 @@ describe('passkeys', () => {
     const [used] = await credentials();
     expect(used!.signCount).toBeGreaterThan(countAfterRegistration);
     await page.goto(app.url + '/settings');
-    await expectVisible(mainArea(page).getByTestId('passkey-list').getByText(/last used/));
+    await expectVisible(
+      mainArea(page)
+        .getByTestId('passkey-list')
+        .getByText(/last used/),
+    );
+
+    // Signed out again: the passkey alone signs in (it verifies its user), no password typed.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(app.url + '/');
+    await expectSignInScreen(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'passkeys-sign-in-phone');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, 'passkeys-sign-in');
+    await loginPanel(page).getByRole('button', { name: TWO_FACTOR.signInWithPasskey }).click();
+    await expectSignedIn(page, user.name);
+    const [again] = await credentials();
+    expect(again!.signCount).toBeGreaterThan(used!.signCount);
   });
 });

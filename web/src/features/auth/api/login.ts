@@ -24,3 +24,13 @@ export const useLoginWithPasskey = () =>
       return apiRequest<AuthResponse>('POST', '/api/auth/login/passkey', { challenge, credential });
     },
   });
+
+/** "Sign in with a passkey": options for no account in particular, the browser's prompt, then the session. */
+export const useSignInWithPasskey = () =>
+  useMutation({
+    mutationFn: async () => {
+      const { options } = await apiRequest<PasskeyOptions>('POST', '/api/auth/passkey/options');
+      const credential = await signWithPasskey(options);
+      return apiRequest<AuthResponse>('POST', '/api/auth/passkey', { credential });
+    },
+  });

@@ -7,6 +7,7 @@ import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useLogin } from '../api/login.ts';
 import { TextField } from './TextField.tsx';
+import { PasskeySignInButton } from './PasskeySignInButton.tsx';
 import { TwoFactorStep } from './TwoFactorStep.tsx';
 import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
 
@@ -58,6 +59,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
         <Button type="submit" colorPalette="purple" disabled={login.isPending}>
           {login.isPending ? 'Logging in...' : 'Login'}
         </Button>
+        <PasskeySignInButton onSignedIn={onSignedIn} />
       </Stack>
     </form>
   );
