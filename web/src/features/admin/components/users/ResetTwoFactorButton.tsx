@@ -1,4 +1,4 @@
-import { Button, Text } from '@chakra-ui/react';
+import { IconButton, Text } from '@chakra-ui/react';
 import { ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import type { AdminUser } from '@moonrelay/contract/admin';
@@ -35,9 +35,15 @@ export function ResetTwoFactorButton({ user }: { user: AdminUser }) {
   return (
     <ConfirmDialog
       trigger={
-        <Button size="xs" variant="outline" aria-label={`${TWO_FACTOR.adminResetTitle} of ${user.name}`}>
-          <ShieldOff /> Reset 2FA
-        </Button>
+        // Icon only: the row's actions already fill the table's width; the label names it to readers.
+        <IconButton
+          size="xs"
+          variant="outline"
+          aria-label={`${TWO_FACTOR.adminResetTitle} of ${user.name}`}
+          title={TWO_FACTOR.adminResetTitle}
+        >
+          <ShieldOff />
+        </IconButton>
       }
       open={open}
       onOpenChange={setOpen}
