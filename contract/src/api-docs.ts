@@ -11,8 +11,8 @@ import type { SnippetRequest } from './example-snippets.ts';
  * endpoints are left off: they need an admin's browser session and are not an integration API.
  * The identity-provider sign-in and linking are left off too (BROWSER_ONLY_ENDPOINTS): they run
  * through the browser's redirect to the provider, so no script or game can call them. So are the
- * two-factor step of sign-in and its setup: a person with an authenticator app in hand does them on
- * the sign-in screen and in Settings. Tags not
+ * two-factor step of sign-in and its setup: a person with an authenticator app or a passkey in hand
+ * does them on the sign-in screen and in Settings (a passkey answers only the browser's WebAuthn call). Tags not
  * listed here (Catalogue, Operations) are not shown until they are given a tab.
  */
 export const API_DOCS_TABS = [
@@ -35,6 +35,14 @@ export const BROWSER_ONLY_ENDPOINTS: readonly string[] = [
   'totpSetup',
   'totpConfirm',
   'totpDisable',
+  'loginPasskeyOptions',
+  'loginPasskey',
+  'listPasskeys',
+  'passkeyRegistrationOptions',
+  'registerPasskey',
+  'removePasskey',
+  'passkeySignInOptions',
+  'passkeySignIn',
 ];
 
 /** The parts of an OpenAPI 3.0 document the page reads. */

@@ -1,6 +1,6 @@
 import type { ErrorResponse } from './common.ts';
 import type { EndpointAuth, EndpointName } from './endpoints.ts';
-import { ERRORS, VALIDATION } from './messages.ts';
+import { ERRORS, TWO_FACTOR, VALIDATION } from './messages.ts';
 import { API_KEY_ERRORS } from './api-keys.ts';
 import { RUN_ERRORS } from './runs.ts';
 import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
@@ -240,6 +240,60 @@ const scopedKey = {
   expiresAt: '2027-11-22T00:00:00.000Z',
   lastUsedAt: null,
   lastUsedIp: null,
+};
+
+const EXAMPLE_LOGIN_CHALLENGE = 'eyJhbGciOiJIUzI1NiJ9.eyJ0aHIiOiJuYW1lOmJ1aWxkZXIiLCJzdWIiOiJ1MSJ9.c2lnbmF0dXJl';
+const examplePasskey = {
+  id: '0b8e2d4c-5f1a-4c3e-9d27-6a1f0e9b7c42',
+  name: 'Work laptop',
+  createdAt: '2026-11-20T09:12:44.120Z',
+  lastUsedAt: '2026-11-22T08:01:02.345Z',
+};
+const passkeyCreationOptions = {
+  challenge: 'q2v7Jx0cZr9mYkHf3pLw8Q',
+  rp: { name: 'Moonrelay', id: 'moonrelay.example' },
+  user: { id: 'dTEyMzQ', name: 'builder', displayName: 'Builder' },
+  pubKeyCredParams: [
+    { alg: -8, type: 'public-key' },
+    { alg: -7, type: 'public-key' },
+    { alg: -257, type: 'public-key' },
+  ],
+  timeout: 300000,
+  attestation: 'none',
+  excludeCredentials: [],
+  authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred', requireResidentKey: false },
+  extensions: { credProps: true },
+};
+const passkeyRequestOptions = {
+  rpId: 'moonrelay.example',
+  challenge: 'Zk3rT8pQvN1xW6yB0cMa4g',
+  allowCredentials: [{ id: 'hQx2bV9sLk0rTq7mWz3yPA', type: 'public-key', transports: ['internal'] }],
+  timeout: 300000,
+  userVerification: 'preferred',
+};
+const passkeyRegistrationCredential = {
+  id: 'hQx2bV9sLk0rTq7mWz3yPA',
+  rawId: 'hQx2bV9sLk0rTq7mWz3yPA',
+  type: 'public-key',
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform',
+  response: {
+    clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0',
+    attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ',
+    transports: ['internal'],
+  },
+};
+const passkeyAuthenticationCredential = {
+  id: 'hQx2bV9sLk0rTq7mWz3yPA',
+  rawId: 'hQx2bV9sLk0rTq7mWz3yPA',
+  type: 'public-key',
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform',
+  response: {
+    clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0',
+    authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+    signature: 'MEUCIQDx4bLr2sT5kQ',
+  },
 };
 
 export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
@@ -727,5 +781,61 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     query: { level: 'error' },
     response: { lines: [consoleError], nextCursor: null },
     error: { status: 404, body: { error: ERRORS.userNotFound } },
+  },
+  // Passkeys: what a browser's navigator.credentials answers is made by the browser itself, so these
+  // endpoints are not on the API docs page (api-docs.ts); the examples show their shapes.
+  listPasskeys: {
+    response: { passkeys: [examplePasskey] },
+    error: unauthorized(),
+  },
+  passkeyRegistrationOptions: {
+    body: { password: 'correct horse battery' },
+    response: { options: passkeyCreationOptions },
+    error: { status: 403, body: { error: TWO_FACTOR.wrongPassword } },
+  },
+  registerPasskey: {
+    body: { name: 'Work laptop', credential: passkeyRegistrationCredential },
+    response: {
+      passkey: { ...examplePasskey, lastUsedAt: null },
+      status: { totp: false, recoveryCodesLeft: 0, passkeys: 1, requiredForAdmins: false, setupRequired: false },
+    },
+    error: { status: 400, body: { error: TWO_FACTOR.passkeyChallengeExpired } },
+    note: 'credential is what navigator.credentials.create() answered for the options, as PublicKeyCredential.toJSON() gives it.',
+  },
+  removePasskey: {
+    params: { id: examplePasskey.id },
+    body: { password: 'correct horse battery' },
+    response: { totp: false, recoveryCodesLeft: 0, passkeys: 0, requiredForAdmins: false, setupRequired: false },
+    error: { status: 404, body: { error: TWO_FACTOR.passkeyNotFound } },
+  },
+  loginPasskeyOptions: {
+    body: { challenge: EXAMPLE_LOGIN_CHALLENGE },
+    response: { options: passkeyRequestOptions },
+    error: unauthorized(TWO_FACTOR.challengeInvalid),
+  },
+  loginPasskey: {
+    body: { challenge: EXAMPLE_LOGIN_CHALLENGE, credential: passkeyAuthenticationCredential },
+    response: { token: EXAMPLE_TOKEN, user },
+    error: unauthorized(TWO_FACTOR.passkeyChallengeExpired),
+    note: 'challenge is what POST /api/auth/login answered; credential is what navigator.credentials.get() answered for the options.',
+  },
+  passkeySignInOptions: {
+    response: { options: { ...passkeyRequestOptions, allowCredentials: [], userVerification: 'required' } },
+    error: { status: 400, body: { error: ERRORS.hostNotServed } },
+  },
+  passkeySignIn: {
+    body: {
+      credential: {
+        ...passkeyAuthenticationCredential,
+        response: { ...passkeyAuthenticationCredential.response, userHandle: 'dTEyMzQ' },
+      },
+    },
+    response: { token: EXAMPLE_TOKEN, user },
+    error: unauthorized(TWO_FACTOR.passkeyUnknownAnywhere),
+  },
+  adminResetTwoFactor: {
+    params: { id: USER_ID },
+    response: { success: true, message: TWO_FACTOR.adminResetDone },
+    error: { status: 409, body: { error: TWO_FACTOR.adminResetNothing } },
   },
 };

@@ -79,6 +79,7 @@ import { createSecretBox } from './security/secret-box.ts';
 import { createChallenges } from './modules/two-factor/challenges.ts';
 import { mountTwoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service.ts';
+import { createPasskeysService } from './modules/two-factor/passkeys.service.ts';
 import { loadServerSecret } from './security/server-secret.ts';
 
 export interface MoonrelayApp {
@@ -142,6 +143,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     requireForAdmins: config.requireTwoFactorForAdmins,
     issuer: 'Moonrelay',
   });
+  const passkeys = createPasskeysService({ db, audit, twoFactor });
   const accounts = createAccountsService({
     db,
     users,
@@ -288,6 +290,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     users,
     accounts,
     twoFactor,
+    passkeys,
     oidc,
     scripts,
     luaTools,
@@ -401,7 +404,14 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountAuthRoutes(api, services.rateLimits, services.accounts, services.registrations);
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
-  mountTwoFactorRoutes(api, services.rateLimits, services.twoFactor);
+  const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
+  mountTwoFactorRoutes(api, services.rateLimits, {
+    twoFactor: services.twoFactor,
+    passkeys: services.passkeys,
+    accounts: services.accounts,
+    users: services.users,
+    serverUrl,
+  });
   mountApiKeyRoutes(api, services.rateLimits, { db: database.db, apiKeys: services.apiKeys, audit: services.audit });
   mountExecutionRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
@@ -414,7 +424,6 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
   mountScheduleRoutes(api, services.rateLimits, services.schedules);
   mountPlayerRoutes(api, services.rateLimits, services.players);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
-  const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {
     idempotency: services.idempotency,
     gameLink: services.gameLink,
@@ -448,7 +457,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     heldLongPolls: () => services.waits.pending,
   });
   koa.use(requestCounts.middleware);
-  koa.use(securityHeaders());
+  koa.use(securityHeaders({ catalogueSiteUrl: config.catalogue.siteUrl }));
   koa.use(errorHandler());
   koa.use(apiOnly(authenticate({ ...services, requireTwoFactorForAdmins: config.requireTwoFactorForAdmins })));
   koa.use(apiOnly(auditKeyChanges({ db: database.db, audit: services.audit })));

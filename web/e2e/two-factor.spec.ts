@@ -37,6 +37,10 @@ describe('two-factor sign-in', () => {
     await main.getByRole('button', { name: TWO_FACTOR.confirm, exact: true }).click();
     const codes = main.getByTestId('recovery-codes').getByRole('listitem');
     await expect.poll(() => codes.count()).toBe(10);
+    // First that it is on, then the codes to save: in that order, in the panel itself.
+    const panelText = await main.getByTestId('recovery-codes').innerText();
+    expect(panelText.indexOf(TWO_FACTOR.turnedOn)).toBeGreaterThanOrEqual(0);
+    expect(panelText.indexOf(TWO_FACTOR.turnedOn)).toBeLessThan(panelText.indexOf(TWO_FACTOR.recoveryTitle));
     const recoveryCodes = await codes.allInnerTexts();
     for (const code of recoveryCodes) expect(code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
     await screenshot(settings, 'two-factor-recovery-codes');
@@ -63,5 +67,14 @@ describe('two-factor sign-in', () => {
     await codeField.fill(await codeAt(secret, 1));
     await codeField.press('Enter');
     await expectSignedIn(page, user.name);
+
+    // The phone is lost: a recovery code turns it off in Settings, typed into the same field as a password.
+    await page.goto(suite.app.url + '/settings');
+    const settingsMain = mainArea(page);
+    await settingsMain.getByRole('button', { name: TWO_FACTOR.turnOff, exact: true }).click();
+    const proof = settingsMain.getByLabel(TWO_FACTOR.turnOffProof, { exact: true });
+    await proof.fill(recoveryCodes[0]!.toLowerCase());
+    await settingsMain.getByRole('button', { name: TWO_FACTOR.turnOff, exact: true }).click();
+    await expect.poll(() => settingsMain.getByTestId('two-factor-state').innerText()).toBe(TWO_FACTOR.statusOff);
   });
 });

@@ -338,6 +338,33 @@ export interface RecoveryCodesTable {
   createdAt: string;
 }
 
+/** A registered passkey (WebAuthn credential), a second factor of its account. */
+export interface PasskeysTable {
+  id: string;
+  userId: string;
+  /** base64url, as the authenticator made it. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** The signature counter last reported; a bigint (read as text) on PostgreSQL. */
+  counter: number | string;
+  /** JSON array of the transports the browser named. */
+  transports: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A challenge handed out for a passkey registration or sign-in; deleted by the one request using it. */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  /** Null for a first-factor sign-in, where the passkey names the account. */
+  userId: string | null;
+  /** register and sign-in (the second step) belong to an account; passkey-sign-in to none yet. */
+  purpose: 'register' | 'sign-in' | 'passkey-sign-in';
+  expiresAt: string;
+}
+
 /** A Roblox user seen in the owner's game servers (migration 020). */
 export interface PlayersTable {
   userId: string;
@@ -394,6 +421,8 @@ export interface Database {
   schedules: SchedulesTable;
   totpFactors: TotpFactorsTable;
   recoveryCodes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  passkeyChallenges: PasskeyChallengesTable;
   players: PlayersTable;
   playerNames: PlayerNamesTable;
   playerSessions: PlayerSessionsTable;

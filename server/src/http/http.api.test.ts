@@ -128,12 +128,18 @@ describe('HTTP edges', () => {
     }
   });
 
-  it('sets security headers and a CSP that names no other host', async () => {
+  it('sets security headers and a CSP that names no other host, but for the images of Roblox and the catalogue', async () => {
     const res = await server.call('GET', '/');
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toMatch(/https?:\/\/|cdn/i);
+    const directives = csp.split('; ');
+    for (const directive of directives.filter((d) => !d.startsWith('img-src '))) {
+      expect(directive).not.toMatch(/https?:\/\/|https:|cdn/i);
+    }
+    expect(directives.find((d) => d.startsWith('img-src '))).toBe(
+      `img-src 'self' data: blob: https://*.rbxcdn.com ${new URL(server.config.catalogue.siteUrl).origin}`,
+    );
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
   });

@@ -16,6 +16,7 @@ import * as gamePingRefusals from './014-game-ping-refusals.ts';
 import * as scopedApiKeys from './015-scoped-api-keys.ts';
 import * as schedules from './016-schedules.ts';
 import * as twoFactor from './017-two-factor.ts';
+import * as passkeys from './018-passkeys.ts';
 import * as players from './020-players.ts';
 
 /**
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '015-scoped-api-keys': scopedApiKeys,
   '016-schedules': schedules,
   '017-two-factor': twoFactor,
+  '018-passkeys': passkeys,
   '020-players': players,
 };
 

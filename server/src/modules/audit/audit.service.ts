@@ -27,6 +27,9 @@ export const AUDIT_ACTIONS = {
   accountTwoFactorEnabled: 'account.two_factor_enabled',
   accountTwoFactorDisabled: 'account.two_factor_disabled',
   accountRecoveryCodeUsed: 'account.recovery_code_used',
+  accountPasskeyAdded: 'account.passkey_added',
+  accountPasskeyRemoved: 'account.passkey_removed',
+  adminTwoFactorReset: 'admin.two_factor_reset',
   loginLocked: 'security.login_locked',
   cliRoleChanged: 'cli.role_changed',
 } as const;

@@ -39,7 +39,7 @@ interface Deps {
   /** Tells the socket hubs of a session ended, so its sockets close at once. */
   bus: EventBus;
   adminEmails: readonly string[];
-  twoFactor: Pick<TwoFactorService, 'isOn' | 'spendCode'>;
+  twoFactor: Pick<TwoFactorService, 'methodsOf' | 'spendCode'>;
   challenges: Challenges;
 }
 
@@ -128,6 +128,26 @@ export function createAccountsService(deps: Deps) {
     return { token, user: await users.toUser(row, apiKey) };
   }
 
+  /**
+   * Finishes a login whose password was right: the challenge it answered, then the second factor.
+   * Each try counts in the identifier's lockout before the factor is checked; a refusal answers 401
+   * with why, and only a finished sign-in clears the count.
+   */
+  async function secondStep(challenge: string, prove: (row: UserRow) => Promise<string | null>): Promise<AuthResponse> {
+    const claims = await deps.challenges.verify(challenge);
+    if (!claims) throw new AppError(401, TWO_FACTOR.challengeInvalid);
+    const attempt = await spendLoginAttempt(claims.throttleKey);
+    const row = await usersRepo.findById(db, claims.userId);
+    if (!row) throw new AppError(401, TWO_FACTOR.challengeInvalid);
+    const refusal = await prove(row);
+    if (refusal !== null) {
+      await recordLockout(row, attempt);
+      throw new AppError(401, refusal);
+    }
+    await loginAttempts.reset(claims.throttleKey);
+    return signInExisting(row);
+  }
+
   return {
     async register(input: RegisterRequest): Promise<AuthResponse> {
       const email = input.email.toLowerCase();
@@ -167,28 +187,46 @@ export function createAccountsService(deps: Deps) {
         if (row) await recordLockout(row, attempt);
         throw new AppError(401, ERRORS.invalidCredentials);
       }
-      if (await deps.twoFactor.isOn(row.id)) {
+      const methods = await deps.twoFactor.methodsOf(row.id);
+      if (methods.length > 0) {
         // The count is not cleared by the password alone: were it, signing in again with the password
-        // would win a fresh budget of guesses at the code. The code step clears it.
-        return { twoFactorRequired: true, challenge: await deps.challenges.issue({ userId: row.id, throttleKey }) };
+        // would win a fresh budget of guesses at the code. The second step clears it.
+        return {
+          twoFactorRequired: true,
+          methods,
+          challenge: await deps.challenges.issue({ userId: row.id, throttleKey }),
+        };
       }
       await loginAttempts.reset(throttleKey);
       return signInExisting(row);
     },
 
     /** The second step of a login whose account has two-factor sign-in: the challenge and a code. */
-    async loginWithCode(input: TwoFactorLoginRequest): Promise<AuthResponse> {
-      const claims = await deps.challenges.verify(input.challenge);
+    loginWithCode(input: TwoFactorLoginRequest): Promise<AuthResponse> {
+      return secondStep(input.challenge, async (row) =>
+        (await deps.twoFactor.spendCode(row, input.code)) === null ? TWO_FACTOR.wrongCode : null,
+      );
+    },
+
+    /** The account a live password-step challenge names, or 401: a passkey's options are made for it. */
+    async challengedUser(challenge: string): Promise<string> {
+      const claims = await deps.challenges.verify(challenge);
       if (!claims) throw new AppError(401, TWO_FACTOR.challengeInvalid);
-      // Wrong codes spend the same budget as wrong passwords, counted before the code is checked.
-      const attempt = await spendLoginAttempt(claims.throttleKey);
-      const row = await usersRepo.findById(db, claims.userId);
-      if (!row) throw new AppError(401, TWO_FACTOR.challengeInvalid);
-      if ((await deps.twoFactor.spendCode(row, input.code)) === null) {
-        await recordLockout(row, attempt);
-        throw new AppError(401, TWO_FACTOR.wrongCode);
-      }
-      await loginAttempts.reset(claims.throttleKey);
+      return claims.userId;
+    },
+
+    /**
+     * The second step with a passkey: `prove` checks its answer for the account the challenge names and
+     * answers why it was refused, or null. Counted in the same lockout as a code.
+     */
+    loginWithSecondFactor(challenge: string, prove: (row: UserRow) => Promise<string | null>): Promise<AuthResponse> {
+      return secondStep(challenge, prove);
+    },
+
+    /** A session for the account a passkey that verified its user named ("Sign in with a passkey"). */
+    async signInAs(userId: string): Promise<AuthResponse> {
+      const row = await usersRepo.findById(db, userId);
+      if (!row) throw new AppError(401, TWO_FACTOR.passkeyUnknownAnywhere);
       return signInExisting(row);
     },
 

@@ -10,8 +10,8 @@ export const sessionsRepo = {
   },
 
   /**
-   * The session with its user's admin flag and when their second factor was confirmed (null: none):
-   * one read answers both "who" and "may they".
+   * The session with its user's admin flag and since when they have a second factor (a confirmed
+   * authenticator app, else their first passkey; null: none): one read answers both "who" and "may they".
    */
   findByTokenHash(
     db: Db,
@@ -22,7 +22,18 @@ export const sessionsRepo = {
       .innerJoin('users', 'users.id', 'sessions.userId')
       .leftJoin('totpFactors', 'totpFactors.userId', 'sessions.userId')
       .selectAll('sessions')
-      .select(['users.isAdmin', 'totpFactors.confirmedAt as twoFactorSince'])
+      .select((eb) => [
+        'users.isAdmin',
+        eb.fn
+          .coalesce(
+            'totpFactors.confirmedAt',
+            eb
+              .selectFrom('passkeys')
+              .select((sub) => sub.fn.min<string>('passkeys.createdAt').as('since'))
+              .whereRef('passkeys.userId', '=', 'sessions.userId'),
+          )
+          .as('twoFactorSince'),
+      ])
       .where('sessions.tokenHash', '=', tokenHash)
       .executeTakeFirst();
   },

@@ -10,11 +10,16 @@ import {
 const SITE = 'https://scriptblox.com';
 
 describe('catalogue answers in one shape', () => {
-  it('prefixes /images/ paths with the catalogue host and keeps absolute URLs', () => {
+  it("prefixes /images/ paths with the catalogue host and keeps absolute URLs on Roblox's CDN or the catalogue's site", () => {
     expect(absoluteImageUrl('/images/script/1.webp', SITE)).toBe('https://scriptblox.com/images/script/1.webp');
     expect(absoluteImageUrl('https://tr.rbxcdn.com/a/512/512/Image/Png', SITE)).toBe(
       'https://tr.rbxcdn.com/a/512/512/Image/Png',
     );
+    expect(absoluteImageUrl('https://scriptblox.com/images/x.webp', SITE)).toBe('https://scriptblox.com/images/x.webp');
+    // Anywhere else the page's Content-Security-Policy would refuse it: dropped.
+    for (const other of ['https://images.example/x.png', 'http://tr.rbxcdn.com/x.png']) {
+      expect(absoluteImageUrl(other, SITE)).toBeNull();
+    }
     for (const other of ['', 'images/x.png', '/other/x.png', 'javascript:alert(1)', null, 42]) {
       expect(absoluteImageUrl(other, SITE)).toBeNull();
     }

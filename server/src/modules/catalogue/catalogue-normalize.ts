@@ -1,5 +1,6 @@
 import type { CatalogueGame, CataloguePage, CatalogueScript } from '@moonrelay/contract/catalogue';
 import { findExecutorFunctions } from './executor-functions.ts';
+import { shownImageUrl } from '../../http/image-sources.ts';
 
 /**
  * The catalogue's answers in one shape. ScriptBlox's sources differ on field names
@@ -41,10 +42,11 @@ const wholeNumber = (value: unknown): number | null => {
   return typeof number === 'number' && Number.isInteger(number) && number >= 0 ? number : null;
 };
 
-/** An absolute http(s) URL as it is; a `/images/...` path on the catalogue's host; anything else, none. */
+/** An absolute URL on Roblox's CDN or the catalogue's site as it is; a `/images/...` path on the catalogue's host; anything else, none. */
 export function absoluteImageUrl(value: unknown, siteUrl: string): string | null {
   if (typeof value !== 'string' || value === '') return null;
-  if (/^https?:\/\//i.test(value)) return value;
+  // Only where the page's Content-Security-Policy lets it load an image from (image-sources.ts).
+  if (/^https?:\/\//i.test(value)) return shownImageUrl(value, { catalogueSiteUrl: siteUrl });
   if (value.startsWith('/images/')) return `${siteUrl}${value}`;
   return null;
 }

@@ -1,7 +1,7 @@
 import { PLAYER_PROFILE_CACHE_MS } from '@moonrelay/contract/constants';
 import type { PlayerProfile } from '@moonrelay/contract/game';
 import { AppError } from '../../http/app-error.ts';
-import { httpsUrlOrNull } from '../../security/https-url.ts';
+import { robloxImageUrl } from '../../http/image-sources.ts';
 
 export const PROFILE_UNAVAILABLE = 'Player profile unavailable';
 const FETCH_TIMEOUT_MS = 5_000;
@@ -45,7 +45,7 @@ export function createPlayerProfiles(config: { usersApiUrl: string; thumbnailsAp
         `${config.thumbnailsApiUrl}/v1/users/avatar-headshot?userIds=${userId}&size=150x150&format=Png&isCircular=false`,
       );
       const entry = thumbnails.data?.find((item) => String(item.targetId) === userId);
-      return entry?.state === 'Completed' && entry.imageUrl ? httpsUrlOrNull(entry.imageUrl) : null;
+      return entry?.state === 'Completed' && entry.imageUrl ? robloxImageUrl(entry.imageUrl) : null;
     } catch {
       return null;
     }

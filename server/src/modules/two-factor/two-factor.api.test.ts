@@ -71,7 +71,13 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     expect(before.status).toBe(200);
     expect(before.body.token).toBeTruthy();
     const status = await server.call('GET', '/api/user/two-factor', { token: account.token });
-    expect(status.body).toEqual({ totp: false, recoveryCodesLeft: 0, requiredForAdmins: false, setupRequired: false });
+    expect(status.body).toEqual({
+      totp: false,
+      recoveryCodesLeft: 0,
+      passkeys: 0,
+      requiredForAdmins: false,
+      setupRequired: false,
+    });
 
     // The secret is sealed at rest.
     const row = await server.app.database.db
@@ -126,7 +132,7 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     const account = await enrolled();
     const first = await login(account.input.email, account.password);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ twoFactorRequired: true, challenge: expect.any(String) });
+    expect(first.body).toEqual({ twoFactorRequired: true, methods: ['totp'], challenge: expect.any(String) });
 
     // A code of a step too far back is refused.
     const stale = await secondStep(first.body.challenge, await codeAt(account.secret, -3));

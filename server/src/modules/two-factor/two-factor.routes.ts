@@ -1,14 +1,30 @@
 import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
-import type { AppState, Principal } from '../../http/context.ts';
+import type { AppContext, AppState, Principal } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
+import type { ServerUrl } from '../../http/server-url.ts';
+import type { AccountsService } from '../auth/accounts.service.ts';
+import type { UsersService } from '../users/users.service.ts';
+import type { PasskeysService } from './passkeys.service.ts';
+import { relyingPartyOf } from './relying-party.ts';
 import type { TwoFactorService } from './two-factor.service.ts';
 
 const isAdmin = (principal: Principal) => principal.kind === 'session' && principal.isAdmin;
 
-/** Setting up and turning off the second factor, from Settings. */
-export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimits, twoFactor: TwoFactorService): void {
+interface Deps {
+  twoFactor: TwoFactorService;
+  passkeys: PasskeysService;
+  accounts: AccountsService;
+  users: UsersService;
+  serverUrl: ServerUrl;
+}
+
+/** Setting up and turning off the second factors from Settings, the passkey step of sign-in, and the admin's reset. */
+export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimits, deps: Deps): void {
+  const { twoFactor, passkeys, accounts } = deps;
+  const rp = (ctx: AppContext) => relyingPartyOf(deps.serverUrl, { host: ctx.host, protocol: ctx.protocol });
+
   mountEndpoint(router, endpoints.twoFactorStatus, limits, ({ principal }) =>
     twoFactor.status(principal.userId, isAdmin(principal)),
   );
@@ -21,4 +37,35 @@ export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimit
   mountEndpoint(router, endpoints.totpDisable, limits, ({ principal, body }) =>
     twoFactor.disableTotp(principal.userId, isAdmin(principal), body),
   );
+
+  mountEndpoint(router, endpoints.listPasskeys, limits, ({ principal }) => passkeys.list(principal.userId));
+  mountEndpoint(router, endpoints.passkeyRegistrationOptions, limits, ({ principal, body, ctx }) =>
+    passkeys.registrationOptions(principal.userId, body, rp(ctx)),
+  );
+  mountEndpoint(router, endpoints.registerPasskey, limits, ({ principal, body, ctx }) =>
+    passkeys.register(principal.userId, isAdmin(principal), body, rp(ctx)),
+  );
+  mountEndpoint(router, endpoints.removePasskey, limits, ({ principal, params, body }) =>
+    passkeys.remove(principal.userId, isAdmin(principal), params.id, body),
+  );
+
+  mountEndpoint(router, endpoints.loginPasskeyOptions, limits, async ({ body, ctx }) =>
+    passkeys.signInOptions(await accounts.challengedUser(body.challenge), rp(ctx)),
+  );
+  mountEndpoint(router, endpoints.loginPasskey, limits, ({ body, ctx }) => {
+    const party = rp(ctx);
+    return accounts.loginWithSecondFactor(body.challenge, (row) =>
+      passkeys.verifySignIn(row.id, body.credential, party),
+    );
+  });
+
+  mountEndpoint(router, endpoints.passkeySignInOptions, limits, ({ ctx }) => passkeys.firstFactorOptions(rp(ctx)));
+  mountEndpoint(router, endpoints.passkeySignIn, limits, async ({ body, ctx }) =>
+    accounts.signInAs(await passkeys.verifyFirstFactor(body.credential, rp(ctx))),
+  );
+
+  mountEndpoint(router, endpoints.adminResetTwoFactor, limits, async ({ principal, params }) => {
+    const admin = await deps.users.profile(principal.userId);
+    return twoFactor.resetByAdmin({ id: admin.id, name: admin.username }, params.id);
+  });
 }

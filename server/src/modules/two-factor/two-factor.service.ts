@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { RecoveryCodes, TotpDisableRequest, TotpSetup, TwoFactorStatus } from '@moonrelay/contract/two-factor';
+import type { CurrentProof, RecoveryCodes, TotpSetup, TwoFactorStatus } from '@moonrelay/contract/two-factor';
 import { TWO_FACTOR, ERRORS } from '@moonrelay/contract/messages';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
@@ -16,8 +16,9 @@ import {
   totpStepOf,
   totpUri,
 } from '../../security/totp.ts';
-import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
+import { AUDIT_ACTIONS, type AuditActor, type AuditService } from '../audit/audit.service.ts';
 import { usersRepo, type UserRow } from '../users/users.repo.ts';
+import { passkeysRepo } from './passkeys.repo.ts';
 import { twoFactorRepo } from './two-factor.repo.ts';
 
 interface Deps {
@@ -37,6 +38,9 @@ interface Deps {
 
 /** Which kind of code proved the second factor. */
 export type CodeKind = 'totp' | 'recovery';
+
+/** The second factors an account has, as login's challenge names them. */
+export type FactorMethod = 'totp' | 'passkey';
 
 /**
  * An account's second factor: setting up an authenticator app, its recovery codes, and checking a
@@ -61,14 +65,22 @@ export function createTwoFactorService(deps: Deps) {
     }
   }
 
+  async function methodsOf(userId: string): Promise<FactorMethod[]> {
+    const totp = (await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null;
+    const passkeys = await passkeysRepo.countOf(db, userId);
+    return [...(totp ? (['totp'] as const) : []), ...(passkeys > 0 ? (['passkey'] as const) : [])];
+  }
+
   async function status(userId: string, isAdmin: boolean): Promise<TwoFactorStatus> {
     const factor = await twoFactorRepo.findTotp(db, userId);
     const totp = factor?.confirmedAt != null;
+    const passkeys = await passkeysRepo.countOf(db, userId);
     return {
       totp,
       recoveryCodesLeft: totp ? await twoFactorRepo.recoveryCodesLeft(db, userId) : 0,
+      passkeys,
       requiredForAdmins: deps.requireForAdmins,
-      setupRequired: deps.requireForAdmins && isAdmin && !totp,
+      setupRequired: deps.requireForAdmins && isAdmin && !totp && passkeys === 0,
     };
   }
 
@@ -98,12 +110,69 @@ export function createTwoFactorService(deps: Deps) {
     return 'recovery';
   }
 
+  /**
+   * Checks the proof asked for before a change in Settings, counted in the account's lockout: the
+   * current password, or a current code (authenticator or recovery). Sent both, either proves it: the
+   * one field of Settings takes whichever the user has, and a password that looks like a code is
+   * still a password. Throws 403 (or 429) when nothing proves it; answers what did.
+   */
+  async function proveCurrent(row: UserRow, proof: CurrentProof): Promise<'password' | 'code'> {
+    await spendProofAttempt(row.id);
+    let proved: 'password' | 'code' | null = null;
+    if (
+      proof.password !== undefined &&
+      row.passwordHash !== null &&
+      (await verifyPassword(row.passwordHash, proof.password))
+    )
+      proved = 'password';
+    else if (proof.code !== undefined && (await spendCode(row, proof.code)) !== null) proved = 'code';
+    if (proved === null) {
+      const message =
+        proof.password !== undefined && proof.code !== undefined
+          ? TWO_FACTOR.wrongProof
+          : proof.password !== undefined
+            ? TWO_FACTOR.wrongPassword
+            : TWO_FACTOR.wrongCode;
+      throw new AppError(403, message);
+    }
+    await attempts.reset(`user:${row.id}`);
+    return proved;
+  }
+
   return {
     status,
     spendCode,
+    proveCurrent,
+    methodsOf,
+    userOrThrow,
 
+    /** Whether sign-in asks this account for a second factor (an authenticator app or a passkey). */
     async isOn(userId: string): Promise<boolean> {
-      return (await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null;
+      return (await methodsOf(userId)).length > 0;
+    },
+
+    /**
+     * The recovery path of last resort: an admin removes a user's authenticator app, recovery codes
+     * and passkeys, so the password alone signs in again. Audited under the admin's name.
+     */
+    async resetByAdmin(actor: AuditActor, userId: string): Promise<{ success: true; message: string }> {
+      const row = await usersRepo.findById(db, userId);
+      if (!row) throw new AppError(404, ERRORS.userNotFound);
+      const had = await methodsOf(userId);
+      const totpPending = (await twoFactorRepo.findTotp(db, userId)) !== undefined;
+      if (had.length === 0 && !totpPending) throw new AppError(409, TWO_FACTOR.adminResetNothing);
+      const passkeys = await inTransaction(db, async (trx) => {
+        await twoFactorRepo.deleteTotp(trx, userId);
+        return passkeysRepo.removeAll(trx, userId);
+      });
+      await audit.record({
+        actor,
+        action: AUDIT_ACTIONS.adminTwoFactorReset,
+        targetType: 'user',
+        targetId: userId,
+        details: { username: row.username, removed: had, passkeys },
+      });
+      return { success: true, message: TWO_FACTOR.adminResetDone };
     },
 
     async startTotp(userId: string, password: string): Promise<TotpSetup> {
@@ -112,7 +181,8 @@ export function createTwoFactorService(deps: Deps) {
       await spendProofAttempt(userId);
       if (!(await verifyPassword(row.passwordHash, password))) throw new AppError(403, TWO_FACTOR.wrongPassword);
       await attempts.reset(`user:${userId}`);
-      if (await this.isOn(userId)) throw new AppError(409, TWO_FACTOR.alreadyOn);
+      if ((await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null)
+        throw new AppError(409, TWO_FACTOR.alreadyOn);
       const secret = newTotpSecret();
       await inTransaction(db, (trx) => twoFactorRepo.putPendingTotp(trx, userId, box.seal(secret), nowIso()));
       const otpauthUrl = totpUri(secret, row.email, deps.issuer);
@@ -146,17 +216,10 @@ export function createTwoFactorService(deps: Deps) {
       return { recoveryCodes, status: await status(userId, isAdmin) };
     },
 
-    async disableTotp(userId: string, isAdmin: boolean, proof: TotpDisableRequest): Promise<TwoFactorStatus> {
+    async disableTotp(userId: string, isAdmin: boolean, proof: CurrentProof): Promise<TwoFactorStatus> {
       const row = await userOrThrow(userId);
-      if (!(await this.isOn(userId))) throw new AppError(409, TWO_FACTOR.notOn);
-      await spendProofAttempt(userId);
-      const proved =
-        proof.password !== undefined
-          ? row.passwordHash !== null && (await verifyPassword(row.passwordHash, proof.password))
-          : (await spendCode(row, proof.code ?? '')) !== null;
-      if (!proved)
-        throw new AppError(403, proof.password !== undefined ? TWO_FACTOR.wrongPassword : TWO_FACTOR.wrongCode);
-      await attempts.reset(`user:${userId}`);
+      if ((await twoFactorRepo.findTotp(db, userId))?.confirmedAt == null) throw new AppError(409, TWO_FACTOR.notOn);
+      const provedWith = await proveCurrent(row, proof);
       await inTransaction(db, (trx) => twoFactorRepo.deleteTotp(trx, userId));
       await audit.record({
         actor: actorOf(row),
@@ -166,7 +229,7 @@ export function createTwoFactorService(deps: Deps) {
         details: {
           username: row.username,
           method: 'totp',
-          provedWith: proof.password !== undefined ? 'password' : 'code',
+          provedWith,
         },
       });
       return status(userId, isAdmin);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
-import { httpsUrlOrNull } from '../https-url.ts';
+import { robloxImageUrl } from '../../http/image-sources.ts';
 
 /** What a browser is told to keep, to trust and to load. */
 describe('attack: what the browser keeps and loads', () => {
@@ -38,8 +38,22 @@ describe('attack: what the browser keeps and loads', () => {
     ['javascript:alert(1)', null],
     ['data:image/svg+xml,<svg onload=alert(1)>', null],
     ['http://tr.rbxcdn.com/156.png', null],
+    ['https://evil.example/156.png', null],
+    ['https://rbxcdn.com.evil.example/156.png', null],
     ['not a url', null],
   ])('keeps the avatar URL %j as %j', (url, kept) => {
-    expect(httpsUrlOrNull(url)).toBe(kept);
+    expect(robloxImageUrl(url)).toBe(kept);
+  });
+
+  it("lets the page show images from itself, data:/blob: URLs, Roblox's CDN and the catalogue's site only", async () => {
+    const answer = await server.call('GET', '/api/health');
+    const imgSrc = answer.headers
+      .get('content-security-policy')!
+      .split('; ')
+      .find((directive) => directive.startsWith('img-src '));
+    expect(imgSrc).toBe(
+      `img-src 'self' data: blob: https://*.rbxcdn.com ${new URL(server.config.catalogue.siteUrl).origin}`,
+    );
+    expect(imgSrc).not.toMatch(/ https:( |$)/);
   });
 });

@@ -8,6 +8,7 @@ import { DangerZoneCard } from '../../features/account/components/DangerZoneCard
 import { GoogleAccountCard } from '../../features/account/components/GoogleAccountCard.tsx';
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
 import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
+import { PasskeysCard } from '../../features/account/components/PasskeysCard.tsx';
 import { TwoFactorCard } from '../../features/account/components/TwoFactorCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
@@ -37,6 +38,7 @@ export default function SettingsPage() {
         <>
           <ProfileCard user={user} />
           <TwoFactorCard />
+          <PasskeysCard />
           <GoogleAccountCard />
           <ApiKeyCard apiKey={user.apiKey} />
           <ApiKeysCard />

@@ -4,11 +4,18 @@ import { TWO_FACTOR } from '@moonrelay/contract/messages';
 import { CopyButton } from '../../../components/CopyButton.tsx';
 import { downloadTextFile } from '../../../lib/download.ts';
 
-/** The recovery codes, shown once right after two-factor sign-in is turned on. */
+/**
+ * The recovery codes, shown once right after two-factor sign-in is turned on: first that it is on,
+ * then the codes and what to do with them, then the one way on (having saved them).
+ */
 export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const text = codes.join('\n') + '\n';
   return (
     <Stack gap="3" data-testid="recovery-codes">
+      <Alert.Root status="success">
+        <Alert.Indicator />
+        <Alert.Title>{TWO_FACTOR.turnedOn}</Alert.Title>
+      </Alert.Root>
       <Alert.Root status="warning">
         <Alert.Indicator />
         <Alert.Content>

@@ -5,6 +5,7 @@ import { TWO_FACTOR } from '@moonrelay/contract/messages';
 import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useConfirmTotp, useDisableTotp, useStartTotp, useTwoFactorStatus } from '../api/two-factor.ts';
+import { proofOf } from '../proof.ts';
 import { RecoveryCodesPanel } from './RecoveryCodesPanel.tsx';
 
 type Stage =
@@ -42,7 +43,7 @@ function ProofField(props: {
 /**
  * Settings' two-factor card: set up an authenticator app (the current password, then the QR code or
  * the key typed by hand, then a code to turn it on), the recovery codes shown once, and turning it off
- * with the password or a current code.
+ * with the password, a current code or a recovery code.
  */
 export function TwoFactorCard() {
   const status = useTwoFactorStatus();
@@ -73,22 +74,18 @@ export function TwoFactorCard() {
       });
     } else if (stage.step === 'scan') {
       confirm.mutate(value.trim(), {
-        onSuccess: ({ recoveryCodes }) => {
-          go({ step: 'codes', codes: recoveryCodes });
-          notify({ title: TWO_FACTOR.turnedOn });
-        },
+        // The panel says it is on, then asks for the codes to be saved; no toast over it.
+        onSuccess: ({ recoveryCodes }) => go({ step: 'codes', codes: recoveryCodes }),
         onError: (f) => fail(f, TWO_FACTOR.wrongSetupCode),
       });
     } else if (stage.step === 'turn-off') {
-      // A password is at least 8 characters, so six digits can only be a code from the app.
-      const typed = value.trim();
-      const proof = /^\d{6}$/.test(typed) ? { code: typed } : { password: value };
-      disable.mutate(proof, {
+      // The password, a code from the app or a recovery code (for whoever lost the app).
+      disable.mutate(proofOf(value), {
         onSuccess: () => {
           go({ step: 'idle' });
           notify({ title: TWO_FACTOR.turnedOff });
         },
-        onError: (f) => fail(f, TWO_FACTOR.wrongCurrentProof),
+        onError: (f) => fail(f, TWO_FACTOR.wrongProof),
       });
     }
   };
@@ -161,12 +158,14 @@ export function TwoFactorCard() {
       </form>
     );
   } else {
-    const { totp, recoveryCodesLeft, setupRequired } = status.data;
+    const { totp, recoveryCodesLeft, setupRequired, passkeys } = status.data;
+    // On when sign-in asks for a second factor: the app, or a passkey (listed in the card below).
+    const on = totp || passkeys > 0;
     body = (
       <Stack gap="3" align="start">
         <HStack>
-          <Badge colorPalette={totp ? 'green' : 'gray'} data-testid="two-factor-state">
-            {totp ? TWO_FACTOR.statusOn : TWO_FACTOR.statusOff}
+          <Badge colorPalette={on ? 'green' : 'gray'} data-testid="two-factor-state">
+            {on ? TWO_FACTOR.statusOn : TWO_FACTOR.statusOff}
           </Badge>
           {totp && <Text color="fg.muted">{TWO_FACTOR.recoveryCodesLeft(recoveryCodesLeft)}</Text>}
         </HStack>
@@ -182,7 +181,7 @@ export function TwoFactorCard() {
           </Button>
         ) : (
           <Button variant="outline" onClick={() => go({ step: 'password' })}>
-            {TWO_FACTOR.setUp}
+            {on ? TWO_FACTOR.setUpApp : TWO_FACTOR.setUp}
           </Button>
         )}
       </Stack>

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { VALIDATION } from '@moonrelay/contract/messages';
+import { TWO_FACTOR, VALIDATION } from '@moonrelay/contract/messages';
 import { testUser } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { LoginForm } from './LoginForm.tsx';
@@ -50,4 +50,27 @@ describe('LoginForm', () => {
     expect(await screen.findByText('Login Failed')).toBeInTheDocument();
     expect(screen.getByText('Invalid credentials')).toBeInTheDocument();
   });
+
+  it.each([
+    [['totp'], false, true],
+    [['passkey'], true, false],
+    [['totp', 'passkey'], true, true],
+  ] as const)(
+    'after the password, offers what the account has (%j): a passkey %s, a code %s',
+    async (methods, passkey, code) => {
+      vi.stubGlobal(
+        'fetch',
+        jsonFetch({
+          'POST /api/auth/login': () => ({ body: { twoFactorRequired: true, methods, challenge: 'c' } }),
+        }),
+      );
+      renderWithProviders(<LoginForm onSignedIn={() => {}} />);
+      await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+      await userEvent.type(screen.getByLabelText('Password'), 'secret password');
+      await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+      expect(await screen.findByText(TWO_FACTOR.stepTitle)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: TWO_FACTOR.stepUsePasskey }) !== null).toBe(passkey);
+      expect(screen.queryByLabelText(TWO_FACTOR.stepCode) !== null).toBe(code);
+    },
+  );
 });

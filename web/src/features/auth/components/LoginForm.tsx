@@ -7,19 +7,21 @@ import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useLogin } from '../api/login.ts';
 import { TextField } from './TextField.tsx';
+import { PasskeySignInButton } from './PasskeySignInButton.tsx';
 import { TwoFactorStep } from './TwoFactorStep.tsx';
+import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
 
 export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) => void }) {
   const login = useLogin();
   // Set when the password was right and the account asks for a code next.
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequestSchema),
     defaultValues: { emailOrUsername: '', password: '' },
   });
   const submit = handleSubmit((values) =>
     login.mutate(values, {
-      onSuccess: (result) => ('twoFactorRequired' in result ? setChallenge(result.challenge) : onSignedIn(result)),
+      onSuccess: (result) => ('twoFactorRequired' in result ? setChallenge(result) : onSignedIn(result)),
       onError: (error) =>
         notify({
           type: 'error',
@@ -29,7 +31,14 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
     }),
   );
   if (challenge) {
-    return <TwoFactorStep challenge={challenge} onSignedIn={onSignedIn} onBack={() => setChallenge(null)} />;
+    return (
+      <TwoFactorStep
+        challenge={challenge.challenge}
+        methods={challenge.methods}
+        onSignedIn={onSignedIn}
+        onBack={() => setChallenge(null)}
+      />
+    );
   }
   return (
     <form onSubmit={submit} noValidate>
@@ -50,6 +59,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
         <Button type="submit" colorPalette="purple" disabled={login.isPending}>
           {login.isPending ? 'Logging in...' : 'Login'}
         </Button>
+        <PasskeySignInButton onSignedIn={onSignedIn} />
       </Stack>
     </form>
   );

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { io } from 'socket.io-client';
 import { ADMIN_KEY_REVEAL_TOAST_MS, TOAST_DURATION_MS } from '@moonrelay/contract/constants';
+import { TWO_FACTOR } from '@moonrelay/contract/messages';
 import { closeLiveSocket } from '../../../../lib/socket.ts';
 import { toaster } from '../../../../lib/toaster.tsx';
 import { FakeSocket } from '../../../../test/fake-socket.ts';
@@ -138,6 +139,30 @@ describe('the Users tab', () => {
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Regenerate' }));
     expect(await screen.findByText('Could not regenerate API key.')).toBeInTheDocument();
     expect(screen.getByText('Failed')).toBeInTheDocument();
+  });
+
+  it("resets a user's two-factor sign-in after a confirmation, and says when there was nothing to reset", async () => {
+    let resets = 0;
+    const { callsTo } = renderAdmin({
+      [`POST /api/admin/users/${GRACE.id}/two-factor/reset`]: () =>
+        ++resets === 1
+          ? { body: { success: true, message: TWO_FACTOR.adminResetDone } }
+          : { status: 409, body: { error: TWO_FACTOR.adminResetNothing } },
+    });
+    const grace = await findRowOf('Grace Hopper');
+    const open = () =>
+      userEvent.click(within(grace).getByRole('button', { name: 'Reset two-factor sign-in of Grace Hopper' }));
+    await open();
+    const dialog = await screen.findByRole('alertdialog', { name: TWO_FACTOR.adminResetTitle });
+    expect(within(dialog).getByText(/authenticator app, recovery codes and passkeys/)).toBeInTheDocument();
+    expect(callsTo('POST', `/api/admin/users/${GRACE.id}/two-factor/reset`)).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText(TWO_FACTOR.adminResetDone)).toBeInTheDocument();
+    expect(callsTo('POST', `/api/admin/users/${GRACE.id}/two-factor/reset`)).toHaveLength(1);
+
+    await open();
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText(TWO_FACTOR.adminResetNothing)).toBeInTheDocument();
   });
 
   it('promotes a user to admin', async () => {

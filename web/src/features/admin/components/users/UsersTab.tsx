@@ -8,6 +8,7 @@ import { ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 import { ApiKeyCell } from './ApiKeyCell.tsx';
 import { RegenerateKeyButton } from './RegenerateKeyButton.tsx';
+import { ResetTwoFactorButton } from './ResetTwoFactorButton.tsx';
 import { UserApiKeysButton } from './UserApiKeysButton.tsx';
 import { RoleButton } from './RoleButton.tsx';
 
@@ -118,6 +119,7 @@ function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
         <HStack gap="2" justify="flex-end">
           <RegenerateKeyButton user={user} />
           <UserApiKeysButton user={user} />
+          <ResetTwoFactorButton user={user} />
           <RoleButton user={user} isSelf={isSelf} />
         </HStack>
       </Table.Cell>
