@@ -67,6 +67,8 @@ export interface ServerToClientEvents {
   'console:lines': (event: ConsoleLinesEvent) => void;
   /** One of the user's schedules changed: a run it started, a skip, an error (contract/src/schedules.ts). */
   'schedule:updated': (event: { scheduleId: string; scriptId: string }) => void;
+  /** Players joined or left the user's game servers (coalesced, at most once a second): lists fetch again. */
+  'players:changed': (event: Record<string, never>) => void;
 }
 
 /** The browser sends nothing over the socket: every action is a REST call. */
@@ -81,4 +83,5 @@ export const SOCKET_EVENTS = [
   'mass:progress',
   'console:lines',
   'schedule:updated',
+  'players:changed',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];

@@ -187,6 +187,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   });
   const roster = createRoster({
     db,
+    bus,
     logger,
     sessionRetentionDays: config.playerSessionRetentionDays,
     isLive: async (userId, serverId) => {

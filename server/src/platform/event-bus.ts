@@ -29,7 +29,9 @@ export type BusEvent =
   /** New console lines of one user's game servers, gathered per instance (at most a few a second per user). */
   | { type: 'console:lines'; userId: string; lines: ConsoleLine[]; drops: ConsoleDrop[] }
   /** A schedule's last run, error or skip count changed (its screens fetch it again). */
-  | { type: 'schedule:updated'; userId: string; scheduleId: string; scriptId: string };
+  | { type: 'schedule:updated'; userId: string; scheduleId: string; scriptId: string }
+  /** Players joined or left one user's game servers (at most once a second per user and instance). */
+  | { type: 'players:changed'; userId: string };
 
 export type BusHandler = (event: BusEvent) => void;
 

@@ -188,6 +188,10 @@ export function attachSocketHub(deps: {
           scriptId: event.scriptId,
         });
         break;
+      case 'players:changed':
+        if (!someoneIn(userRoom(event.userId))) break;
+        local.to(userRoom(event.userId)).emit('players:changed', {});
+        break;
       case 'audit:entry':
         if (hasAdmins()) local.to(ADMINS_ROOM).emit('audit:entry', { entry: event.entry });
         break;

@@ -16,6 +16,7 @@ const SettingsPage = lazy(() => import('./routes/SettingsPage.tsx'));
 const CataloguePage = lazy(() => import('./routes/CataloguePage.tsx'));
 const AdminPage = lazy(() => import('./routes/AdminPage.tsx'));
 const ConsolePage = lazy(() => import('./routes/ConsolePage.tsx'));
+const PlayersPage = lazy(() => import('./routes/PlayersPage.tsx'));
 const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
 // Brings recharts: its own chunk, fetched only when the analytics open.
 const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
@@ -41,6 +42,7 @@ export default function SignedInApp() {
           <Route path="/scripts" element={<ScriptsPage />} />
           <Route path="/runs" element={<RunsPage />} />
           <Route path="/console" element={<ConsolePage />} />
+          <Route path="/players" element={<PlayersPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/scriptblox" element={<CataloguePage />} />
           <Route path="/api-docs" element={<ApiDocsPage />} />

@@ -1,10 +1,12 @@
 import type { RosterPlayer, RosterReport } from '@moonrelay/contract/players';
 import { inTransaction, type Db } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
+import type { EventBus } from '../../platform/event-bus.ts';
 import { playersRepo } from './players.repo.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const DAY_MS = 24 * 60 * 60 * 1000;
+const ANNOUNCE_MS = 1_000;
 /** Owners per lookup of servers with players (well inside both engines' parameter limits). */
 const OWNERS_PER_QUERY = 500;
 
@@ -31,6 +33,8 @@ export function createRoster(deps: {
   db: Db;
   logger: Pick<Logger, 'warn' | 'info'>;
   sessionRetentionDays: number;
+  /** Where `players:changed` goes (the owner's screens); none in tools that only read. */
+  bus?: EventBus;
   /** Whether the owner's server pinged within the connection window (presence). */
   isLive(userId: string, serverId: string): Promise<boolean>;
   now?: () => number;
@@ -38,6 +42,20 @@ export function createRoster(deps: {
   const { db, logger } = deps;
   const now = deps.now ?? Date.now;
   const startedAt = now();
+
+  // Screens hear of changes once a second per user at most: a fleet's joins are one event, not one each.
+  const changedUsers = new Set<string>();
+  let announceTimer: NodeJS.Timeout | undefined;
+  function changed(userId: string): void {
+    if (!deps.bus) return;
+    changedUsers.add(userId);
+    announceTimer ??= setTimeout(() => {
+      announceTimer = undefined;
+      for (const user of changedUsers) deps.bus!.publish({ type: 'players:changed', userId: user });
+      changedUsers.clear();
+    }, ANNOUNCE_MS);
+    announceTimer.unref();
+  }
 
   async function apply(userId: string, serverId: string, report: RosterReport, atMs: number): Promise<void> {
     const at = iso(atMs);
@@ -67,20 +85,25 @@ export function createRoster(deps: {
         joining.map(([, player]) => player),
         at,
       );
-      await playersRepo.openSessions(
+      const opened = await playersRepo.openSessions(
         trx,
         userId,
         serverId,
         joining.map(([id]) => id),
         at,
       );
-      await playersRepo.closeSessions(trx, userId, serverId, [...departures].sort(), at);
+      const left = await playersRepo.closeSessions(trx, userId, serverId, [...departures].sort(), at);
+      if (opened.length > 0 || left > 0) changed(userId);
     });
   }
 
   /** The server stopped pinging: everyone on it left at its last ping. */
-  function serverGone(userId: string, serverId: string, lastPingMs: number): Promise<number> {
-    return inTransaction(db, (trx) => playersRepo.closeSessions(trx, userId, serverId, 'all', iso(lastPingMs)));
+  async function serverGone(userId: string, serverId: string, lastPingMs: number): Promise<number> {
+    const ended = await inTransaction(db, (trx) =>
+      playersRepo.closeSessions(trx, userId, serverId, 'all', iso(lastPingMs)),
+    );
+    if (ended > 0) changed(userId);
+    return ended;
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   Settings,
   Shield,
   SquareTerminal,
+  Users,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -28,6 +29,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: '/runs', label: 'Runs', icon: History },
   // Not in the spec's list: the live game console.
   { path: '/console', label: 'Console', icon: SquareTerminal },
+  // Not in the spec's list: who is playing in the user's games.
+  { path: '/players', label: 'Players', icon: Users },
   { path: '/scriptblox', label: 'ScriptBlox', icon: Library },
   { path: '/api-docs', label: 'API Docs', icon: BookOpen },
   // Not in the spec's list: the analytics view the spec's Analytics API feeds.
