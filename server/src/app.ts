@@ -76,6 +76,12 @@ import { createChallenges } from './modules/two-factor/challenges.ts';
 import { mountTwoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { loadServerSecret } from './security/server-secret.ts';
+import { createDelivery } from './modules/notifications/delivery.ts';
+import { createNotificationSources, tapBus } from './modules/notifications/notification-sources.ts';
+import { mountNotificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createNotifier } from './modules/notifications/notifier.ts';
+import { systemNetwork, type OutboundNetwork } from './modules/notifications/outbound-http.ts';
 
 export interface MoonrelayApp {
   /** What the HTTP server serves: the fast routes (the game's ping), then the Koa stack. */
@@ -101,10 +107,27 @@ export interface MoonrelayApp {
 const DISCONNECT_SWEEP_MS = 1_000;
 const COMMAND_SWEEP_MS = 5_000;
 const CONSOLE_PRUNE_MS = 5_000;
+/** How often notification events whose next try came due (retries, rate limits) are handed out. */
+const NOTIFICATION_SWEEP_MS = 1_000;
 
-export function createServices(config: Config, database: DatabaseHandle, logger: Logger, platform: Platform) {
+/** Parts a test replaces: what notification deliveries resolve and dial. */
+export interface AppOverrides {
+  notificationNetwork?: OutboundNetwork;
+}
+
+export function createServices(
+  config: Config,
+  database: DatabaseHandle,
+  logger: Logger,
+  platform: Platform,
+  overrides: AppOverrides = {},
+) {
   const { db } = database;
-  const { bus, presence, jobs } = platform;
+  const { presence, jobs } = platform;
+  // Notifications hear what this process publishes (each event is raised once, where it happened).
+  const notifier = createNotifier({ db, jobs, logger });
+  const notificationSources = createNotificationSources((userId, event) => notifier.raise(userId, event));
+  const bus = tapBus(platform.bus, notificationSources.observe);
   const waits = createBusWaits(bus);
   // The execution service and the game link need each other (a run becomes a command; a command's
   // result completes a run), so the commands reach the executions through this late-bound call.
@@ -165,6 +188,17 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const sandboxPool = createSandboxPool({ size: config.sandbox.threads, maxQueue: config.sandbox.maxQueue });
   const luaTools = luaToolsForHttp(luaToolsThreads);
   const serverChanges = createServerChanges(bus);
+  const gameServerChanges: typeof serverChanges = {
+    ...serverChanges,
+    pinged(presence) {
+      notificationSources.serverPinged(presence);
+      serverChanges.pinged(presence);
+    },
+    gone(presence) {
+      notificationSources.serverGone(presence);
+      serverChanges.gone(presence);
+    },
+  };
   const admission = createConnectAdmission({
     maxLagMs: config.gameShedLagMs,
     refused: platform.metrics.counter(
@@ -184,7 +218,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     presence,
     commands,
     waits,
-    changes: serverChanges,
+    changes: gameServerChanges,
     admission,
     consoleLines,
     newServers: platform.rateLimitBackend.counter('game-new-servers', config.gameNewServersPerKeyPerMinute, 60),
@@ -257,6 +291,26 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     progress: massProgress,
   });
   const idempotency = createIdempotency(db);
+  const notificationBox = createSecretBox(serverSecret, 'notification-destinations');
+  const notificationDelivery = createDelivery({
+    db,
+    jobs,
+    box: notificationBox,
+    logger,
+    network: overrides.notificationNetwork ?? systemNetwork,
+    allowedHosts: new Set(config.notifications.allowedHosts),
+    publicUrl: config.publicUrl,
+    retryBaseMs: config.notifications.retryBaseMs,
+  });
+  const notifications = createNotificationsService({
+    db,
+    box: notificationBox,
+    urls: {
+      discordOrigins: config.notifications.discordOrigins,
+      allowedHosts: new Set(config.notifications.allowedHosts),
+    },
+    notifier,
+  });
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -304,6 +358,10 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     platform,
     requestMetrics,
     analytics,
+    notifier,
+    notificationSources,
+    notificationDelivery,
+    notifications,
   };
 }
 
@@ -338,6 +396,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
     }),
     every(RUN_RETENTION_SWEEP_MS, 'run retention sweep', () => services.runRetention.sweep()),
     every(CONSOLE_PRUNE_MS, 'console prune', () => services.consoleLines.prune()),
+    every(NOTIFICATION_SWEEP_MS, 'notification sweep', () => services.notificationDelivery.sweep()),
   ];
   return () => stops.forEach((stop) => stop());
 }
@@ -350,7 +409,7 @@ function apiOnly(middleware: Middleware<AppState>): Middleware<AppState> {
 }
 
 /** Builds the whole application from a config without listening; tests and main.ts both use it. */
-export async function buildApp(config: Config, logger: Logger): Promise<MoonrelayApp> {
+export async function buildApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<MoonrelayApp> {
   const database = openDatabase(config.database, logger);
   try {
     const applied = await migrateToLatest(database.db);
@@ -360,7 +419,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     throw error;
   }
   const platform = createPlatform(config, logger);
-  const services = createServices(config, database, logger, platform);
+  const services = createServices(config, database, logger, platform, overrides);
   const stopSweeps = startSweeps(services, logger);
   // Schedules are set up with the job queue at start-up, and again when Redis comes back empty.
   const startSchedules = () =>
@@ -420,6 +479,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     metricsToken: config.metricsToken,
   });
   mountAnalyticsRoutes(api, services.rateLimits, services.analytics);
+  mountNotificationRoutes(api, services.rateLimits, services.notifications);
   mountOpenApiRoute(api, services.rateLimits, config.rateLimit);
 
   koa.use(requestLog(logger));
@@ -481,6 +541,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
       services.serverChanges.close();
+      // Bursts gathered so far are raised and stored before the queue closes.
+      services.notificationSources.flush();
+      await services.notifier.close();
       // The lines still queued are stored (the pings that brought them were answered).
       await services.consoleLines.close();
       services.admission.close();

@@ -59,6 +59,7 @@ describeEachEngine('data layer', (engine) => {
       '015-scoped-api-keys',
       '016-schedules',
       '017-two-factor',
+      '019-notifications',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

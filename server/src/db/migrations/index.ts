@@ -16,6 +16,7 @@ import * as gamePingRefusals from './014-game-ping-refusals.ts';
 import * as scopedApiKeys from './015-scoped-api-keys.ts';
 import * as schedules from './016-schedules.ts';
 import * as twoFactor from './017-two-factor.ts';
+import * as notifications from './019-notifications.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '015-scoped-api-keys': scopedApiKeys,
   '016-schedules': schedules,
   '017-two-factor': twoFactor,
+  '019-notifications': notifications,
 };
 
 export const migrationProvider: MigrationProvider = {
