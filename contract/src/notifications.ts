@@ -10,6 +10,7 @@ import { IsoDateTimeSchema } from './common.ts';
 export const NOTIFICATION_EVENTS = [
   'server.connected',
   'server.disconnected',
+  'console.error-burst',
   'run.failed',
   'schedule.failed',
   'mass-execution.finished',
@@ -27,6 +28,7 @@ export type NotificationEventKind = NotificationEvent | 'test';
 export const NOTIFICATION_EVENT_LABELS: Record<NotificationEventKind, string> = {
   'server.connected': 'Game server connected',
   'server.disconnected': 'Game server disconnected',
+  'console.error-burst': 'Errors in the console',
   'run.failed': 'Run failed',
   'schedule.failed': 'Scheduled run failed',
   'mass-execution.finished': 'Mass execution finished',

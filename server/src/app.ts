@@ -81,6 +81,7 @@ import { createNotificationSources, tapBus } from './modules/notifications/notif
 import { mountNotificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createNotifier } from './modules/notifications/notifier.ts';
+import { createSignInAddresses } from './modules/notifications/sign-in-addresses.ts';
 import { systemNetwork, type OutboundNetwork } from './modules/notifications/outbound-http.ts';
 
 export interface MoonrelayApp {
@@ -311,6 +312,11 @@ export function createServices(
     },
     notifier,
   });
+  const signInAddresses = createSignInAddresses({
+    db,
+    logger,
+    raise: (userId, event) => notifier.raise(userId, event),
+  });
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -362,6 +368,7 @@ export function createServices(
     notificationSources,
     notificationDelivery,
     notifications,
+    signInAddresses,
   };
 }
 
@@ -439,7 +446,13 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
     logger.error({ err: error }, 'response failed');
   });
   const api = new Router<AppState>();
-  mountAuthRoutes(api, services.rateLimits, services.accounts, services.registrations);
+  mountAuthRoutes(
+    api,
+    services.rateLimits,
+    services.accounts,
+    services.registrations,
+    services.signInAddresses.signedIn,
+  );
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   mountTwoFactorRoutes(api, services.rateLimits, services.twoFactor);

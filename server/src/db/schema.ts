@@ -391,6 +391,13 @@ export interface NotificationAttemptsTable {
   answer: string;
 }
 
+/** An address a user has signed in from (migration 019). */
+export interface SignInAddressesTable {
+  userId: string;
+  address: string;
+  firstSeenAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -416,4 +423,5 @@ export interface Database {
   notificationDestinations: NotificationDestinationsTable;
   notificationDeliveries: NotificationDeliveriesTable;
   notificationAttempts: NotificationAttemptsTable;
+  signInAddresses: SignInAddressesTable;
 }

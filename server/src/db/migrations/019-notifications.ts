@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
 // outbox: one row per event per destination, written before any delivery is tried, so an event
 // outlives a process that dies mid-delivery; a destination's rows are delivered oldest first by
 // whichever process holds the destination's lease (delivering_until). notification_attempts is the
-// delivery log, kept to the last 100 per destination.
+// delivery log, kept to the last 100 per destination. sign_in_addresses: where each user has signed
+// in from, so a sign-in from elsewhere can be told.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -79,9 +80,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('notification_attempts')
     .columns(['destination_id', 'seq'])
     .execute();
+  // The addresses each user has signed in from, to tell a sign-in from a new one.
+  await db.schema
+    .createTable('sign_in_addresses')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('first_seen_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('sign_in_addresses_pk', ['user_id', 'address'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('sign_in_addresses').execute();
   await db.schema.dropTable('notification_attempts').execute();
   await db.schema.dropTable('notification_deliveries').execute();
   await db.schema.dropTable('notification_destinations').execute();

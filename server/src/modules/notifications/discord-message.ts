@@ -16,6 +16,7 @@ export const DISCORD_LIMITS = {
 export const DISCORD_COLOURS: Record<NotificationEventKind, number> = {
   'server.connected': 0x2ecc71,
   'server.disconnected': 0xe67e22,
+  'console.error-burst': 0xd35400,
   'run.failed': 0xe74c3c,
   'schedule.failed': 0xc0392b,
   'mass-execution.finished': 0x3498db,

@@ -1,3 +1,4 @@
+import type { ConsoleLine } from '@moonrelay/contract/console';
 import type { BusEvent, EventBus } from '../../platform/event-bus.ts';
 import type { ServerPresence } from '../../platform/presence.ts';
 import type { RaisedEvent } from './notifier.ts';
@@ -57,13 +58,63 @@ function createServerBursts(kind: 'server.connected' | 'server.disconnected', ra
   };
 }
 
+/** Console errors within this long of the first are told as one message: the first error and the count. */
+export const ERROR_BURST_MS = 60_000;
+
+/** Gathers a user's console errors into one event per window: the first error, and how many came. */
+function createErrorBursts(raise: Raise, windowMs: number) {
+  const open = new Map<string, { first: ConsoleLine; count: number; timer: NodeJS.Timeout }>();
+  const close = (userId: string) => {
+    const burst = open.get(userId);
+    if (!burst) return;
+    open.delete(userId);
+    const { first, count } = burst;
+    raise(userId, {
+      kind: 'console.error-burst',
+      title: count === 1 ? 'An error in the console' : `${count} errors in the console`,
+      description: `First, on ${first.serverId}${first.script ? ` in ${first.script}` : ''}: ${first.text}`,
+      path: '/console',
+      fields: [
+        { name: 'Errors', value: String(count) },
+        { name: 'Server', value: first.serverId },
+      ],
+      data: { count, first: { serverId: first.serverId, time: first.time, text: first.text, script: first.script } },
+    });
+  };
+  return {
+    note(userId: string, lines: ConsoleLine[]): void {
+      for (const line of lines) {
+        if (line.level !== 'error' || line.own) continue;
+        const burst = open.get(userId);
+        if (burst) {
+          burst.count++;
+          continue;
+        }
+        const timer = setTimeout(() => close(userId), windowMs);
+        timer.unref();
+        open.set(userId, { first: line, count: 1, timer });
+      }
+    },
+    flush(): void {
+      for (const [userId, burst] of open) {
+        clearTimeout(burst.timer);
+        close(userId);
+      }
+    },
+  };
+}
+
 /**
  * Turns what happens in Moonrelay into notification events. It sees the bus events this process
  * publishes (not those of other instances, so each event is raised once, by the process where it
  * happened) and the game link's server changes.
  */
-export function createNotificationSources(raise: Raise, options: { serverBurstMs?: number } = {}) {
+export function createNotificationSources(
+  raise: Raise,
+  options: { serverBurstMs?: number; errorBurstMs?: number } = {},
+) {
   const windowMs = options.serverBurstMs ?? SERVER_BURST_MS;
+  const errors = createErrorBursts(raise, options.errorBurstMs ?? ERROR_BURST_MS);
   const connected = createServerBursts('server.connected', raise, windowMs);
   const disconnected = createServerBursts('server.disconnected', raise, windowMs);
 
@@ -95,6 +146,9 @@ export function createNotificationSources(raise: Raise, options: { serverBurstMs
         });
         return;
       }
+      case 'console:lines':
+        errors.note(event.userId, event.lines);
+        return;
       case 'api-key:replaced':
         raise(event.userId, {
           kind: 'api-key.regenerated',
@@ -124,6 +178,7 @@ export function createNotificationSources(raise: Raise, options: { serverBurstMs
     flush(): void {
       connected.flush();
       disconnected.flush();
+      errors.flush();
     },
   };
 }

@@ -29,6 +29,8 @@ describeEachEngine('notifications API', (engine) => {
       NOTIFY_DISCORD_ORIGINS: discordBase,
       NOTIFY_RETRY_BASE_MS: '200',
       PUBLIC_URL,
+      // Sign-ins "from" other addresses arrive through a proxy's X-Forwarded-For.
+      TRUST_PROXY: 'true',
     });
   }, 60_000);
   afterAll(async () => {
@@ -411,6 +413,67 @@ describeEachEngine('notifications API', (engine) => {
     expect(res.status, res.text).toBe(200);
     await receiver.until(() => receiver.accepted.length > before);
     expect(JSON.parse(receiver.accepted.at(-1)!.body)).toMatchObject({ type: 'api-key.regenerated' });
+  });
+
+  it('tells a failed run and a sign-in from a new address', async () => {
+    const { token, input } = await registerUser(server);
+    await newWebhook(token, ['run.failed', 'sign-in.new-address']);
+    const before = receiver.accepted.length;
+    const run = await server.call('POST', '/api/scripts/execute', {
+      token,
+      body: { code: 'error("boom")', target: 'sandbox' },
+    });
+    expect(run.status, run.text).toBe(200);
+    await receiver.until(() => receiver.accepted.length > before);
+    expect(JSON.parse(receiver.accepted.at(-1)!.body)).toMatchObject({
+      type: 'run.failed',
+      title: 'Run of Custom code failed',
+    });
+
+    const signIn = (address: string) =>
+      server.call('POST', '/api/auth/login', {
+        body: { emailOrUsername: input.email, password: input.password },
+        headers: { 'x-forwarded-for': address },
+      });
+    expect((await signIn('198.51.100.7')).status).toBe(200);
+    expect((await signIn('198.51.100.7')).status).toBe(200);
+    const afterKnown = receiver.accepted.length;
+    expect((await signIn('203.0.113.99')).status).toBe(200);
+    await receiver.until(() => receiver.accepted.length > afterKnown);
+    const told = receiver.accepted.slice(before + 1).map((d) => JSON.parse(d.body));
+    // The first address is remembered silently; the same one again says nothing; a new one is told once.
+    expect(told).toEqual([expect.objectContaining({ type: 'sign-in.new-address', data: { address: '203.0.113.99' } })]);
+  });
+
+  it('tells a burst of console errors as one message with the first error and the count', async () => {
+    const { token, user } = await registerUser(server);
+    await newWebhook(token, ['console.error-burst']);
+    const before = receiver.accepted.length;
+    const lines = Array.from({ length: 40 }, (_, i) => ({
+      time: Date.now(),
+      level: 'error',
+      text: `attempt to index nil ${i}`,
+      script: 'ServerScriptService.Main',
+    }));
+    const ping = await server.call('POST', '/api/game/ping', {
+      body: { key: user.apiKey, serverId: 'errs-1', console: { lines } },
+    });
+    expect(ping.status, ping.text).toBe(200);
+    // Lines are stored (and published) behind the ping; reading the console waits for them.
+    await server.call('GET', '/api/game/console', { token });
+    server.app.services.notificationSources.flush();
+    await receiver.until(() => receiver.accepted.length > before);
+    const bodies = receiver.accepted.slice(before).map((d) => JSON.parse(d.body));
+    expect(bodies).toEqual([
+      expect.objectContaining({
+        type: 'console.error-burst',
+        title: '40 errors in the console',
+        data: expect.objectContaining({
+          count: 40,
+          first: expect.objectContaining({ text: 'attempt to index nil 0' }),
+        }),
+      }),
+    ]);
   });
 
   it('keeps an event through a restart in the middle of its delivery, with the same event id', async () => {
