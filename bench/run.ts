@@ -15,6 +15,7 @@ export const BENCHMARKS = [
   'game-script',
   'login',
   'versions',
+  'notifications',
 ];
 
 /** Benchmarks whose file is not named after them. */

@@ -126,8 +126,23 @@ export function createServices(
   const { db } = database;
   const { presence, jobs } = platform;
   // Notifications hear what this process publishes (each event is raised once, where it happened).
-  const notifier = createNotifier({ db, jobs, logger });
-  const notificationSources = createNotificationSources((userId, event) => notifier.raise(userId, event));
+  const notificationBox = createSecretBox(
+    loadServerSecret(config.appSecret, config.dataDir),
+    'notification-destinations',
+  );
+  const notificationDelivery = createDelivery({
+    db,
+    jobs,
+    box: notificationBox,
+    logger,
+    network: overrides.notificationNetwork ?? systemNetwork,
+    allowedHosts: new Set(config.notifications.allowedHosts),
+    publicUrl: config.publicUrl,
+    retryBaseMs: config.notifications.retryBaseMs,
+    onlyProcess: platform.mode === 'embedded',
+  });
+  const notifier = createNotifier({ db, logger, hand: notificationDelivery.hand });
+  const notificationSources = createNotificationSources((userId, build) => notifier.raise(userId, build));
   const bus = tapBus(platform.bus, notificationSources.observe);
   const waits = createBusWaits(bus);
   // The execution service and the game link need each other (a run becomes a command; a command's
@@ -292,17 +307,6 @@ export function createServices(
     progress: massProgress,
   });
   const idempotency = createIdempotency(db);
-  const notificationBox = createSecretBox(serverSecret, 'notification-destinations');
-  const notificationDelivery = createDelivery({
-    db,
-    jobs,
-    box: notificationBox,
-    logger,
-    network: overrides.notificationNetwork ?? systemNetwork,
-    allowedHosts: new Set(config.notifications.allowedHosts),
-    publicUrl: config.publicUrl,
-    retryBaseMs: config.notifications.retryBaseMs,
-  });
   const notifications = createNotificationsService({
     db,
     box: notificationBox,
@@ -315,7 +319,7 @@ export function createServices(
   const signInAddresses = createSignInAddresses({
     db,
     logger,
-    raise: (userId, event) => notifier.raise(userId, event),
+    raise: (userId, build) => notifier.raise(userId, build),
   });
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });

@@ -5,6 +5,7 @@ import {
   WEBHOOK_HEADERS,
 } from '@moonrelay/contract/notifications';
 import type { Db } from '../../db/database.ts';
+import { createCommitGroup } from './commit-group.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import type { Logger } from '../../logger.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
@@ -16,6 +17,7 @@ import {
   attemptsRepo,
   deliveriesRepo,
   destinationsRepo,
+  type AttemptRow,
   type DeliveryRow,
   type DestinationRow,
 } from './notifications.repo.ts';
@@ -41,6 +43,11 @@ export interface DeliveryOptions {
   publicUrl: string | undefined;
   /** The first retry's wait; each next one doubles (with jitter). */
   retryBaseMs: number;
+  /**
+   * This process is the only one delivering (the embedded mode): a destination's order is kept by
+   * this process alone, without a lease in the database (a write, and a disk flush, fewer per event).
+   */
+  onlyProcess: boolean;
 }
 
 /** What an answer means for the event and the destination. */
@@ -104,6 +111,7 @@ export function backoffMs(baseMs: number, attempts: number): number {
  */
 export function createDelivery(options: DeliveryOptions) {
   const { db, jobs, box, logger } = options;
+  const writes = createCommitGroup(db);
 
   function request(
     destination: DestinationRow,
@@ -125,7 +133,10 @@ export function createDelivery(options: DeliveryOptions) {
     };
   }
 
-  async function attempt(destination: DestinationRow, delivery: DeliveryRow): Promise<Outcome> {
+  async function attempt(
+    destination: DestinationRow,
+    delivery: DeliveryRow,
+  ): Promise<{ outcome: Outcome; row: AttemptRow }> {
     const event = JSON.parse(delivery.payload) as NotificationEvent;
     const started = performance.now();
     let outcome: Outcome;
@@ -147,7 +158,7 @@ export function createDelivery(options: DeliveryOptions) {
           ? { kind: 'refused', reason: thrown.message }
           : { kind: 'retry', reason: thrown.message };
     }
-    await attemptsRepo.insert(db, {
+    const row: AttemptRow = {
       id: crypto.randomUUID(),
       destinationId: destination.id,
       eventId: delivery.eventId,
@@ -158,94 +169,147 @@ export function createDelivery(options: DeliveryOptions) {
       error,
       latencyMs: Math.round(performance.now() - started),
       answer: answerText,
-    });
-    return outcome;
+    };
+    return { outcome, row };
   }
 
-  const pause = (destination: DestinationRow, reason: string) =>
-    destinationsRepo.update(db, destination.id, { pausedAt: nowIso(), pausedReason: reason, updatedAt: nowIso() });
+  const pause = (trx: Db, destination: DestinationRow, reason: string) =>
+    destinationsRepo.update(trx, destination.id, { pausedAt: nowIso(), pausedReason: reason, updatedAt: nowIso() });
 
   /** An event failed for good: the destination's run of failures grows, and at 20 it is paused. */
-  async function failed(destination: DestinationRow, delivery: DeliveryRow, reason: string) {
-    await deliveriesRepo.update(db, delivery.id, { state: 'failed', attempts: delivery.attempts + 1 });
+  async function failed(trx: Db, destination: DestinationRow, delivery: DeliveryRow, reason: string) {
+    await deliveriesRepo.update(trx, delivery.id, { state: 'failed', attempts: delivery.attempts + 1 });
     const failures = Number(destination.failuresInRow) + 1;
-    await destinationsRepo.update(db, destination.id, { failuresInRow: failures });
+    await destinationsRepo.update(trx, destination.id, { failuresInRow: failures });
     if (failures >= NOTIFICATION_FAILURES_TO_PAUSE)
-      await pause(destination, `${failures} deliveries in a row failed (the last ${reason})`);
+      await pause(trx, destination, `${failures} deliveries in a row failed (the last ${reason})`);
   }
 
-  /** Delivers what is due for one destination; answers whether more came due meanwhile. */
-  async function deliverDue(destinationId: string): Promise<boolean> {
-    if (!(await destinationsRepo.lease(db, destinationId, nowIso(), isoPlus(nowIso(), LEASE_MS)))) return false;
-    try {
-      for (;;) {
-        const destination = await destinationsRepo.find(db, destinationId);
-        if (!destination || destination.pausedAt) return false;
-        const delivery = await deliveriesRepo.nextPending(db, destinationId);
-        if (!delivery) return false;
-        const waitMs = Date.parse(delivery.nextAttemptAt) - Date.now();
-        if (waitMs > WAIT_IN_JOB_MAX_MS) return false;
-        if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-        await destinationsRepo.update(db, destinationId, { deliveringUntil: isoPlus(nowIso(), LEASE_MS) });
-        const outcome = await attempt(destination, delivery);
-        switch (outcome.kind) {
-          case 'delivered': {
-            const now = nowIso();
-            await deliveriesRepo.update(db, delivery.id, {
-              state: 'delivered',
-              attempts: delivery.attempts + 1,
-              deliveredAt: now,
-            });
-            await destinationsRepo.update(db, destinationId, { failuresInRow: 0, lastDeliveryAt: now });
-            // The bucket is empty: the next event waits for its reset.
-            if (outcome.waitMs > 0) {
-              const next = await deliveriesRepo.nextPending(db, destinationId);
-              if (next) await deliveriesRepo.update(db, next.id, { nextAttemptAt: isoPlus(now, outcome.waitMs) });
-            }
-            break;
+  /**
+   * Records an attempt and what it means, in one transaction: the delivery log's entry, the event's
+   * state and the destination's. Answers whether delivering goes on.
+   */
+  async function settle(destination: DestinationRow, delivery: DeliveryRow, outcome: Outcome, row: AttemptRow) {
+    return writes.run(async (trx) => {
+      await attemptsRepo.insert(trx, row);
+      switch (outcome.kind) {
+        case 'delivered': {
+          const now = nowIso();
+          await deliveriesRepo.update(trx, delivery.id, {
+            state: 'delivered',
+            attempts: delivery.attempts + 1,
+            deliveredAt: now,
+          });
+          await destinationsRepo.update(trx, destination.id, { failuresInRow: 0, lastDeliveryAt: now });
+          // The bucket is empty: the next event waits for its reset.
+          if (outcome.waitMs > 0) {
+            const next = await deliveriesRepo.nextPending(trx, destination.id);
+            if (next) await deliveriesRepo.update(trx, next.id, { nextAttemptAt: isoPlus(now, outcome.waitMs) });
           }
-          case 'rate-limited':
-            await deliveriesRepo.update(db, delivery.id, { nextAttemptAt: isoPlus(nowIso(), outcome.waitMs) });
-            break;
-          case 'gone':
-            await pause(destination, outcome.reason);
-            return false;
-          case 'refused':
-            await failed(destination, delivery, outcome.reason);
-            break;
-          case 'retry': {
-            const attempts = delivery.attempts + 1;
-            const next = Date.now() + backoffMs(options.retryBaseMs, attempts);
-            if (next > Date.parse(delivery.occurredAt) + RETRY_FOR_MS) {
-              await failed(destination, delivery, `${outcome.reason}; retried for 24 hours`);
-              break;
-            }
-            await deliveriesRepo.update(db, delivery.id, { attempts, nextAttemptAt: new Date(next).toISOString() });
-            // Later events wait behind this one, so they still arrive in order.
-            break;
+          return true;
+        }
+        case 'rate-limited':
+          await deliveriesRepo.update(trx, delivery.id, { nextAttemptAt: isoPlus(nowIso(), outcome.waitMs) });
+          return true;
+        case 'gone':
+          await pause(trx, destination, outcome.reason);
+          return false;
+        case 'refused':
+          await failed(trx, destination, delivery, outcome.reason);
+          return true;
+        case 'retry': {
+          const attempts = delivery.attempts + 1;
+          const next = Date.now() + backoffMs(options.retryBaseMs, attempts);
+          if (next > Date.parse(delivery.occurredAt) + RETRY_FOR_MS) {
+            await failed(trx, destination, delivery, `${outcome.reason}; retried for 24 hours`);
+            return true;
           }
+          // Later events wait behind this one, so they still arrive in order.
+          await deliveriesRepo.update(trx, delivery.id, { attempts, nextAttemptAt: new Date(next).toISOString() });
+          return true;
         }
       }
-    } finally {
-      await destinationsRepo.release(db, destinationId);
+    });
+  }
+
+  /** Destinations this process is delivering now: a second job for one of them leaves at once. */
+  const busyHere = new Set<string>();
+  /** Destinations that got an event while busy here: delivered again once the current round ends. */
+  const again = new Set<string>();
+
+  /** Delivers what is due for one destination, oldest first, while it holds the destination's lease. */
+  async function deliverDue(destinationId: string): Promise<void> {
+    {
+      let leasedAt = Date.now();
+      const leased = options.onlyProcess
+        ? Boolean(await destinationsRepo.find(db, destinationId))
+        : await writes.run((trx) => destinationsRepo.lease(trx, destinationId, nowIso(), isoPlus(nowIso(), LEASE_MS)));
+      if (!leased) return;
+      try {
+        for (;;) {
+          const destination = await destinationsRepo.find(db, destinationId);
+          if (!destination || destination.pausedAt) return;
+          const delivery = await deliveriesRepo.nextPending(db, destinationId);
+          if (!delivery) return;
+          const waitMs = Date.parse(delivery.nextAttemptAt) - Date.now();
+          if (waitMs > WAIT_IN_JOB_MAX_MS) return;
+          if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+          // Renewed once half of it has passed: an attempt takes at most 15 s (connect, answer, a wait).
+          if (!options.onlyProcess && Date.now() - leasedAt > LEASE_MS / 2) {
+            leasedAt = Date.now();
+            await writes.run((trx) =>
+              destinationsRepo.update(trx, destinationId, { deliveringUntil: isoPlus(nowIso(), LEASE_MS) }),
+            );
+          }
+          const { outcome, row } = await attempt(destination, delivery);
+          if (!(await settle(destination, delivery, outcome, row))) return;
+        }
+      } finally {
+        if (!options.onlyProcess) await writes.run((trx) => destinationsRepo.release(trx, destinationId));
+      }
     }
   }
 
+  /** Destinations with a job waiting in this process's queue (the embedded mode): one is enough. */
+  const queued = new Set<string>();
+
+  /** Asks the job queue to deliver what is due for a destination. */
+  async function hand(destinationId: string): Promise<void> {
+    if (options.onlyProcess) {
+      if (queued.has(destinationId)) return;
+      queued.add(destinationId);
+    }
+    await jobs.enqueue<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, { destinationId });
+  }
+
   async function run(job: DeliveryJob): Promise<void> {
-    await deliverDue(job.destinationId);
-    // An event stored while the lease was held found it taken; look once more now it is free.
-    const next = await deliveriesRepo.nextPending(db, job.destinationId);
-    if (next && Date.parse(next.nextAttemptAt) <= Date.now()) await deliverDue(job.destinationId);
+    const id = job.destinationId;
+    queued.delete(id);
+    // Another job of this process delivers it now: it looks again once done, and finds this job's event.
+    if (busyHere.has(id)) {
+      again.add(id);
+      return;
+    }
+    busyHere.add(id);
+    try {
+      do {
+        again.delete(id);
+        await deliverDue(id);
+      } while (again.has(id));
+    } finally {
+      busyHere.delete(id);
+    }
   }
 
   jobs.register<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, run);
 
   return {
     run,
+    hand,
     /** Hands out destinations whose next try came due (retries, rate limits, a process that died). */
     async sweep(): Promise<void> {
       for (const destinationId of await deliveriesRepo.dueDestinations(db, nowIso(), 500))
-        await jobs.enqueue<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, { destinationId });
+        if (!busyHere.has(destinationId)) await hand(destinationId);
       await deliveriesRepo.pruneDone(db, new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
     },
     logger,

@@ -3,12 +3,16 @@ import type { BusEvent, EventBus } from '../../platform/event-bus.ts';
 import type { ServerPresence } from '../../platform/presence.ts';
 import type { RaisedEvent } from './notifier.ts';
 
-/** Servers connecting or disconnecting within this long of the first are told as one message. */
+/**
+ * Servers connecting (or disconnecting) with less than this between one and the next are told as one
+ * message, once it has been this quiet — or once SERVER_BURST_MAX_MS passed since the first.
+ */
 export const SERVER_BURST_MS = 3_000;
+export const SERVER_BURST_MAX_MS = 30_000;
 /** Server ids a burst message names; the rest are counted. */
 const SERVERS_NAMED = 10;
 
-type Raise = (userId: string, event: RaisedEvent) => void;
+type Raise = (userId: string, build: () => RaisedEvent) => void;
 
 /**
  * Gathers one user's server connects (or disconnects) into one event per burst window: 300 servers
@@ -16,7 +20,7 @@ type Raise = (userId: string, event: RaisedEvent) => void;
  * is a map write; the window's timer raises the event.
  */
 function createServerBursts(kind: 'server.connected' | 'server.disconnected', raise: Raise, windowMs: number) {
-  const open = new Map<string, { serverIds: string[]; count: number; timer: NodeJS.Timeout }>();
+  const open = new Map<string, { serverIds: string[]; count: number; timer: NodeJS.Timeout; firstMs: number }>();
   const verb = kind === 'server.connected' ? 'connected' : 'disconnected';
   const close = (userId: string) => {
     const burst = open.get(userId);
@@ -24,17 +28,17 @@ function createServerBursts(kind: 'server.connected' | 'server.disconnected', ra
     open.delete(userId);
     const { count, serverIds } = burst;
     const more = count - serverIds.length;
-    raise(userId, {
+    raise(userId, () => ({
       kind,
       title: count === 1 ? `Game server ${verb}` : `${count} game servers ${verb}`,
       description:
         count === 1
           ? `Server ${serverIds[0]} ${verb}.`
-          : `${serverIds.join(', ')}${more > 0 ? ` and ${more} more` : ''} ${verb} within ${Math.round(windowMs / 1000)} seconds.`,
+          : `${serverIds.join(', ')}${more > 0 ? ` and ${more} more` : ''} ${verb} within ${Math.max(1, Math.round((Date.now() - burst.firstMs) / 1000))} seconds.`,
       path: '/dashboard',
       fields: [{ name: 'Servers', value: String(count) }],
       data: { count, serverIds },
-    });
+    }));
   };
   return {
     note(userId: string, serverId: string): void {
@@ -42,11 +46,13 @@ function createServerBursts(kind: 'server.connected' | 'server.disconnected', ra
       if (burst) {
         burst.count++;
         if (burst.serverIds.length < SERVERS_NAMED) burst.serverIds.push(serverId);
+        // Still coming: wait for a quiet spell (refresh re-arms the same timer, no new one).
+        if (Date.now() - burst.firstMs < SERVER_BURST_MAX_MS) burst.timer.refresh();
         return;
       }
       const timer = setTimeout(() => close(userId), windowMs);
       timer.unref();
-      open.set(userId, { serverIds: [serverId], count: 1, timer });
+      open.set(userId, { serverIds: [serverId], count: 1, timer, firstMs: Date.now() });
     },
     /** Raises what is gathered now (shutdown, tests). */
     flush(): void {
@@ -69,7 +75,7 @@ function createErrorBursts(raise: Raise, windowMs: number) {
     if (!burst) return;
     open.delete(userId);
     const { first, count } = burst;
-    raise(userId, {
+    raise(userId, () => ({
       kind: 'console.error-burst',
       title: count === 1 ? 'An error in the console' : `${count} errors in the console`,
       description: `First, on ${first.serverId}${first.script ? ` in ${first.script}` : ''}: ${first.text}`,
@@ -79,7 +85,7 @@ function createErrorBursts(raise: Raise, windowMs: number) {
         { name: 'Server', value: first.serverId },
       ],
       data: { count, first: { serverId: first.serverId, time: first.time, text: first.text, script: first.script } },
-    });
+    }));
   };
   return {
     note(userId: string, lines: ConsoleLine[]): void {
@@ -125,7 +131,7 @@ export function createNotificationSources(
         if (run.status !== 'failed') return;
         const scheduled = run.startedBy === 'schedule';
         const name = run.scriptName ?? 'Custom code';
-        raise(event.userId, {
+        raise(event.userId, () => ({
           kind: scheduled ? 'schedule.failed' : 'run.failed',
           title: scheduled ? `Scheduled run of ${name} failed` : `Run of ${name} failed`,
           description: run.limitHit
@@ -143,14 +149,14 @@ export function createNotificationSources(
             serverId: run.serverId,
             startedBy: run.startedBy,
           },
-        });
+        }));
         return;
       }
       case 'console:lines':
         errors.note(event.userId, event.lines);
         return;
       case 'api-key:replaced':
-        raise(event.userId, {
+        raise(event.userId, () => ({
           kind: 'api-key.regenerated',
           title: 'API key regenerated',
           description:
@@ -158,7 +164,7 @@ export function createNotificationSources(
           path: '/settings',
           fields: [],
           data: {},
-        });
+        }));
         return;
       default:
         return;

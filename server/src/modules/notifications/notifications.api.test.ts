@@ -300,14 +300,14 @@ describeEachEngine('notifications API', (engine) => {
     discord.force429(hook.id, 0.4);
     const titles = Array.from({ length: 8 }, (_, i) => `Event ${i + 1}`);
     for (const title of titles)
-      server.app.services.notifier.raise(userId, {
+      server.app.services.notifier.raise(userId, () => ({
         kind: 'run.failed',
         title,
         description: 'd',
         path: '/runs',
         fields: [],
         data: {},
-      });
+      }));
     const ours = () => discord.hits.filter((hit) => hit.webhookId === hook.id);
     await discord.until(() => ours().filter((hit) => hit.status === 204).length === titles.length);
     const delivered = ours().filter((hit) => hit.status === 204);
@@ -332,14 +332,14 @@ describeEachEngine('notifications API', (engine) => {
     const hook = discordUrl();
     await create(token, { kind: 'discord', name: 'Big', url: hook.url, events: ['run.failed'] });
     const userId = (await server.call('GET', '/api/user', { token })).body.id as string;
-    server.app.services.notifier.raise(userId, {
+    server.app.services.notifier.raise(userId, () => ({
       kind: 'run.failed',
       title: 'T'.repeat(400),
       description: 'D'.repeat(9000),
       path: '/runs',
       fields: Array.from({ length: 30 }, (_, i) => ({ name: `Field ${i}`, value: 'v'.repeat(2000) })),
       data: {},
-    });
+    }));
     await discord.until(() => discord.hits.some((hit) => hit.webhookId === hook.id));
     const hit = discord.hits.find((h) => h.webhookId === hook.id)!;
     expect(hit.status).toBe(204);
@@ -365,14 +365,14 @@ describeEachEngine('notifications API', (engine) => {
     // Paused: no more sends to the deleted webhook.
     const hits = discord.hits.length;
     const userId = (await server.call('GET', '/api/user', { token })).body.id as string;
-    server.app.services.notifier.raise(userId, {
+    server.app.services.notifier.raise(userId, () => ({
       kind: 'run.failed',
       title: 'x',
       description: 'y',
       path: '/runs',
       fields: [],
       data: {},
-    });
+    }));
     await server.app.services.notifier.settle();
     await server.app.services.notificationDelivery.sweep();
     expect(discord.hits.length).toBe(hits);

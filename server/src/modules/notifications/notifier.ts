@@ -3,7 +3,6 @@ import type { NotificationEventKind } from '@moonrelay/contract/notifications';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import type { Logger } from '../../logger.ts';
-import type { JobQueue } from '../../platform/job-queue.ts';
 import type { NotificationEvent } from './notification-event.ts';
 import { deliveriesRepo, destinationsRepo, type DeliveryRow, type DestinationRow } from './notifications.repo.ts';
 
@@ -29,16 +28,21 @@ export function nextSeq(): number {
  * list: the database and the queue are reached on a later turn of the event loop, so a ping or a
  * run is never held up by notifications (bench/notifications.ts measures what raising costs).
  */
-export function createNotifier(deps: { db: Db; jobs: JobQueue; logger: Logger }) {
-  const { db, jobs, logger } = deps;
-  let waiting: NotificationEvent[] = [];
+export function createNotifier(deps: {
+  db: Db;
+  logger: Logger;
+  /** Asks for a destination's waiting events to be delivered (delivery.ts). */
+  hand: (destinationId: string) => Promise<void>;
+}) {
+  const { db, logger } = deps;
+  /** Raised and not yet stored: who, when, and how to word it (worded later, off the raiser's path). */
+  let waiting: { userId: string; atMs: number; build: () => RaisedEvent }[] = [];
   let scheduled = false;
   let flushing: Promise<void> = Promise.resolve();
   let closed = false;
 
   const enqueue = async (destinationIds: Iterable<string>) => {
-    for (const destinationId of new Set(destinationIds))
-      await jobs.enqueue<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, { destinationId });
+    for (const destinationId of new Set(destinationIds)) await deps.hand(destinationId);
   };
 
   const rowFor = (destination: DestinationRow, event: NotificationEvent) => ({
@@ -57,9 +61,15 @@ export function createNotifier(deps: { db: Db; jobs: JobQueue; logger: Logger })
 
   async function flush(): Promise<void> {
     scheduled = false;
-    const events = waiting;
+    const raised = waiting;
     waiting = [];
-    if (events.length === 0) return;
+    if (raised.length === 0) return;
+    const events: NotificationEvent[] = raised.map(({ userId, atMs, build }) => ({
+      ...build(),
+      id: crypto.randomUUID(),
+      userId,
+      occurredAt: new Date(atMs).toISOString(),
+    }));
     const userIds = [...new Set(events.map((event) => event.userId))];
     const destinations = await destinationsRepo.listActiveForUsers(db, userIds);
     if (destinations.length === 0) return;
@@ -73,10 +83,13 @@ export function createNotifier(deps: { db: Db; jobs: JobQueue; logger: Logger })
   }
 
   return {
-    /** Notes an event of `userId`; delivered to each of their destinations that chose its kind. */
-    raise(userId: string, event: RaisedEvent): void {
+    /**
+     * Notes an event of `userId`; delivered to each of their destinations that chose its kind.
+     * `build` words it, on a later turn of the event loop.
+     */
+    raise(userId: string, build: () => RaisedEvent): void {
       if (closed) return;
-      waiting.push({ ...event, id: crypto.randomUUID(), userId, occurredAt: nowIso() });
+      waiting.push({ userId, atMs: Date.now(), build });
       if (scheduled) return;
       scheduled = true;
       setImmediate(() => {

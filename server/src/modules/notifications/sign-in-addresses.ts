@@ -11,7 +11,7 @@ import type { RaisedEvent } from './notifier.ts';
 export function createSignInAddresses(deps: {
   db: Db;
   logger: Logger;
-  raise: (userId: string, event: RaisedEvent) => void;
+  raise: (userId: string, build: () => RaisedEvent) => void;
 }) {
   const { db, logger, raise } = deps;
 
@@ -25,14 +25,14 @@ export function createSignInAddresses(deps: {
       .execute();
     // The first address of an account is remembered silently: there is nothing to compare it with.
     if (known.length === 0) return;
-    raise(userId, {
+    raise(userId, () => ({
       kind: 'sign-in.new-address',
       title: 'Sign-in from a new address',
       description: `Your account was signed in to from ${address}, an address it had not been signed in from before. If this was not you, change your password and sign out everywhere.`,
       path: '/settings',
       fields: [{ name: 'Address', value: address }],
       data: { address },
-    });
+    }));
   }
 
   return {
