@@ -16,6 +16,7 @@ export const BENCHMARKS = [
   'login',
   'versions',
   'players',
+  'notifications',
 ];
 
 /** Benchmarks whose file is not named after them. */

@@ -109,6 +109,17 @@ import {
   PasskeyRegisterRequestSchema,
   PasskeySignInRequestSchema,
 } from './two-factor.ts';
+import {
+  CreatedNotificationDestinationSchema,
+  CreateNotificationDestinationRequestSchema,
+  NotificationAttemptListSchema,
+  NotificationDestinationListSchema,
+  NotificationDestinationParamsSchema,
+  NotificationDestinationSchema,
+  NotificationEventParamsSchema,
+  QueuedNotificationSchema,
+  UpdateNotificationDestinationRequestSchema,
+} from './notifications.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -1205,6 +1216,87 @@ export const endpoints = {
     body: ScheduleTimingSchema,
     response: SchedulePreviewSchema,
     errors: [400, 401],
+  }),
+  listNotificationDestinations: endpoint({
+    method: 'get',
+    path: '/api/notifications/destinations',
+    tag: 'User',
+    summary:
+      'Your notification destinations (Discord webhooks and signed HTTPS webhooks), oldest first, with their URLs masked, chosen events and paused state.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: NotificationDestinationListSchema,
+    errors: [401],
+  }),
+  createNotificationDestination: endpoint({
+    method: 'post',
+    path: '/api/notifications/destinations',
+    tag: 'User',
+    summary:
+      'Add a destination: kind discord with a Discord webhook URL, or kind webhook with an https:// URL (signed with secret, or with one Moonrelay makes and answers this once), and the events it hears about. At most 20 per user.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: CreateNotificationDestinationRequestSchema,
+    response: CreatedNotificationDestinationSchema,
+    errors: [400, 401],
+  }),
+  updateNotificationDestination: endpoint({
+    method: 'put',
+    path: '/api/notifications/destinations/:id',
+    tag: 'User',
+    summary: 'Change a destination: its name, URL or events; paused false resumes a paused one.',
+    auth: 'session',
+    rateLimit: 'general',
+    params: NotificationDestinationParamsSchema,
+    body: UpdateNotificationDestinationRequestSchema,
+    response: NotificationDestinationSchema,
+    errors: [400, 401, 404],
+  }),
+  deleteNotificationDestination: endpoint({
+    method: 'delete',
+    path: '/api/notifications/destinations/:id',
+    tag: 'User',
+    summary: 'Delete a destination and its delivery log; events waiting for it are dropped.',
+    auth: 'session',
+    rateLimit: 'general',
+    params: NotificationDestinationParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 404],
+  }),
+  testNotificationDestination: endpoint({
+    method: 'post',
+    path: '/api/notifications/destinations/:id/test',
+    tag: 'User',
+    summary:
+      'Send a test event to a destination (a paused one is resumed first); answers its event id, which the delivery log then shows.',
+    auth: 'session',
+    rateLimit: 'general',
+    params: NotificationDestinationParamsSchema,
+    response: QueuedNotificationSchema,
+    errors: [401, 404],
+  }),
+  listNotificationAttempts: endpoint({
+    method: 'get',
+    path: '/api/notifications/destinations/:id/attempts',
+    tag: 'User',
+    summary:
+      "A destination's delivery log: its last 100 attempts, newest first, each with the event, status code, latency and the first 500 bytes of the answer.",
+    auth: 'session',
+    rateLimit: 'general',
+    params: NotificationDestinationParamsSchema,
+    response: NotificationAttemptListSchema,
+    errors: [401, 404],
+  }),
+  redeliverNotification: endpoint({
+    method: 'post',
+    path: '/api/notifications/destinations/:id/events/:eventId/redeliver',
+    tag: 'User',
+    summary: 'Deliver an event of the delivery log again, with the same event id (a receiver that saw it can tell).',
+    auth: 'session',
+    rateLimit: 'general',
+    params: NotificationEventParamsSchema,
+    response: QueuedNotificationSchema,
+    errors: [401, 404],
   }),
 } as const satisfies Record<string, Endpoint>;
 

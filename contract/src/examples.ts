@@ -5,6 +5,7 @@ import { API_KEY_ERRORS } from './api-keys.ts';
 import { RUN_ERRORS } from './runs.ts';
 import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
 import { SCHEDULE_ERRORS } from './messages.ts';
+import { NOTIFICATION_ERRORS } from './notifications.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -31,6 +32,8 @@ export const SCRIPT_TOKEN_PLACEHOLDER = 'SCRIPT_TOKEN';
 export const EXECUTION_ID_PLACEHOLDER = 'EXECUTION_ID';
 export const API_KEY_ID_PLACEHOLDER = 'API_KEY_ID';
 export const SCHEDULE_ID_PLACEHOLDER = 'SCHEDULE_ID';
+export const DESTINATION_ID_PLACEHOLDER = 'DESTINATION_ID';
+export const NOTIFICATION_EVENT_ID_PLACEHOLDER = 'NOTIFICATION_EVENT_ID';
 
 /** Puts values in place of placeholders (the longer names first: TEMP_SCRIPT_ID holds SCRIPT_ID). */
 export function fillPlaceholders(text: string, values: Record<string, string>): string {
@@ -228,6 +231,24 @@ const nightlySchedule = {
 };
 const scheduleNotFound = { status: 404, body: { error: SCHEDULE_ERRORS.notFound } };
 
+const DESTINATION_ID = '7b4e2d9a-1c3f-4e5a-8b6d-0f9e8d7c6b5a';
+const NOTIFICATION_EVENT_ID = 'c2a1f0e9-8d7c-4b6a-9e5f-4d3c2b1a0f9e';
+/** A notification destination as Settings lists it: the Discord token never shown again. */
+const discordDestination = {
+  id: DESTINATION_ID,
+  kind: 'discord',
+  name: 'Ops channel',
+  maskedUrl: 'https://discord.com/api/webhooks/1180000000000000001/…',
+  events: ['server.disconnected', 'run.failed', 'schedule.failed'],
+  pausedReason: null,
+  pausedAt: null,
+  failuresInRow: 0,
+  lastDeliveryAt: null,
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+};
+const destinationNotFound = { status: 404, body: { error: NOTIFICATION_ERRORS.notFound } };
+
 /** A scoped key as Settings lists it. */
 const scopedKey = {
   id: '3d0c7c4e-8f0e-4a43-9d0b-5b1f7a2c9e11',
@@ -318,6 +339,62 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: { success: true, message: 'API key revoked' },
     error: { status: 404, body: { error: API_KEY_ERRORS.notFound } },
     note: 'Anything that uses the key stops working at once.',
+  },
+  listNotificationDestinations: {
+    response: { destinations: [discordDestination], limit: 20 },
+    error: unauthorized(),
+  },
+  createNotificationDestination: {
+    body: {
+      kind: 'discord',
+      name: 'Ops channel',
+      url: 'https://discord.com/api/webhooks/1180000000000000001/Xq3vT9bK2mR7wLpZ8nYc4dF1gH6jS0aE5uI-oQ_tN2xB3vC7kM9lP4rW1sD8fG6h',
+      events: ['server.disconnected', 'run.failed', 'schedule.failed'],
+    },
+    response: { ...discordDestination, secret: null },
+    error: { status: 400, body: { error: NOTIFICATION_ERRORS.discordUrlInvalid } },
+    note: 'A generic webhook: { "kind": "webhook", "url": "https://hooks.example.com/moonrelay", ... }; its signing secret is answered this once (Moonrelay-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">).',
+  },
+  updateNotificationDestination: {
+    params: { id: DESTINATION_ID_PLACEHOLDER },
+    body: { events: ['server.connected', 'server.disconnected'] },
+    response: { ...discordDestination, events: ['server.connected', 'server.disconnected'] },
+    error: destinationNotFound,
+    note: 'DESTINATION_ID is the id a create call answered; { "paused": false } resumes a paused destination.',
+  },
+  deleteNotificationDestination: {
+    params: { id: DESTINATION_ID_PLACEHOLDER },
+    response: { success: true },
+    error: destinationNotFound,
+  },
+  testNotificationDestination: {
+    params: { id: DESTINATION_ID_PLACEHOLDER },
+    response: { eventId: NOTIFICATION_EVENT_ID },
+    error: destinationNotFound,
+  },
+  listNotificationAttempts: {
+    params: { id: DESTINATION_ID_PLACEHOLDER },
+    response: {
+      attempts: [
+        {
+          id: 'e5d4c3b2-a190-4f8e-8d7c-6b5a4f3e2d1c',
+          eventId: NOTIFICATION_EVENT_ID,
+          event: 'test',
+          at: CREATED_AT,
+          status: 204,
+          error: null,
+          latencyMs: 182,
+          answer: '',
+        },
+      ],
+    },
+    error: destinationNotFound,
+  },
+  redeliverNotification: {
+    params: { id: DESTINATION_ID_PLACEHOLDER, eventId: NOTIFICATION_EVENT_ID_PLACEHOLDER },
+    response: { eventId: NOTIFICATION_EVENT_ID },
+    error: { status: 404, body: { error: NOTIFICATION_ERRORS.eventNotFound } },
+    note: 'NOTIFICATION_EVENT_ID is an eventId from the delivery log; the event goes out again under that id.',
   },
   listSchedules: {
     params: { id: SCRIPT_ID_PLACEHOLDER },

@@ -81,6 +81,13 @@ import { mountTwoFactorRoutes } from './modules/two-factor/two-factor.routes.ts'
 import { createTwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { createPasskeysService } from './modules/two-factor/passkeys.service.ts';
 import { loadServerSecret } from './security/server-secret.ts';
+import { createDelivery } from './modules/notifications/delivery.ts';
+import { createNotificationSources, tapBus } from './modules/notifications/notification-sources.ts';
+import { mountNotificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createNotifier } from './modules/notifications/notifier.ts';
+import { createSignInAddresses } from './modules/notifications/sign-in-addresses.ts';
+import { systemNetwork, type OutboundNetwork } from './modules/notifications/outbound-http.ts';
 
 export interface MoonrelayApp {
   /** What the HTTP server serves: the fast routes (the game's ping), then the Koa stack. */
@@ -106,10 +113,42 @@ export interface MoonrelayApp {
 const DISCONNECT_SWEEP_MS = 1_000;
 const COMMAND_SWEEP_MS = 5_000;
 const CONSOLE_PRUNE_MS = 5_000;
+/** How often notification events whose next try came due (retries, rate limits) are handed out. */
+const NOTIFICATION_SWEEP_MS = 1_000;
 
-export function createServices(config: Config, database: DatabaseHandle, logger: Logger, platform: Platform) {
+/** Parts a test replaces: what notification deliveries resolve and dial. */
+export interface AppOverrides {
+  notificationNetwork?: OutboundNetwork;
+}
+
+export function createServices(
+  config: Config,
+  database: DatabaseHandle,
+  logger: Logger,
+  platform: Platform,
+  overrides: AppOverrides = {},
+) {
   const { db } = database;
-  const { bus, presence, jobs } = platform;
+  const { presence, jobs } = platform;
+  // Notifications hear what this process publishes (each event is raised once, where it happened).
+  const notificationBox = createSecretBox(
+    loadServerSecret(config.appSecret, config.dataDir),
+    'notification-destinations',
+  );
+  const notificationDelivery = createDelivery({
+    db,
+    jobs,
+    box: notificationBox,
+    logger,
+    network: overrides.notificationNetwork ?? systemNetwork,
+    allowedHosts: new Set(config.notifications.allowedHosts),
+    publicUrl: config.publicUrl,
+    retryBaseMs: config.notifications.retryBaseMs,
+    onlyProcess: platform.mode === 'embedded',
+  });
+  const notifier = createNotifier({ db, logger, hand: notificationDelivery.hand });
+  const notificationSources = createNotificationSources((userId, build) => notifier.raise(userId, build));
+  const bus = tapBus(platform.bus, notificationSources.observe);
   const waits = createBusWaits(bus);
   // The execution service and the game link need each other (a run becomes a command; a command's
   // result completes a run), so the commands reach the executions through this late-bound call.
@@ -171,6 +210,17 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
   const sandboxPool = createSandboxPool({ size: config.sandbox.threads, maxQueue: config.sandbox.maxQueue });
   const luaTools = luaToolsForHttp(luaToolsThreads);
   const serverChanges = createServerChanges(bus);
+  const gameServerChanges: typeof serverChanges = {
+    ...serverChanges,
+    pinged(presence) {
+      notificationSources.serverPinged(presence);
+      serverChanges.pinged(presence);
+    },
+    gone(presence) {
+      notificationSources.serverGone(presence);
+      serverChanges.gone(presence);
+    },
+  };
   const admission = createConnectAdmission({
     maxLagMs: config.gameShedLagMs,
     refused: platform.metrics.counter(
@@ -201,7 +251,7 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     presence,
     commands,
     waits,
-    changes: serverChanges,
+    changes: gameServerChanges,
     admission,
     consoleLines,
     roster,
@@ -275,6 +325,20 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     progress: massProgress,
   });
   const idempotency = createIdempotency(db);
+  const notifications = createNotificationsService({
+    db,
+    box: notificationBox,
+    urls: {
+      discordOrigins: config.notifications.discordOrigins,
+      allowedHosts: new Set(config.notifications.allowedHosts),
+    },
+    notifier,
+  });
+  const signInAddresses = createSignInAddresses({
+    db,
+    logger,
+    raise: (userId, build) => notifier.raise(userId, build),
+  });
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -325,6 +389,11 @@ export function createServices(config: Config, database: DatabaseHandle, logger:
     platform,
     requestMetrics,
     analytics,
+    notifier,
+    notificationSources,
+    notificationDelivery,
+    notifications,
+    signInAddresses,
   };
 }
 
@@ -360,6 +429,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
     every(RUN_RETENTION_SWEEP_MS, 'run retention sweep', () => services.runRetention.sweep()),
     every(CONSOLE_PRUNE_MS, 'console prune', () => services.consoleLines.prune()),
     every(ROSTER_SWEEP_MS, 'player sessions sweep', () => services.roster.sweep()),
+    every(NOTIFICATION_SWEEP_MS, 'notification sweep', () => services.notificationDelivery.sweep()),
   ];
   return () => stops.forEach((stop) => stop());
 }
@@ -372,7 +442,7 @@ function apiOnly(middleware: Middleware<AppState>): Middleware<AppState> {
 }
 
 /** Builds the whole application from a config without listening; tests and main.ts both use it. */
-export async function buildApp(config: Config, logger: Logger): Promise<MoonrelayApp> {
+export async function buildApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<MoonrelayApp> {
   const database = openDatabase(config.database, logger);
   try {
     const applied = await migrateToLatest(database.db);
@@ -382,7 +452,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     throw error;
   }
   const platform = createPlatform(config, logger);
-  const services = createServices(config, database, logger, platform);
+  const services = createServices(config, database, logger, platform, overrides);
   const stopSweeps = startSweeps(services, logger);
   // Schedules are set up with the job queue at start-up, and again when Redis comes back empty.
   const startSchedules = () =>
@@ -402,7 +472,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     logger.error({ err: error }, 'response failed');
   });
   const api = new Router<AppState>();
-  mountAuthRoutes(api, services.rateLimits, services.accounts, services.registrations);
+  mountAuthRoutes(
+    api,
+    services.rateLimits,
+    services.accounts,
+    services.registrations,
+    services.signInAddresses.signedIn,
+  );
   mountOidcRoutes(api, services.rateLimits, services.oidc);
   mountUserRoutes(api, services.rateLimits, services.users);
   const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
@@ -449,6 +525,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
     metricsToken: config.metricsToken,
   });
   mountAnalyticsRoutes(api, services.rateLimits, services.analytics);
+  mountNotificationRoutes(api, services.rateLimits, services.notifications);
   mountOpenApiRoute(api, services.rateLimits, config.rateLimit);
 
   koa.use(requestLog(logger));
@@ -510,6 +587,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<Moonrela
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
       services.serverChanges.close();
+      // Bursts gathered so far are raised and stored before the queue closes.
+      services.notificationSources.flush();
+      await services.notifier.close();
       // The lines still queued are stored (the pings that brought them were answered).
       await services.consoleLines.close();
       services.admission.close();

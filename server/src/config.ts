@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT } from '@moonrelay/contract/schedules';
 import { PLAYER_SESSION_RETENTION_DAYS_DEFAULT } from '@moonrelay/contract/players';
+import { DISCORD_WEBHOOK_ORIGINS_DEFAULT } from './modules/notifications/destination-urls.ts';
 import {
   CATALOGUE_CACHE_MS,
   CATALOGUE_MIN_INTERVAL_MS,
@@ -124,6 +125,30 @@ const EnvSchema = z.object({
     .min(1)
     .max(100_000_000)
     .default(CONSOLE_USER_LINES_PER_MINUTE),
+  NOTIFY_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((host) =>
+          host
+            .trim()
+            .toLowerCase()
+            .replace(/^\[(.*)\]$/, '$1'),
+        )
+        .filter(Boolean),
+    ),
+  NOTIFY_DISCORD_ORIGINS: z
+    .string()
+    .default(DISCORD_WEBHOOK_ORIGINS_DEFAULT.join(','))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    ),
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
   OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
@@ -202,6 +227,11 @@ export interface Config {
    * at `issuerUrl`. Without a client the sign-in screen's button stays disabled.
    */
   oidc: { issuerUrl: string; providerName: string; client: { id: string; secret: string } | undefined };
+  /**
+   * Notifications: hosts a webhook may reach even on a private address (and over http), the
+   * origins a Discord webhook URL may have, and the first retry's wait.
+   */
+  notifications: { allowedHosts: string[]; discordOrigins: string[]; retryBaseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -265,6 +295,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     playerSessionRetentionDays: e.PLAYER_SESSION_RETENTION_DAYS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
+    notifications: {
+      allowedHosts: e.NOTIFY_ALLOWED_HOSTS,
+      discordOrigins: e.NOTIFY_DISCORD_ORIGINS,
+      retryBaseMs: e.NOTIFY_RETRY_BASE_MS,
+    },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,
       providerName: e.OIDC_PROVIDER_NAME,

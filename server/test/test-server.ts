@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
 import type { Engine } from './engines.ts';
 import { nonconformance } from './openapi-conformance.ts';
+import { loopbackOnlyNetwork } from './loopback-network.ts';
 
 export interface TestServer {
   url: string;
@@ -75,7 +76,9 @@ export async function startTestServer(
   let port = 0;
   let running: { app: MoonrelayApp; server: http.Server } | undefined;
   const start = async () => {
-    const app = await buildApp(config, options.logger ?? createLogger(config.logLevel));
+    const app = await buildApp(config, options.logger ?? createLogger(config.logLevel), {
+      notificationNetwork: loopbackOnlyNetwork,
+    });
     const server = http.createServer(app.requestListener);
     app.attachRealtime(server);
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

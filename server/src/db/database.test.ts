@@ -60,6 +60,7 @@ describeEachEngine('data layer', (engine) => {
       '016-schedules',
       '017-two-factor',
       '018-passkeys',
+      '019-notifications',
       '020-players',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);

@@ -399,6 +399,66 @@ export interface PlayerSessionsTable {
   leftAt: string | null;
 }
 
+/** A user's notification destination (migration 019); URL and secret sealed. */
+export interface NotificationDestinationsTable {
+  id: string;
+  userId: string;
+  /** discord | webhook */
+  kind: string;
+  name: string;
+  urlSealed: string;
+  maskedUrl: string;
+  secretSealed: string | null;
+  /** The chosen events, comma-separated. */
+  events: string;
+  pausedAt: string | null;
+  pausedReason: string | null;
+  failuresInRow: number;
+  lastDeliveryAt: string | null;
+  /** The lease of the process delivering this destination's events, one at a time, in order. */
+  deliveringUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An event waiting for (or done with) delivery to one destination. */
+export interface NotificationDeliveriesTable {
+  id: string;
+  destinationId: string;
+  eventId: string;
+  event: string;
+  /** The event's JSON (what a generic webhook receives as its body). */
+  payload: string;
+  occurredAt: string;
+  seq: number | string;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  nextAttemptAt: string;
+  deliveredAt: string | null;
+}
+
+/** One delivery attempt (the delivery log). */
+export interface NotificationAttemptsTable {
+  id: string;
+  destinationId: string;
+  eventId: string;
+  event: string;
+  at: string;
+  seq: number | string;
+  status: number | null;
+  error: string | null;
+  latencyMs: number;
+  answer: string;
+}
+
+/** An address a user has signed in from (migration 019). */
+export interface SignInAddressesTable {
+  userId: string;
+  address: string;
+  firstSeenAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -426,4 +486,8 @@ export interface Database {
   players: PlayersTable;
   playerNames: PlayerNamesTable;
   playerSessions: PlayerSessionsTable;
+  notificationDestinations: NotificationDestinationsTable;
+  notificationDeliveries: NotificationDeliveriesTable;
+  notificationAttempts: NotificationAttemptsTable;
+  signInAddresses: SignInAddressesTable;
 }

@@ -17,6 +17,7 @@ import * as scopedApiKeys from './015-scoped-api-keys.ts';
 import * as schedules from './016-schedules.ts';
 import * as twoFactor from './017-two-factor.ts';
 import * as passkeys from './018-passkeys.ts';
+import * as notifications from './019-notifications.ts';
 import * as players from './020-players.ts';
 
 /**
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '016-schedules': schedules,
   '017-two-factor': twoFactor,
   '018-passkeys': passkeys,
+  '019-notifications': notifications,
   '020-players': players,
 };
 

@@ -14,6 +14,8 @@ export function mountAuthRoutes(
   accounts: AccountsService,
   /** Accounts registered per IP address (REGISTRATIONS_PER_IP_PER_HOUR): sign-ups cannot be scripted at will. */
   registrations: WindowCounter,
+  /** Told of every sign-in with the address it came from (notifications: sign-in from a new address). */
+  onSignIn: (userId: string, address: string) => void = () => {},
 ): void {
   mountEndpoint(router, endpoints.register, limits, async ({ body, ctx }) => {
     const budget = await registrations.hit(ipKey(ctx.ip));
@@ -23,8 +25,16 @@ export function mountAuthRoutes(
     }
     return accounts.register(body);
   });
-  mountEndpoint(router, endpoints.login, limits, ({ body }) => accounts.login(body));
-  mountEndpoint(router, endpoints.loginTwoFactor, limits, ({ body }) => accounts.loginWithCode(body));
+  mountEndpoint(router, endpoints.login, limits, async ({ body, ctx }) => {
+    const answer = await accounts.login(body);
+    if ('token' in answer) onSignIn(answer.user.id, ctx.ip);
+    return answer;
+  });
+  mountEndpoint(router, endpoints.loginTwoFactor, limits, async ({ body, ctx }) => {
+    const answer = await accounts.loginWithCode(body);
+    onSignIn(answer.user.id, ctx.ip);
+    return answer;
+  });
   mountEndpoint(router, endpoints.logout, limits, async ({ principal }) => {
     if (principal.kind === 'session') await accounts.logout(principal.userId, principal.sessionId);
     return { success: true as const, message: 'Logged out' };

@@ -19,6 +19,8 @@ import {
   EXECUTION_ID_PLACEHOLDER,
   fillPlaceholders,
   SCHEDULE_ID_PLACEHOLDER,
+  DESTINATION_ID_PLACEHOLDER,
+  NOTIFICATION_EVENT_ID_PLACEHOLDER,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
   SESSION_TOKEN_PLACEHOLDER,
@@ -138,6 +140,13 @@ async function exampleContext(server: TestServer) {
     },
   });
   expect(game.status).toBe(200);
+  const destination = await server.call('POST', '/api/notifications/destinations', {
+    token,
+    body: EXAMPLES.createNotificationDestination!.body,
+  });
+  expect(destination.status).toBe(200);
+  const testEvent = await server.call('POST', `/api/notifications/destinations/${destination.body.id}/test`, { token });
+  expect(testEvent.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -148,6 +157,8 @@ async function exampleContext(server: TestServer) {
       [EXECUTION_ID_PLACEHOLDER]: run.body.executionId as string,
       [API_KEY_ID_PLACEHOLDER]: scopedKey.body.id as string,
       [SCHEDULE_ID_PLACEHOLDER]: schedule.body.id as string,
+      [DESTINATION_ID_PLACEHOLDER]: destination.body.id as string,
+      [NOTIFICATION_EVENT_ID_PLACEHOLDER]: testEvent.body.eventId as string,
     },
   };
 }

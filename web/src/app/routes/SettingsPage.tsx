@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../../features/account/api/current-user.ts';
 import { ApiKeyCard } from '../../features/account/components/ApiKeyCard.tsx';
 import { ApiKeysCard } from '../../features/account/components/ApiKeysCard.tsx';
+import { NotificationsCard } from '../../features/account/components/NotificationsCard.tsx';
 import { DangerZoneCard } from '../../features/account/components/DangerZoneCard.tsx';
 import { GoogleAccountCard } from '../../features/account/components/GoogleAccountCard.tsx';
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
@@ -14,7 +15,7 @@ import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 
-/** Settings (spec section 2): profile, API key, scoped API keys, preferences and account deletion. */
+/** Settings (spec section 2): profile, API key, scoped API keys, notifications, preferences and account deletion. */
 export default function SettingsPage() {
   const current = useCurrentUser();
   const storedUser = useSession((state) => state.user);
@@ -42,6 +43,7 @@ export default function SettingsPage() {
           <GoogleAccountCard />
           <ApiKeyCard apiKey={user.apiKey} />
           <ApiKeysCard />
+          <NotificationsCard />
         </>
       ) : current.isError ? (
         <Alert.Root status="error">

@@ -1,0 +1,183 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { NOTIFICATION_ATTEMPTS_KEPT } from '@moonrelay/contract/notifications';
+import type { Db } from '../../db/database.ts';
+import type {
+  NotificationAttemptsTable,
+  NotificationDeliveriesTable,
+  NotificationDestinationsTable,
+} from '../../db/schema.ts';
+
+export type DestinationRow = Selectable<NotificationDestinationsTable>;
+export type DestinationPatch = Updateable<NotificationDestinationsTable>;
+export type DeliveryRow = Selectable<NotificationDeliveriesTable>;
+export type AttemptRow = Selectable<NotificationAttemptsTable>;
+
+export const destinationsRepo = {
+  async insert(db: Db, row: DestinationRow): Promise<void> {
+    await db.insertInto('notificationDestinations').values(row).execute();
+  },
+
+  find(db: Db, id: string): Promise<DestinationRow | undefined> {
+    return db.selectFrom('notificationDestinations').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  findForUser(db: Db, userId: string, id: string): Promise<DestinationRow | undefined> {
+    return db
+      .selectFrom('notificationDestinations')
+      .selectAll()
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+  },
+
+  listForUser(db: Db, userId: string): Promise<DestinationRow[]> {
+    return db
+      .selectFrom('notificationDestinations')
+      .selectAll()
+      .where('userId', '=', userId)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** The destinations of these users that hear about events now (not paused). */
+  listActiveForUsers(db: Db, userIds: string[]): Promise<DestinationRow[]> {
+    return db
+      .selectFrom('notificationDestinations')
+      .selectAll()
+      .where('userId', 'in', userIds)
+      .where('pausedAt', 'is', null)
+      .execute();
+  },
+
+  async countForUser(db: Db, userId: string): Promise<number> {
+    const row = await db
+      .selectFrom('notificationDestinations')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('userId', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  },
+
+  async update(db: Db, id: string, patch: DestinationPatch): Promise<boolean> {
+    const result = await db.updateTable('notificationDestinations').set(patch).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async remove(db: Db, userId: string, id: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('notificationDestinations')
+      .where('id', '=', id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /**
+   * Takes the destination's delivery lease until `until`, in one statement so two processes cannot
+   * both deliver its events (which would break their order). Paused destinations are not taken.
+   */
+  async lease(db: Db, id: string, now: string, until: string): Promise<boolean> {
+    const result = await db
+      .updateTable('notificationDestinations')
+      .set({ deliveringUntil: until })
+      .where('id', '=', id)
+      .where('pausedAt', 'is', null)
+      .where((eb) => eb.or([eb('deliveringUntil', 'is', null), eb('deliveringUntil', '<', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async release(db: Db, id: string): Promise<void> {
+    await db.updateTable('notificationDestinations').set({ deliveringUntil: null }).where('id', '=', id).execute();
+  },
+};
+
+export const deliveriesRepo = {
+  async insertMany(db: Db, rows: Insertable<NotificationDeliveriesTable>[]): Promise<void> {
+    if (rows.length) await db.insertInto('notificationDeliveries').values(rows).execute();
+  },
+
+  /** The destination's oldest event not yet delivered or given up on. */
+  nextPending(db: Db, destinationId: string): Promise<DeliveryRow | undefined> {
+    return db
+      .selectFrom('notificationDeliveries')
+      .selectAll()
+      .where('destinationId', '=', destinationId)
+      .where('state', '=', 'pending')
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  findByEvent(db: Db, destinationId: string, eventId: string): Promise<DeliveryRow | undefined> {
+    return db
+      .selectFrom('notificationDeliveries')
+      .selectAll()
+      .where('destinationId', '=', destinationId)
+      .where('eventId', '=', eventId)
+      .executeTakeFirst();
+  },
+
+  async update(db: Db, id: string, patch: Updateable<NotificationDeliveriesTable>): Promise<void> {
+    await db.updateTable('notificationDeliveries').set(patch).where('id', '=', id).execute();
+  },
+
+  /** Destinations with an event due now and nobody delivering them (for the sweep). */
+  async dueDestinations(db: Db, now: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('notificationDeliveries')
+      .innerJoin('notificationDestinations', 'notificationDestinations.id', 'notificationDeliveries.destinationId')
+      .select('notificationDeliveries.destinationId')
+      .distinct()
+      .where('notificationDeliveries.state', '=', 'pending')
+      .where('notificationDeliveries.nextAttemptAt', '<=', now)
+      .where('notificationDestinations.pausedAt', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb('notificationDestinations.deliveringUntil', 'is', null),
+          eb('notificationDestinations.deliveringUntil', '<', now),
+        ]),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.destinationId);
+  },
+
+  /** Delivered and given-up events past the delivery log's reach, so the outbox stays small. */
+  async pruneDone(db: Db, before: string): Promise<void> {
+    await db
+      .deleteFrom('notificationDeliveries')
+      .where('state', '!=', 'pending')
+      .where('occurredAt', '<', before)
+      .execute();
+  },
+};
+
+export const attemptsRepo = {
+  /** Adds an attempt and drops the destination's attempts beyond the last NOTIFICATION_ATTEMPTS_KEPT. */
+  async insert(db: Db, row: AttemptRow): Promise<void> {
+    await db.insertInto('notificationAttempts').values(row).execute();
+    const kept = db
+      .selectFrom('notificationAttempts')
+      .select('id')
+      .where('destinationId', '=', row.destinationId)
+      .orderBy('seq', 'desc')
+      .limit(NOTIFICATION_ATTEMPTS_KEPT);
+    await db
+      .deleteFrom('notificationAttempts')
+      .where('destinationId', '=', row.destinationId)
+      .where('id', 'not in', db.selectFrom(kept.as('kept')).select('kept.id'))
+      .execute();
+  },
+
+  listForDestination(db: Db, destinationId: string): Promise<AttemptRow[]> {
+    return db
+      .selectFrom('notificationAttempts')
+      .selectAll()
+      .where('destinationId', '=', destinationId)
+      .orderBy('seq', 'desc')
+      .limit(NOTIFICATION_ATTEMPTS_KEPT)
+      .execute();
+  },
+};
