@@ -66,6 +66,7 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
     await page.setViewportSize(size);
     await page.goto(suite.app.url + '/');
     await expectSignInScreen(page);
+    expect(await page.getByRole('main').count(), 'one main landmark').toBe(1);
     await log.check(page, 'sign-in, Login tab');
 
     await page.getByRole('tab', { name: 'Register', exact: true }).click();
