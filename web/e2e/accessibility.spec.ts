@@ -85,6 +85,14 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
       body: { name: `Checked ${size.name}`, code: 'print("checked")' },
     });
     expect(created.status).toBe(200);
+    // Two more, so the dashboard's recent list is full.
+    for (const extra of ['Second', 'Third']) {
+      const more = await suite.app.call('POST', '/api/scripts', {
+        token: user.token,
+        body: { name: `${extra} ${size.name}`, code: 'print(2)' },
+      });
+      expect(more.status).toBe(200);
+    }
     const ran = await suite.app.call('POST', `/api/scripts/${created.body.id as string}/execute`, {
       token: user.token,
       body: { target: 'sandbox' },
@@ -123,6 +131,7 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
       await expectVisible(heading(page, screen.heading));
       await screen.ready?.(page);
       await log.check(page, screen.path);
+      await screenshot(page, `a11y-${size.name}-${screen.path.slice(1).split('?')[0]}`);
     }
 
     // The API docs, tab by tab (each tab's cards mount when it is shown).
