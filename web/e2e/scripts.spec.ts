@@ -270,6 +270,17 @@ describe('my scripts', () => {
     expect(await fly.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')).toBe(`/editor?id=${flyId}`);
     await screenshot(page, 'dashboard-with-scripts');
 
+    // The executor's 200px list shows its three rows whole, none cut at the area's edge.
+    const executorList = mainArea(page).getByTestId('executor-scripts');
+    await expect.poll(() => executorList.getByRole('listitem').count()).toBe(3);
+    const area = (await executorList.boundingBox())!;
+    for (const row of await executorList.getByRole('listitem').all()) {
+      const box = (await row.boundingBox())!;
+      expect(box.y + box.height, `${await row.innerText()} ends inside the list`).toBeLessThanOrEqual(
+        area.y + area.height + 0.5,
+      );
+    }
+
     // A fourth script: the stats count it, the card still shows only the 3 newest.
     await createScript(user, {
       name: 'Noclip',

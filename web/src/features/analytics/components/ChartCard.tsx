@@ -17,7 +17,7 @@ export function ChartCard({ title, description, empty, children }: Props) {
   return (
     <Card.Root role="region" aria-label={title} size="sm" minW="0" h="full">
       <Card.Header>
-        <Card.Title>{title}</Card.Title>
+        <Card.Title as="h2">{title}</Card.Title>
         <Card.Description>{description}</Card.Description>
       </Card.Header>
       <Card.Body minH="56">

@@ -20,7 +20,7 @@ const AUTH_NOTE: Record<DocsEndpoint['auth'], string | null> = {
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <Stack gap="2">
-      <Heading as="h4" size="xs" color="fg.muted" textTransform="uppercase" letterSpacing="wide">
+      <Heading as="h3" size="xs" color="fg.muted" textTransform="uppercase" letterSpacing="wide">
         {title}
       </Heading>
       {children}
