@@ -9,12 +9,23 @@
  *   - the bytes on the wire for the sign-in screen and the editor: plain, and as the .gz and .br
  *     copies the build writes and the server sends by Accept-Encoding.
  * Sizes are deterministic for a given build, so no baseline run is needed; the exit code is 1 when
- * the budget is exceeded or Ace is reachable from a screen without an editor.
+ * the budget is exceeded or Ace is reachable from a screen without an editor. Only what a page
+ * loads is counted: the manifest's chunks and their CSS, never the source maps beside them (a
+ * browser fetches a map only when its developer tools are open); their total is printed apart.
+ *
+ * Then Lighthouse 12.2.3 runs on every screen with its mobile and desktop presets against the built
+ * app served by a real Moonrelay server (bench/support/lighthouse.ts), signed in where the screen
+ * needs it, and a table of performance, accessibility and best practices is printed.
+ * `--no-lighthouse` measures the sizes only.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { AuthResponse } from '@moonrelay/contract/auth';
+import type { Script } from '@moonrelay/contract/scripts';
+import { lighthouseScreens, printScoreTable, type Screen } from './support/lighthouse.ts';
+import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const dist = path.join(repoRoot, 'web/dist');
@@ -65,7 +76,65 @@ function onTheWire(files: Iterable<string>, suffix: '' | '.gz' | '.br'): number 
 const hasAce = (file: string) =>
   file.endsWith('.js') && ACE_SIGNATURE.test(fs.readFileSync(path.join(dist, file), 'utf8'));
 
-export async function run(): Promise<void> {
+/** Every screen Lighthouse checks; the first account is the admin, so the admin panel is one. */
+const SCREENS: Screen[] = [
+  { name: 'sign-in', path: '/', signedIn: false },
+  { name: 'dashboard', path: '/dashboard', signedIn: true },
+  { name: 'editor', path: '/editor', signedIn: true },
+  { name: 'scripts', path: '/scripts', signedIn: true },
+  { name: 'runs', path: '/runs', signedIn: true },
+  { name: 'console', path: '/console', signedIn: true },
+  { name: 'catalogue', path: '/scriptblox', signedIn: true },
+  { name: 'api-docs', path: '/api-docs', signedIn: true },
+  { name: 'analytics', path: '/analytics', signedIn: true },
+  { name: 'settings', path: '/settings', signedIn: true },
+  { name: 'admin', path: '/admin', signedIn: true },
+];
+
+/** Source maps in the build: shipped for developer tools, never part of a page load. */
+function sourceMapBytes(): { files: number; bytes: number } {
+  const maps = fs.readdirSync(path.join(dist, 'assets')).filter((file) => file.endsWith('.map'));
+  return {
+    files: maps.length,
+    bytes: maps.reduce((sum, file) => sum + fs.statSync(path.join(dist, 'assets', file)).size, 0),
+  };
+}
+
+/** A Moonrelay server over the fresh build, an admin with a saved script that has run, and Lighthouse on every screen. */
+async function runLighthouse(): Promise<void> {
+  const servers = benchServers();
+  try {
+    const port = await freePort();
+    const moonrelay = servers.start('moonrelay', 'npx', ['tsx', 'server/src/main.ts'], {
+      PORT: String(port),
+      HOST,
+      DATA_DIR: await servers.tempFolder(),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    });
+    const base = `http://${HOST}:${port}`;
+    await waitUntilReady(moonrelay, `${base}/api/openapi.json`);
+    const { token, user } = await call<AuthResponse>(base, 'POST', '/api/auth/register', {
+      email: 'lighthouse@example.com',
+      username: 'lighthouse',
+      name: 'Lighthouse Admin',
+      password: 'correct horse battery',
+    });
+    const script = await call<Script>(base, 'POST', '/api/scripts', { name: 'Hello', code: 'print("hello")' }, token);
+    await call(base, 'POST', `/api/scripts/${script.id}/execute`, { target: 'sandbox' }, token);
+    const results = await lighthouseScreens(base, SCREENS, { token, user });
+    printScoreTable(results);
+    console.log(`RESULT ${JSON.stringify({ bench: 'web-lighthouse', lighthouse: '12.2.3', results })}`);
+  } catch (error) {
+    servers.printOutputs();
+    throw error;
+  } finally {
+    await servers.close();
+  }
+}
+
+export async function run(args: string[] = []): Promise<void> {
   execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
   const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
@@ -117,5 +186,8 @@ export async function run(): Promise<void> {
   console.log(
     `RESULT ${JSON.stringify({ bench: 'web', signInJsBytes: signInJs, signInCssBytes: signInCss, budgetBytes: SIGN_IN_BUDGET_BYTES, wire: wireRows, chunks: rows.slice(1).map(([label, bytes, note]) => ({ chunk: label.slice(2), bytes, ace: note === 'includes Ace' })) })}`,
   );
+  const maps = sourceMapBytes();
+  console.log(`source maps (not loaded by pages, not counted above): ${maps.files} files, ${kb(maps.bytes)}`);
   if (problems.length) throw new Error(problems.join('; '));
+  if (!args.includes('--no-lighthouse')) await runLighthouse();
 }

@@ -4,8 +4,9 @@ import { precompress } from './build/precompress.ts';
 
 export default defineConfig({
   plugins: [react(), precompress()],
-  // The manifest lets `npm run bench -- web` measure what each screen loads.
-  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
+  // The manifest lets `npm run bench -- web` measure what each screen loads. Source maps are shipped
+  // beside the scripts (decision 034): a browser fetches one only when its developer tools are open.
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true, sourcemap: true },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',

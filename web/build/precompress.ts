@@ -7,8 +7,12 @@ import type { Plugin } from 'vite';
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** Text files worth compressing; images and fonts are compressed already. */
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map)$/;
+/**
+ * Text files worth compressing; images and fonts are compressed already. Source maps are left
+ * plain: only developer tools fetch them, and brotli at its best quality over megabytes of maps
+ * would make every build much slower for no page load's gain.
+ */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt)$/;
 /** Below this, the bytes saved do not pay for a Content-Encoding header and the lookup. */
 const MIN_BYTES = 1024;
 

@@ -104,6 +104,39 @@ describe('Moonrelay on a phone (360 px wide)', () => {
   });
 });
 
+describe('the admin users table on a phone', () => {
+  it('scrolls sideways inside its list area, keeping the selection box and the name in view', async () => {
+    const page = await suite.browser.newPage();
+    await page.setViewportSize({ width: 360, height: 780 });
+    await signInAs(page, suite.app, suite.firstAccount, '/admin');
+    const list = mainArea(page).getByRole('region', { name: 'Users', exact: true });
+    const row = list.getByTestId('admin-user-row').filter({ hasText: suite.firstAccount.email });
+    await expectVisible(row);
+    // The email is on one line, not broken a letter at a time.
+    const email = row.getByRole('cell').filter({ hasText: suite.firstAccount.email });
+    const lines = await email.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBe(1);
+    // The table is wider than the area, which scrolls (and so takes focus), not the page.
+    expect(await list.evaluate((area) => area.scrollWidth > area.clientWidth)).toBe(true);
+    expect(await list.getAttribute('tabindex')).toBe('0');
+    expect(await sidewaysOverflow(page)).toBe(0);
+
+    await list.evaluate((area) => area.scrollTo({ left: area.scrollWidth }));
+    await expect.poll(() => list.evaluate((area) => area.scrollLeft)).toBeGreaterThan(0);
+    const area = (await list.boundingBox())!;
+    const name = (await row.getByText(suite.firstAccount.name, { exact: true }).boundingBox())!;
+    expect(name.x).toBeGreaterThanOrEqual(area.x);
+    expect(name.x).toBeLessThan(area.x + area.width / 2);
+    const select = (await row.getByRole('cell').first().boundingBox())!;
+    expect(select.x).toBeGreaterThanOrEqual(area.x);
+    await screenshot(page, 'phone-admin-users-scrolled');
+  });
+});
+
 describe('Moonrelay on a desktop (1280 px wide)', () => {
   it('shows the sidebar and no menu button', async () => {
     suite.browser.allowConsoleErrors(CATALOGUE_UNAVAILABLE);

@@ -6,11 +6,20 @@ import { createUser, signInAs, type TestUser } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
 
 import { expectHidden, expectPath, expectVisible } from './support/expect.ts';
-import { expectSignedIn, expectToast, mainArea, scriptRow, scriptRows, statValue, toast } from './support/ui.ts';
+import {
+  alertDialogNamed,
+  expectSignedIn,
+  expectToast,
+  mainArea,
+  scriptRow,
+  scriptRows,
+  statValue,
+  toast,
+} from './support/ui.ts';
 
 const NO_SCRIPTS = 'No scripts yet. Create your first script to get started.';
 const NO_MATCH = 'No scripts match your search criteria.';
-const DELETE_CONFIRMATION = 'Are you sure you want to delete this script?';
+const DELETE_CONFIRMATION = '“Speed Boost” will be deleted. This cannot be undone.';
 
 /** Three scripts, created oldest first; the list (newest first) shows them in the reverse order. */
 const SCRIPTS: CreateScriptRequest[] = [
@@ -175,25 +184,26 @@ describe('my scripts', () => {
     expect(original).toMatchObject({ isAutoExecute: true });
   });
 
-  it('Delete asks for confirmation: dismissing keeps the script, accepting deletes it', async () => {
+  it('Delete asks in a dialog: cancelling keeps the script, confirming deletes it', async () => {
     const page = await suite.browser.newPage();
     const deletions = recordCalls(page, 'DELETE', /^\/api\/scripts\//);
     const user = await userWithScripts();
     const speed = (await scriptsOf(user)).find((script) => script.name === 'Speed Boost') as Script;
     await openMyScripts(page, user, 3);
-
-    const dialogs: { type: string; message: string }[] = [];
-    const answer = (accept: boolean) =>
-      page.once('dialog', (dialog: Dialog) => {
-        dialogs.push({ type: dialog.type(), message: dialog.message() });
-        void (accept ? dialog.accept() : dialog.dismiss());
-      });
+    // The browser's own confirm() is never used.
+    const browserDialogs: string[] = [];
+    page.on('dialog', (dialog: Dialog) => {
+      browserDialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
 
     // Cancelled: nothing is sent, the row stays.
-    answer(false);
     await rowAction(page, 'Speed Boost', 'Delete').click();
-    await expect.poll(() => dialogs.length).toBe(1);
-    expect(dialogs[0]).toEqual({ type: 'confirm', message: DELETE_CONFIRMATION });
+    let dialog = alertDialogNamed(page, 'Delete script?');
+    await expectVisible(dialog.getByText(DELETE_CONFIRMATION, { exact: true }));
+    await screenshot(page, 'scripts-delete-dialog');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expectHidden(dialog);
     await expectVisible(scriptRow(page, 'Speed Boost'));
     await expectVisible(title(page, 3));
     expect(deletions).toHaveLength(0);
@@ -201,16 +211,17 @@ describe('my scripts', () => {
     expect((await scriptsOf(user)).map((script) => script.name)).toContain('Speed Boost');
 
     // Confirmed: the row goes and the API no longer has the script.
-    answer(true);
     await rowAction(page, 'Speed Boost', 'Delete').click();
+    dialog = alertDialogNamed(page, 'Delete script?');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await expectToast(page, 'Script Deleted', '"Speed Boost" was deleted.');
-    expect(dialogs).toHaveLength(2);
-    expect(dialogs[1]).toEqual({ type: 'confirm', message: DELETE_CONFIRMATION });
+    await expectHidden(dialog);
     await expectHidden(scriptRow(page, 'Speed Boost'));
     await expectVisible(title(page, 2));
     await expect.poll(() => rowNames(page)).toEqual(['Fly Hack', 'Teleport Home']);
     expect(deletions.map((request) => new URL(request.url()).pathname)).toEqual([`/api/scripts/${speed.id}`]);
     expect((await scriptsOf(user)).map((script) => script.name).sort()).toEqual(['Fly Hack', 'Teleport Home']);
+    expect(browserDialogs).toEqual([]);
   });
 
   it('a user without scripts sees the empty texts on My Scripts and the dashboard', async () => {
@@ -258,6 +269,17 @@ describe('my scripts', () => {
     const flyId = (await scriptsOf(user)).find((script) => script.name === 'Fly Hack')?.id as string;
     expect(await fly.getByRole('link', { name: 'Edit', exact: true }).getAttribute('href')).toBe(`/editor?id=${flyId}`);
     await screenshot(page, 'dashboard-with-scripts');
+
+    // The executor's 200px list shows its three rows whole, none cut at the area's edge.
+    const executorList = mainArea(page).getByTestId('executor-scripts');
+    await expect.poll(() => executorList.getByRole('listitem').count()).toBe(3);
+    const area = (await executorList.boundingBox())!;
+    for (const row of await executorList.getByRole('listitem').all()) {
+      const box = (await row.boundingBox())!;
+      expect(box.y + box.height, `${await row.innerText()} ends inside the list`).toBeLessThanOrEqual(
+        area.y + area.height + 0.5,
+      );
+    }
 
     // A fourth script: the stats count it, the card still shows only the 3 newest.
     await createScript(user, {

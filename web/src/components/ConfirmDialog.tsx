@@ -2,8 +2,12 @@ import { Button, CloseButton, Dialog, Portal } from '@chakra-ui/react';
 import type { ReactElement, ReactNode } from 'react';
 
 interface Props {
-  /** The element that opens the dialog. */
-  trigger: ReactElement;
+  /**
+   * The element that opens the dialog. Without one, `open` alone opens it (a button that cannot
+   * take the trigger's props, such as one wrapped in a tooltip); focus then returns to whatever
+   * had it before.
+   */
+  trigger?: ReactElement;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
@@ -27,7 +31,7 @@ export function ConfirmDialog(props: Props) {
       onOpenChange={(event) => onOpenChange(event.open)}
       closeOnInteractOutside={!pending}
     >
-      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      {trigger && <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>}
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>

@@ -108,6 +108,11 @@ export function ExecutionOutput({ execution, runningText = 'Executing script...'
         <Box
           as="pre"
           data-testid="execution-output"
+          // A tab stop and a named region: keyboard users reach the output to read, scroll and copy it.
+          tabIndex={0}
+          role="region"
+          aria-label="Output"
+          focusVisibleRing="inside"
           fontFamily="mono"
           fontSize="sm"
           whiteSpace="pre-wrap"

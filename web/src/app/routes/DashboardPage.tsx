@@ -35,7 +35,9 @@ export default function DashboardPage() {
               <Plus size={16} /> New Script
             </RouterLink>
           </Button>
-          <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          {/* The sidebar has Logout on a wide screen; on a phone the sidebar is folded into the menu,
+              so the header keeps one. Either way the dashboard shows a single Logout. */}
+          <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending} hideFrom="md">
             <LogOut size={16} /> Logout
           </Button>
         </HStack>

@@ -15,7 +15,8 @@ export function ApiAccessCard() {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>API Access</Card.Title>
+        {/* The first section under the page heading: h2, not the card default h3 (no level skipped). */}
+        <Card.Title as="h2">API Access</Card.Title>
         <Card.Description>
           Your game client and API calls use this key to act on your account. Keep it secret.
         </Card.Description>

@@ -11,7 +11,7 @@ export function ApiKeyCard({ apiKey }: { apiKey: string | null }) {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>API Key</Card.Title>
+        <Card.Title as="h2">API Key</Card.Title>
         <Card.Description>Your game and API calls authenticate with this key. Keep it secret.</Card.Description>
       </Card.Header>
       <Card.Body>

@@ -25,7 +25,7 @@ export function ApiKeysCard() {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>API keys</Card.Title>
+        <Card.Title as="h2">API keys</Card.Title>
         <Card.Description>
           Keys that can do only what you allow: give a game, a script or a tool its own key, and revoke it alone.
           {keys.data ? ` Up to ${keys.data.limit}.` : ''}

@@ -32,7 +32,9 @@ export function DangerZoneCard() {
   return (
     <Card.Root borderColor="border.error">
       <Card.Header>
-        <Card.Title color="fg.error">Danger Zone</Card.Title>
+        <Card.Title as="h2" color="fg.error">
+          Danger Zone
+        </Card.Title>
         <Card.Description>Deleting your account is permanent and cannot be undone.</Card.Description>
       </Card.Header>
       <Card.Footer pt="4">

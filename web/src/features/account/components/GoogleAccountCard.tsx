@@ -117,7 +117,7 @@ export function GoogleAccountCard() {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>{name} Sign-In</Card.Title>
+        <Card.Title as="h2">{name} Sign-In</Card.Title>
         <Card.Description>Sign in with your {name} account instead of a password.</Card.Description>
       </Card.Header>
       <Card.Body>{body}</Card.Body>

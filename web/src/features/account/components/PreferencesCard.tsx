@@ -12,7 +12,7 @@ export function PreferencesCard() {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>Preferences</Card.Title>
+        <Card.Title as="h2">Preferences</Card.Title>
         <Card.Description>How the dashboard looks on this device.</Card.Description>
       </Card.Header>
       <Card.Body>

@@ -16,7 +16,7 @@ export function ProfileCard({ user }: { user: User }) {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>Profile</Card.Title>
+        <Card.Title as="h2">Profile</Card.Title>
         <Card.Description>Your account information.</Card.Description>
       </Card.Header>
       <Card.Body>

@@ -191,7 +191,7 @@ export function TwoFactorCard() {
   return (
     <Card.Root>
       <Card.Header>
-        <Card.Title>{TWO_FACTOR.cardTitle}</Card.Title>
+        <Card.Title as="h2">{TWO_FACTOR.cardTitle}</Card.Title>
         <Card.Description>{TWO_FACTOR.cardIntro}</Card.Description>
       </Card.Header>
       <Card.Body>{body}</Card.Body>

@@ -9,12 +9,15 @@ interface Props {
   children: ReactNode;
 }
 
-/** A titled card holding one chart (a region named by its title, for screen readers and tests). */
+/**
+ * A titled card holding one chart (a region named by its title, for screen readers and tests).
+ * It fills the height of its grid cell, so the cards of one row line up at the bottom.
+ */
 export function ChartCard({ title, description, empty, children }: Props) {
   return (
-    <Card.Root role="region" aria-label={title} size="sm" minW="0">
+    <Card.Root role="region" aria-label={title} size="sm" minW="0" h="full">
       <Card.Header>
-        <Card.Title>{title}</Card.Title>
+        <Card.Title as="h2">{title}</Card.Title>
         <Card.Description>{description}</Card.Description>
       </Card.Header>
       <Card.Body minH="56">

@@ -21,7 +21,7 @@ export function StatCards({ usage, stats }: { usage?: UsageAnalytics; stats?: Sc
   return (
     <SimpleGrid columns={{ base: 1, sm: 2, xl: 5 }} gap="4">
       {cards.map(({ label, value, icon: Icon }) => (
-        <Card.Root key={label} size="sm">
+        <Card.Root key={label} size="sm" h="full">
           <Card.Body>
             <HStack justify="space-between" align="flex-start">
               <Stat.Root>

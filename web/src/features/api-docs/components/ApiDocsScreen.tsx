@@ -50,7 +50,7 @@ function ValueCard({
   return (
     <Card.Root size="sm" role="region" aria-label={title}>
       <Card.Header>
-        <Card.Title>{title}</Card.Title>
+        <Card.Title as="h2">{title}</Card.Title>
         <Card.Description>{description}</Card.Description>
       </Card.Header>
       <Card.Body>

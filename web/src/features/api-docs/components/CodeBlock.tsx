@@ -1,4 +1,5 @@
 import { Box, HStack, Text } from '@chakra-ui/react';
+import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
 import { CopyCodeButton } from './CopyCodeButton.tsx';
 
 interface Props {
@@ -7,10 +8,13 @@ interface Props {
   copyLabel?: string;
   caption?: string;
   maxH?: string;
+  /** The box's name for assistive technology when it scrolls (the caption, or the copy label). */
+  label?: string;
 }
 
 /** Code or JSON, preformatted, with an optional copy button in its top corner. */
-export function CodeBlock({ code, copyLabel, caption, maxH = '80' }: Props) {
+export function CodeBlock({ code, copyLabel, caption, maxH = '80', label }: Props) {
+  const scroll = useFocusableWhenScrolling<HTMLPreElement>();
   return (
     <Box position="relative" borderWidth="1px" borderRadius="md" bg="bg.muted">
       {(caption || copyLabel) && (
@@ -23,6 +27,10 @@ export function CodeBlock({ code, copyLabel, caption, maxH = '80' }: Props) {
       )}
       <Box
         as="pre"
+        ref={scroll.ref}
+        tabIndex={scroll.tabIndex}
+        aria-label={scroll.tabIndex === 0 ? (label ?? copyLabel ?? caption) : undefined}
+        focusVisibleRing="inside"
         fontFamily="mono"
         fontSize="xs"
         lineHeight="tall"

@@ -6,7 +6,7 @@ export function DocsFooter() {
     <SimpleGrid as="section" aria-label="About the API" columns={{ base: 1, lg: 3 }} gap="4">
       <Card.Root size="sm">
         <Card.Header>
-          <Card.Title>Error handling</Card.Title>
+          <Card.Title as="h2">Error handling</Card.Title>
         </Card.Header>
         <Card.Body>
           <Text fontSize="sm" color="fg.muted">
@@ -19,7 +19,7 @@ export function DocsFooter() {
       </Card.Root>
       <Card.Root size="sm">
         <Card.Header>
-          <Card.Title>Rate limiting</Card.Title>
+          <Card.Title as="h2">Rate limiting</Card.Title>
         </Card.Header>
         <Card.Body>
           <Text fontSize="sm" color="fg.muted">
@@ -33,7 +33,7 @@ export function DocsFooter() {
       </Card.Root>
       <Card.Root size="sm">
         <Card.Header>
-          <Card.Title>Authentication</Card.Title>
+          <Card.Title as="h2">Authentication</Card.Title>
         </Card.Header>
         <Card.Body>
           <Text fontSize="sm" color="fg.muted">

@@ -20,7 +20,7 @@ const AUTH_NOTE: Record<DocsEndpoint['auth'], string | null> = {
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <Stack gap="2">
-      <Heading as="h4" size="xs" color="fg.muted" textTransform="uppercase" letterSpacing="wide">
+      <Heading as="h3" size="xs" color="fg.muted" textTransform="uppercase" letterSpacing="wide">
         {title}
       </Heading>
       {children}
@@ -47,7 +47,14 @@ export function EndpointCard({ endpoint, context }: { endpoint: DocsEndpoint; co
     <Card.Root role="article" aria-label={title} data-testid="endpoint-card" size="sm">
       <Card.Header gap="2">
         <HStack gap="2" wrap="wrap">
-          <Badge colorPalette={METHOD_COLORS[endpoint.method] ?? 'gray'} variant="solid" fontFamily="mono">
+          <Badge
+            colorPalette={METHOD_COLORS[endpoint.method] ?? 'gray'}
+            variant="solid"
+            // One shade darker than the palette's solid: white on green.600 is 3.3:1, on green.700 5:1.
+            bg="colorPalette.700"
+            color="white"
+            fontFamily="mono"
+          >
             {endpoint.method}
           </Badge>
           <Code fontSize="sm" fontWeight="semibold" bg="transparent" px="0">
@@ -144,7 +151,11 @@ function WayToCall(props: { endpoint: DocsEndpoint; way: DocsExample; context: S
       {example.body && (
         <Section title="Request body">
           <FieldTable fields={endpoint.bodyFields} label={`Body of ${title}`} />
-          <CodeBlock code={json(withKey(example.body, context.apiKey))} caption="Example body" />
+          <CodeBlock
+            code={json(withKey(example.body, context.apiKey))}
+            caption="Example body"
+            label={`Example body of ${title}`}
+          />
         </Section>
       )}
 
@@ -158,11 +169,16 @@ function WayToCall(props: { endpoint: DocsEndpoint; way: DocsExample; context: S
             <CodeBlock
               code={json(example.response)}
               caption={`200 OK · ${endpoint.textResponse ? 'text/plain' : 'application/json'}`}
+              label={`Success response of ${title}`}
             />
           </Tabs.Content>
           <Tabs.Content value="error">
             <Stack gap="3">
-              <CodeBlock code={json(example.error.body)} caption={`${example.error.status} · application/json`} />
+              <CodeBlock
+                code={json(example.error.body)}
+                caption={`${example.error.status} · application/json`}
+                label={`Error response of ${title}`}
+              />
               <Stack gap="1" as="ul" listStyleType="none">
                 {endpoint.errors.map((error) => (
                   <HStack as="li" key={error.status} gap="2" align="baseline">
@@ -195,6 +211,7 @@ function WayToCall(props: { endpoint: DocsEndpoint; way: DocsExample; context: S
                 code={snippets[language.id]}
                 caption={language.id === 'lua' ? 'In a server Script (HttpService)' : undefined}
                 copyLabel={`Copy ${language.label} example for ${title}${way.title ? ` (${way.title})` : ''}`}
+                label={`${language.label} example for ${title}${way.title ? ` (${way.title})` : ''}`}
               />
             </Tabs.Content>
           ))}

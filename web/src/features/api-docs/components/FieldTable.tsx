@@ -1,10 +1,20 @@
 import { Badge, Code, Table, Text } from '@chakra-ui/react';
+import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
 import type { Field } from '../docs-model.ts';
 
 /** Parameters or body fields: name, type, whether required, and their limits. */
 export function FieldTable({ fields, label }: { fields: Field[]; label: string }) {
+  const scroll = useFocusableWhenScrolling<HTMLDivElement>();
   return (
-    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+    <Table.ScrollArea
+      ref={scroll.ref}
+      tabIndex={scroll.tabIndex}
+      role={scroll.tabIndex === 0 ? 'region' : undefined}
+      aria-label={scroll.tabIndex === 0 ? label : undefined}
+      focusVisibleRing="inside"
+      borderWidth="1px"
+      borderRadius="md"
+    >
       <Table.Root size="sm" aria-label={label}>
         <Table.Header>
           <Table.Row>

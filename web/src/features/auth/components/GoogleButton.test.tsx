@@ -5,13 +5,6 @@ import { browserNavigation } from '../../../lib/oidc-flow.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { GoogleButton } from './GoogleButton.tsx';
 
-// The tooltip positions itself with ResizeObserver, which jsdom lacks.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-};
-
 const AUTHORIZATION_URL = 'https://accounts.google.com/o/oauth2/v2/auth?client_id=abc&state=st4te';
 
 afterEach(() => {
@@ -37,8 +30,9 @@ describe('GoogleButton', () => {
     await waitFor(() => expect(queryClient.getQueryData(['/api/auth/providers'])).toBeDefined());
     const button = screen.getByRole('button', { name: 'Continue with Google' });
     expect(button).toBeDisabled();
-    await userEvent.hover(button.parentElement!);
-    expect(await screen.findByText('Sign in with Google is not configured on this server.')).toBeInTheDocument();
+    // Said in text on the screen, and read out with the button.
+    expect(await screen.findByText('Sign in with Google is not configured on this server.')).toBeVisible();
+    expect(button).toHaveAccessibleDescription('Sign in with Google is not configured on this server.');
   });
 
   it('asks the server for the authorization URL, keeps the state in this tab and leaves for the provider', async () => {

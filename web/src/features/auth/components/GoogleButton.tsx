@@ -1,6 +1,6 @@
-import { Button, Spinner, Tooltip } from '@chakra-ui/react';
+import { Button, Spinner, Stack, Text } from '@chakra-ui/react';
 import { LogIn } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { beginFlow } from '../../../lib/oidc-flow.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useAuthProviders, useStartGoogleSignIn } from '../api/google.ts';
@@ -39,6 +39,7 @@ export function GoogleButton({ exchanging = false }: { exchanging?: boolean }) {
   const providers = useAuthProviders();
   const start = useStartGoogleSignIn();
   const { reset } = start;
+  const reasonId = useId();
   // Coming back with the browser's Back button may restore this page as it was left ("Redirecting...").
   useEffect(() => {
     const onShow = (event: PageTransitionEvent) => {
@@ -64,19 +65,19 @@ export function GoogleButton({ exchanging = false }: { exchanging?: boolean }) {
     const reason = providers.isError
       ? 'Sign-in options could not be loaded. Reload the page to try again.'
       : `Sign in with ${name} is not configured on this server.`;
+    // Disabled, so no tab stop that does nothing; the reason is shown under it in text (not only on
+    // hover, which keyboard and touch users never see) and read out with the button.
     return (
-      <Tooltip.Root openDelay={100} disabled={providers.isPending}>
-        <Tooltip.Trigger asChild>
-          <span style={{ display: 'block' }} tabIndex={0}>
-            <Button width="full" variant="outline" disabled>
-              {mark} {label}
-            </Button>
-          </span>
-        </Tooltip.Trigger>
-        <Tooltip.Positioner>
-          <Tooltip.Content>{reason}</Tooltip.Content>
-        </Tooltip.Positioner>
-      </Tooltip.Root>
+      <Stack gap="1">
+        <Button width="full" variant="outline" disabled aria-describedby={providers.isPending ? undefined : reasonId}>
+          {mark} {label}
+        </Button>
+        {!providers.isPending && (
+          <Text id={reasonId} fontSize="xs" color="fg.muted" textAlign="center">
+            {reason}
+          </Text>
+        )}
+      </Stack>
     );
   }
 

@@ -18,7 +18,7 @@ export function SignInScreen({ googleExchanging = false }: { googleExchanging?: 
     navigate('/dashboard');
   };
   return (
-    <Box minH="100vh" display="flex" alignItems="center" justifyContent="center" p="6" bg="bg.subtle">
+    <Box as="main" minH="100vh" display="flex" alignItems="center" justifyContent="center" p="6" bg="bg.subtle">
       <Card.Root width="full" maxW="md">
         <Card.Header>
           <Heading as="h1" size="2xl">
@@ -34,8 +34,14 @@ export function SignInScreen({ googleExchanging = false }: { googleExchanging?: 
         <Card.Body>
           <Tabs.Root defaultValue="login" variant="enclosed" fitted lazyMount>
             <Tabs.List>
-              <Tabs.Trigger value="login">Login</Tabs.Trigger>
-              <Tabs.Trigger value="register">Register</Tabs.Trigger>
+              {/* Each tab is a tab stop of its own (not only the selected one, as arrow-key tabs
+                  have): people who only know Tab must find Register. */}
+              <Tabs.Trigger value="login" tabIndex={0}>
+                Login
+              </Tabs.Trigger>
+              <Tabs.Trigger value="register" tabIndex={0}>
+                Register
+              </Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="login">
               <Stack gap="4">

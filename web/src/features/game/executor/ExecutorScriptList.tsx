@@ -10,12 +10,19 @@ interface Props {
   onRun(script: Script): void;
 }
 
+/**
+ * Three rows and their gaps fill the 200px exactly, so the area never shows a row cut in half; a
+ * fourth row starts just below its edge and scrolls in whole.
+ */
+const ROW_HEIGHT = '60px';
+const ROW_GAP = '10px';
+
 /** The user's scripts in a 200px scroll area (spec section 9), each with a run button. */
 export function ExecutorScriptList({ scripts, failed, disabled, onRun }: Props) {
   let content;
   if (scripts && scripts.length > 0) {
     content = (
-      <Stack as="ul" gap="2" listStyleType="none" pe="2">
+      <Stack as="ul" gap={ROW_GAP} listStyleType="none" pe="2">
         {scripts.map((script) => (
           <HStack
             as="li"
@@ -25,7 +32,9 @@ export function ExecutorScriptList({ scripts, failed, disabled, onRun }: Props) 
             borderWidth="1px"
             borderRadius="md"
             px="3"
-            py="2"
+            py="1.5"
+            h={ROW_HEIGHT}
+            flexShrink={0}
           >
             <Stack gap="0" minW="0">
               <Text fontWeight="medium" truncate>

@@ -1,6 +1,7 @@
 import { Box, Button, Card, HStack } from '@chakra-ui/react';
 import { Check, Copy, Download } from 'lucide-react';
 import { useCopyToClipboard } from '../../../lib/clipboard.ts';
+import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
 import { downloadTextFile } from '../../../lib/download.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { GAME_TOASTS } from '../game-text.ts';
@@ -16,6 +17,7 @@ interface Props {
 /** One integration script: read-only, with Copy and Download. */
 export function IntegrationScriptCard({ title, description, script, fileName }: Props) {
   const { copied, copy } = useCopyToClipboard(GAME_TOASTS.copied);
+  const scroll = useFocusableWhenScrolling<HTMLPreElement>();
   const download = () => {
     downloadTextFile(fileName, script);
     notify({ title: GAME_TOASTS.downloaded });
@@ -30,6 +32,10 @@ export function IntegrationScriptCard({ title, description, script, fileName }: 
       <Card.Body>
         <Box
           as="pre"
+          ref={scroll.ref}
+          tabIndex={scroll.tabIndex}
+          aria-label={scroll.tabIndex === 0 ? `${title} (code)` : undefined}
+          focusVisibleRing="inside"
           data-testid="integration-script"
           fontFamily="mono"
           fontSize="xs"

@@ -151,11 +151,13 @@ describe('MyScripts', () => {
   it('asks before deleting and sends nothing when cancelled', async () => {
     const fetch = vi.fn(jsonFetch({ 'GET /api/scripts': () => ({ body: scripts }) }));
     vi.stubGlobal('fetch', fetch);
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderWithProviders(<MyScripts />);
     await userEvent.click(within(await findRowOf('Speed')).getByRole('button', { name: 'Delete' }));
 
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete this script?');
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete script?' });
+    expect(dialog).toHaveTextContent('“Speed” will be deleted. This cannot be undone.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(fetch.mock.calls.every(([, init]) => (init?.method ?? 'GET') === 'GET')).toBe(true);
     expect(screen.getByText('Speed')).toBeInTheDocument();
@@ -175,9 +177,10 @@ describe('MyScripts', () => {
         },
       }),
     );
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderWithProviders(<MyScripts />);
     await userEvent.click(within(await findRowOf('Speed')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete script?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
 
     expect(await screen.findByText('Script Deleted')).toBeInTheDocument();
     expect(deleted).toHaveBeenCalledTimes(1);
@@ -192,10 +195,13 @@ describe('MyScripts', () => {
         'DELETE /api/scripts/s2': () => ({ status: 404, body: { error: 'Script not found' } }),
       }),
     );
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderWithProviders(<MyScripts />);
     await userEvent.click(within(await findRowOf('Speed')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete script?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Error')).toBeInTheDocument();
+    // Still open, to try again or cancel.
+    expect(screen.getByRole('alertdialog', { name: 'Delete script?' })).toBeInTheDocument();
     expect(screen.getByText('Failed to delete script. Please try again.')).toBeInTheDocument();
   });
 

@@ -41,7 +41,7 @@ export function RecentScripts() {
     <Card.Root role="region" aria-label="Recent Scripts">
       <Card.Header>
         <HStack justify="space-between">
-          <Card.Title>Recent Scripts</Card.Title>
+          <Card.Title as="h2">Recent Scripts</Card.Title>
           <Button asChild size="sm" variant="ghost">
             <Link to="/scripts">
               View all <ArrowRight size={14} />

@@ -1,6 +1,8 @@
 import { HStack, Table, Text } from '@chakra-ui/react';
+import { useState } from 'react';
 import { Copy, Pencil, Play, Trash2 } from 'lucide-react';
 import type { Script } from '@moonrelay/contract/scripts';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { notify } from '../../../lib/toaster.tsx';
 import { useDeleteScript, useDuplicateScript } from '../api/scripts.ts';
 import { ActionIconButton } from './ActionIconButton.tsx';
@@ -9,7 +11,6 @@ import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
 import { useRunScript } from './useRunScript.ts';
 
 const COLUMNS = 5;
-const DELETE_CONFIRMATION = 'Are you sure you want to delete this script?';
 
 interface Props {
   scripts: Script[];
@@ -50,6 +51,7 @@ function ScriptRow({ script }: { script: Script }) {
   const { run, isRunning } = useRunScript();
   const duplicate = useDuplicateScript();
   const remove = useDeleteScript();
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const busy = isRunning || duplicate.isPending || remove.isPending;
 
   // mutateAsync: a deleted row unmounts when the list refreshes, and its toast must still show.
@@ -63,11 +65,12 @@ function ScriptRow({ script }: { script: Script }) {
   };
 
   const onDelete = async () => {
-    if (!window.confirm(DELETE_CONFIRMATION)) return;
     try {
       await remove.mutateAsync(script.id);
+      setConfirmingDelete(false);
       notify({ title: 'Script Deleted', description: `"${script.name}" was deleted.` });
     } catch {
+      // The dialog stays open so the user can try again or cancel.
       notify({ type: 'error', title: 'Error', description: 'Failed to delete script. Please try again.' });
     }
   };
@@ -100,10 +103,21 @@ function ScriptRow({ script }: { script: Script }) {
           <ActionIconButton label="Duplicate" disabled={busy} onClick={() => void onDuplicate()}>
             <Copy />
           </ActionIconButton>
-          <ActionIconButton label="Delete" colorPalette="red" disabled={busy} onClick={() => void onDelete()}>
+          <ActionIconButton label="Delete" colorPalette="red" disabled={busy} onClick={() => setConfirmingDelete(true)}>
             <Trash2 />
           </ActionIconButton>
         </HStack>
+        <ConfirmDialog
+          open={confirmingDelete}
+          onOpenChange={setConfirmingDelete}
+          title="Delete script?"
+          confirmLabel="Delete"
+          pendingLabel="Deleting..."
+          pending={remove.isPending}
+          onConfirm={() => void onDelete()}
+        >
+          <Text>&ldquo;{script.name}&rdquo; will be deleted. This cannot be undone.</Text>
+        </ConfirmDialog>
       </Table.Cell>
     </Table.Row>
   );

@@ -1,6 +1,7 @@
 import { Box, Button, Center, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { messageOf } from '../../../../lib/api-client.ts';
+import { useFocusableWhenScrolling } from '../../../../lib/scroll-focus.ts';
 
 /** The admin lists' height (spec section 9: admin lists sit in 600px scroll areas). */
 export const ADMIN_LIST_HEIGHT = '600px';
@@ -18,8 +19,13 @@ interface Props {
   children: ReactNode;
 }
 
-/** A 600px scroll area holding an admin list, or its loading, failure or empty state. */
+/**
+ * A 600px scroll area holding an admin list, or its loading, failure or empty state. It scrolls
+ * down through a long list and sideways through a table wider than a phone, and is a tab stop
+ * while it scrolls so both are in keyboard reach.
+ */
 export function ListArea({ label, loading, error, onRetry, empty, emptyText, children }: Props) {
+  const scroll = useFocusableWhenScrolling<HTMLDivElement>();
   let content: ReactNode;
   if (loading) {
     content = (
@@ -53,8 +59,12 @@ export function ListArea({ label, loading, error, onRetry, empty, emptyText, chi
     <Box
       role="region"
       aria-label={label}
+      ref={scroll.ref}
+      tabIndex={scroll.tabIndex}
+      focusVisibleRing="inside"
       height={ADMIN_LIST_HEIGHT}
       overflowY="auto"
+      overflowX="auto"
       borderWidth="1px"
       borderRadius="md"
       bg="bg.panel"

@@ -46,7 +46,7 @@ export function CommandForm({ users }: { users: BatchUser[] }) {
   return (
     <Card.Root size="sm" role="region" aria-label="Send Command">
       <Card.Header>
-        <Card.Title>Send Command</Card.Title>
+        <Card.Title as="h2">Send Command</Card.Title>
         <Card.Description>Queue one command for the game of every selected user.</Card.Description>
       </Card.Header>
       <Card.Body>

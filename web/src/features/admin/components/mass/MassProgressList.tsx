@@ -42,7 +42,7 @@ export function MassProgressList() {
     <Card.Root size="sm" role="region" aria-label="Progress">
       <Card.Header>
         <HStack justify="space-between" wrap="wrap">
-          <Card.Title>
+          <Card.Title as="h2">
             Progress: {WHAT[batch.what] ?? batch.what} on {batch.users.length}{' '}
             {batch.users.length === 1 ? 'user' : 'users'}
           </Card.Title>

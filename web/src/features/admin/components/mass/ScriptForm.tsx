@@ -29,7 +29,7 @@ export function ScriptForm({ users }: { users: BatchUser[] }) {
   return (
     <Card.Root size="sm" role="region" aria-label="Execute Script">
       <Card.Header>
-        <Card.Title>Execute Script</Card.Title>
+        <Card.Title as="h2">Execute Script</Card.Title>
         <Card.Description>Run Lua code in the game of every selected user.</Card.Description>
       </Card.Header>
       <Card.Body>

@@ -10,7 +10,7 @@ export function SelectedUsers({ users }: { users: BatchUser[] }) {
     <Card.Root size="sm" role="region" aria-label="Selected users">
       <Card.Header>
         <HStack justify="space-between">
-          <Card.Title>Selected users ({users.length})</Card.Title>
+          <Card.Title as="h2">Selected users ({users.length})</Card.Title>
           {users.length > 0 && (
             <Button size="xs" variant="ghost" onClick={clear}>
               Clear selection

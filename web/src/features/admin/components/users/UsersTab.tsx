@@ -22,6 +22,15 @@ interface Props {
 const asTarget = ({ id, name, username }: AdminUser) => ({ id, name, username });
 
 /**
+ * Narrower than this (a phone), the table scrolls sideways inside its list area instead of breaking
+ * emails and keys one letter per line; the selection box and the name stay in view while it does.
+ */
+const TABLE_MIN_WIDTH = '3xl';
+const SELECT_COLUMN_WIDTH = '10';
+/** The kept columns: stuck to the left edge of the list area, over the cells scrolling under them. */
+const keptColumn = (left: string) => ({ position: 'sticky', left, zIndex: 1, bg: 'bg.panel' }) as const;
+
+/**
  * The Users tab (spec section 2): every user with a selection checkbox (the targets of Mass
  * Execution), their API key masked with a per-row reveal, script count, creation date and role,
  * and the actions Regenerate Key and Make Admin / Remove Admin.
@@ -43,10 +52,15 @@ export function UsersTab({ users, page, onPage, currentUserId }: Props) {
         empty={items.length === 0}
         emptyText={ADMIN_TEXT.noUsers}
       >
-        <Table.Root size="sm" stickyHeader>
+        <Table.Root size="sm" stickyHeader minW={TABLE_MIN_WIDTH}>
           <Table.Header>
             <Table.Row>
-              <Table.ColumnHeader width="10">
+              <Table.ColumnHeader
+                width={SELECT_COLUMN_WIDTH}
+                minW={SELECT_COLUMN_WIDTH}
+                maxW={SELECT_COLUMN_WIDTH}
+                {...keptColumn('0')}
+              >
                 <Checkbox.Root
                   size="sm"
                   checked={allHere ? true : selectedHere > 0 ? 'indeterminate' : false}
@@ -56,7 +70,7 @@ export function UsersTab({ users, page, onPage, currentUserId }: Props) {
                   <Checkbox.Control />
                 </Checkbox.Root>
               </Table.ColumnHeader>
-              <Table.ColumnHeader>Name</Table.ColumnHeader>
+              <Table.ColumnHeader {...keptColumn(SELECT_COLUMN_WIDTH)}>Name</Table.ColumnHeader>
               <Table.ColumnHeader>Email</Table.ColumnHeader>
               <Table.ColumnHeader>API Key</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="end">Scripts</Table.ColumnHeader>
@@ -81,7 +95,12 @@ function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
   const toggle = useSelection((state) => state.toggle);
   return (
     <Table.Row data-testid="admin-user-row" data-selected={isSelected || undefined}>
-      <Table.Cell>
+      <Table.Cell
+        width={SELECT_COLUMN_WIDTH}
+        minW={SELECT_COLUMN_WIDTH}
+        maxW={SELECT_COLUMN_WIDTH}
+        {...keptColumn('0')}
+      >
         <Checkbox.Root
           size="sm"
           checked={isSelected}
@@ -91,7 +110,7 @@ function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
           <Checkbox.Control />
         </Checkbox.Root>
       </Table.Cell>
-      <Table.Cell minW="40">
+      <Table.Cell minW="40" {...keptColumn(SELECT_COLUMN_WIDTH)}>
         <HStack gap="2">
           <Text fontWeight="medium">{user.name}</Text>
           {user.isAdmin && (
@@ -109,7 +128,7 @@ function UserRow({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
           @{user.username}
         </Text>
       </Table.Cell>
-      <Table.Cell wordBreak="break-all">{user.email}</Table.Cell>
+      <Table.Cell whiteSpace="nowrap">{user.email}</Table.Cell>
       <Table.Cell>
         <ApiKeyCell apiKey={user.apiKey} userName={user.name} />
       </Table.Cell>

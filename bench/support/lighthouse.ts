@@ -1,0 +1,134 @@
+/**
+ * Lighthouse over Moonrelay's screens, for `npm run bench -- web`.
+ *
+ * Lighthouse 12.2.3 is pinned (later versions want Node 22) and drives the system Chromium
+ * (CHROME_PATH, /usr/bin/chromium by default) started by chrome-launcher with
+ * `--headless --no-sandbox --disable-gpu`. Signed-in screens need a session: the account's token
+ * and user go into the origin's localStorage, as the app stores them after signing in, and
+ * Lighthouse is told to keep storage between its runs.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+type Category = (typeof CATEGORIES)[number];
+
+export interface Screen {
+  name: string;
+  path: string;
+  signedIn: boolean;
+}
+
+export interface Session {
+  token: string;
+  user: unknown;
+}
+
+export interface ScreenScores {
+  screen: string;
+  preset: 'mobile' | 'desktop';
+  /** 0-100 per category; null when Lighthouse could not score it. */
+  scores: Record<Category, number | null>;
+  /** The audits that kept accessibility or best practices under 100, by id. */
+  failing: string[];
+}
+
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
+
+/** Puts (or removes) the session in the origin's localStorage, through the running Chromium. */
+async function setSession(port: number, origin: string, session: Session | null): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const page = await context.newPage();
+    // A path the server answers with the app's index.html: storage belongs to the origin.
+    await page.route(`${origin}/__bench__/blank`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
+    );
+    await page.goto(`${origin}/__bench__/blank`);
+    await page.evaluate((value) => {
+      localStorage.clear();
+      if (value) {
+        localStorage.setItem('token', value.token);
+        localStorage.setItem('user', JSON.stringify(value.user));
+      }
+    }, session);
+    await page.close();
+  } finally {
+    // Disconnects Playwright only; the browser stays up for Lighthouse.
+    await browser.close();
+  }
+}
+
+/** Runs Lighthouse on each screen with the mobile and the desktop preset. */
+export async function lighthouseScreens(origin: string, screens: Screen[], session: Session): Promise<ScreenScores[]> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: CHROME_FLAGS,
+  });
+  const results: ScreenScores[] = [];
+  try {
+    for (const screen of screens) {
+      await setSession(chrome.port, origin, screen.signedIn ? session : null);
+      for (const preset of ['mobile', 'desktop'] as const) {
+        const runnerResult = await lighthouse(
+          origin + screen.path,
+          {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: [...CATEGORIES],
+            // The session seeded above must survive Lighthouse's own start.
+            disableStorageReset: true,
+          },
+          preset === 'desktop' ? desktopConfig : undefined,
+        );
+        if (!runnerResult) throw new Error(`Lighthouse gave no result for ${screen.path}`);
+        const { lhr } = runnerResult;
+        if (lhr.runtimeError) throw new Error(`Lighthouse on ${screen.path}: ${lhr.runtimeError.message}`);
+        const score = (category: Category) => {
+          const value = lhr.categories[category]?.score;
+          return value === null || value === undefined ? null : Math.round(value * 100);
+        };
+        const failing = (['accessibility', 'best-practices'] as const).flatMap((category) =>
+          (lhr.categories[category]?.auditRefs ?? [])
+            .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+            .map((ref) => ref.id),
+        );
+        results.push({
+          screen: screen.name,
+          preset,
+          scores: {
+            performance: score('performance'),
+            accessibility: score('accessibility'),
+            'best-practices': score('best-practices'),
+          },
+          failing,
+        });
+        console.log(
+          `  lighthouse ${preset.padEnd(7)} ${screen.name.padEnd(12)} ${CATEGORIES.map((c) => score(c) ?? '-').join(' / ')}${failing.length ? `  (${failing.join(', ')})` : ''}`,
+        );
+      }
+    }
+  } finally {
+    chrome.kill();
+  }
+  return results;
+}
+
+/** The table: one row per screen, performance / accessibility / best practices per preset. */
+export function printScoreTable(results: ScreenScores[]): void {
+  const screens = [...new Set(results.map((result) => result.screen))];
+  const cell = (screen: string, preset: 'mobile' | 'desktop') => {
+    const found = results.find((result) => result.screen === screen && result.preset === preset);
+    return found
+      ? CATEGORIES.map((category) => String(found.scores[category] ?? '-').padStart(3)).join(' ')
+      : '  -   -   -';
+  };
+  console.log('');
+  console.log('Lighthouse 12.2.3 (performance, accessibility, best practices)');
+  console.log(`${'screen'.padEnd(12)}  ${'mobile'.padEnd(11)}   ${'desktop'.padEnd(11)}`);
+  for (const screen of screens)
+    console.log(`${screen.padEnd(12)}  ${cell(screen, 'mobile')}   ${cell(screen, 'desktop')}`);
+}
