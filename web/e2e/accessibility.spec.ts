@@ -129,6 +129,7 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
       },
       { path: '/runs', heading: 'Runs', ready: (p) => expectVisible(mainArea(p).locator('tbody tr').first()) },
       { path: '/console', heading: 'Console' },
+      { path: '/players', heading: 'Players' },
       { path: '/scriptblox', heading: 'ScriptBlox' },
       { path: '/analytics', heading: 'Analytics' },
       { path: '/settings', heading: 'Settings' },

@@ -13,6 +13,7 @@ const SCREENS = [
   { path: '/scripts', heading: /^My Scripts/, shot: 'scripts' },
   { path: '/runs', heading: 'Runs', shot: 'runs' },
   { path: '/console', heading: 'Console', shot: 'console' },
+  { path: '/players', heading: 'Players', shot: 'players' },
   { path: '/scriptblox', heading: 'ScriptBlox', shot: 'scriptblox' },
   { path: '/api-docs', heading: 'API Documentation', shot: 'api-docs' },
   { path: '/analytics', heading: 'Analytics', shot: 'analytics' },
