@@ -300,8 +300,12 @@ describe('admin panel', () => {
 
     const row = userRow(page, player.name);
     await row.getByRole('button', { name: `Make Admin: ${player.name}` }).click();
-    await alertDialogNamed(page, 'Grant Admin Access').getByRole('button', { name: 'Make Admin', exact: true }).click();
+    const grantDialog = alertDialogNamed(page, 'Grant Admin Access');
+    await grantDialog.getByRole('button', { name: 'Make Admin', exact: true }).click();
     await expectToast(page, 'Role Updated', `${player.name} is now an admin.`);
+    // The dialog and its backdrop leave once their exit animation ends; only then is the row clickable.
+    await expectHidden(grantDialog);
+    await expectHidden(page.locator('[data-scope="dialog"][data-part="backdrop"]'), 30_000);
     await expectVisible(row.getByText('Admin', { exact: true }));
     expect((await suite.app.call('GET', '/api/user', { token: player.token })).body).toMatchObject({ isAdmin: true });
     await screenshot(page, 'admin-users');
