@@ -479,7 +479,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
     services.registrations,
     services.signInAddresses.signedIn,
   );
-  mountOidcRoutes(api, services.rateLimits, services.oidc);
+  mountOidcRoutes(api, services.rateLimits, services.oidc, services.signInAddresses.signedIn);
   mountUserRoutes(api, services.rateLimits, services.users);
   const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
   mountTwoFactorRoutes(api, services.rateLimits, {
@@ -488,6 +488,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
     accounts: services.accounts,
     users: services.users,
     serverUrl,
+    onSignIn: services.signInAddresses.signedIn,
   });
   mountApiKeyRoutes(api, services.rateLimits, { db: database.db, apiKeys: services.apiKeys, audit: services.audit });
   mountExecutionRoutes(api, services.rateLimits, {

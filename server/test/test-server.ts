@@ -160,3 +160,19 @@ export async function registerUser(server: TestServer, overrides: Record<string,
   if (result.status !== 200) throw new Error(`register failed: ${result.status} ${result.text}`);
   return { token: result.body.token as string, user: result.body.user, password: body.password, input: body };
 }
+
+/**
+ * The addresses a user's sign-ins were remembered from (notifications: "sign-in from a new
+ * address"), once at least one is: they are noted just after the sign-in answered.
+ */
+export async function rememberedSignInAddresses(server: TestServer, userId: string): Promise<string[]> {
+  for (;;) {
+    const rows = await server.app.database.db
+      .selectFrom('signInAddresses')
+      .select('address')
+      .where('userId', '=', userId)
+      .execute();
+    if (rows.length > 0) return rows.map((row) => row.address);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -257,6 +257,17 @@ export interface MassExecutionItemsTable {
   updatedAt: string;
 }
 
+/** One mass execution: who started it and when its last part ended (told once: "mass execution finished"). */
+export interface MassExecutionBatchesTable {
+  batchId: string;
+  /** The admin who started it (null once their account is deleted). */
+  initiatedBy: string | null;
+  /** command | code */
+  kind: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 /** A request made with an Idempotency-Key, and its answer once it has one (kept 24 hours). */
 export interface IdempotencyKeysTable {
   /** Whose key: the user the session or API key belongs to. */
@@ -476,6 +487,7 @@ export interface Database {
   tempScripts: TempScriptsTable;
   oidcStates: OidcStatesTable;
   massExecutionItems: MassExecutionItemsTable;
+  massExecutionBatches: MassExecutionBatchesTable;
   idempotencyKeys: IdempotencyKeysTable;
   consoleLines: ConsoleLinesTable;
   schedules: SchedulesTable;

@@ -1,7 +1,7 @@
 import type { CommandView } from '@moonrelay/contract/game';
 import type { GameServersChange } from '@moonrelay/contract/events';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
-import type { AuditEntry, MassProgress } from '@moonrelay/contract/admin';
+import type { AuditEntry, MassProgress, MassProgressStatus } from '@moonrelay/contract/admin';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import type { ConsoleDrop, ConsoleLine } from '@moonrelay/contract/console';
 
@@ -19,6 +19,8 @@ export type BusEvent =
   | { type: 'command:queued'; userId: string; serverIds: (string | null)[] }
   | { type: 'audit:entry'; entry: AuditEntry }
   | { type: 'mass:progress'; progress: MassProgress }
+  /** A mass execution's last part ended (published once, by the process that saw it end). */
+  | { type: 'mass:finished'; batch: MassBatchSummary }
   | { type: 'user:role'; userId: string; isAdmin: boolean }
   | { type: 'api-key:replaced'; userId: string }
   /**
@@ -32,6 +34,17 @@ export type BusEvent =
   | { type: 'schedule:updated'; userId: string; scheduleId: string; scriptId: string }
   /** Players joined or left one user's game servers (at most once a second per user and instance). */
   | { type: 'players:changed'; userId: string };
+
+/** A finished mass execution: who started it and how its parts ended. */
+export interface MassBatchSummary {
+  batchId: string;
+  initiatedBy: string | null;
+  kind: 'command' | 'code';
+  startedAt: string;
+  finishedAt: string;
+  /** Parts by how they ended. */
+  counts: Partial<Record<MassProgressStatus, number>>;
+}
 
 export type BusHandler = (event: BusEvent) => void;
 

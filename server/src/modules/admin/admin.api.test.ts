@@ -485,6 +485,83 @@ describeEachEngine('admin API', (engine) => {
     expect(part).toMatchObject({ status: 'failed', error: ERRORS.databaseUnavailable });
   });
 
+  it('tells a batch finished once, when its last part ends, however many end at the same moment', async () => {
+    const { massProgress } = server.app.services;
+    const { db } = server.app.database;
+    const users = await Promise.all([registerUser(server), registerUser(server), registerUser(server)]);
+    const batchId = crypto.randomUUID();
+    const finished: BusEvent[] = [];
+    const unsubscribe = server.app.services.bus.subscribe((event) => {
+      if (event.type === 'mass:finished' && event.batch.batchId === batchId) finished.push(event);
+    });
+    try {
+      await massProgress.createBatch(
+        users.map((u) => ({
+          batchId,
+          userId: u.user.id,
+          status: 'queued',
+          commandId: null,
+          output: null,
+          error: null,
+        })),
+        { initiatedBy: admin.user.id, kind: 'code' },
+      );
+      await massProgress.advance({ batchId, userId: users[0]!.user.id }, { status: 'succeeded', output: 'ok' });
+      expect(finished).toEqual([]);
+      // The last two parts end together (on PostgreSQL, in two sessions at once).
+      await Promise.all([
+        massProgress.advance({ batchId, userId: users[1]!.user.id }, { status: 'failed', error: 'boom' }),
+        massProgress.advance({ batchId, userId: users[2]!.user.id }, { status: 'not_connected' }),
+      ]);
+      // A sweep afterwards finds nothing more to tell.
+      await massProgress.sweep();
+      expect(finished).toHaveLength(1);
+      expect(finished[0]).toMatchObject({
+        batch: {
+          batchId,
+          initiatedBy: admin.user.id,
+          kind: 'code',
+          counts: { succeeded: 1, failed: 1, not_connected: 1 },
+        },
+      });
+      const row = await db
+        .selectFrom('massExecutionBatches')
+        .selectAll()
+        .where('batchId', '=', batchId)
+        .executeTakeFirstOrThrow();
+      expect(row.finishedAt).not.toBeNull();
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('the sweep tells a batch whose last part ended in a process that stopped before looking', async () => {
+    const { massProgress } = server.app.services;
+    const { db } = server.app.database;
+    const user = await registerUser(server);
+    const batchId = crypto.randomUUID();
+    await massProgress.createBatch(
+      [{ batchId, userId: user.user.id, status: 'queued', commandId: null, output: null, error: null }],
+      { initiatedBy: admin.user.id, kind: 'command' },
+    );
+    // The part ended behind the store's back (its process died before the batch was looked at).
+    const longAgo = new Date(Date.now() - 60_000).toISOString();
+    await db.updateTable('massExecutionItems').set({ status: 'succeeded' }).where('batchId', '=', batchId).execute();
+    await db.updateTable('massExecutionBatches').set({ createdAt: longAgo }).where('batchId', '=', batchId).execute();
+    const finished: BusEvent[] = [];
+    const unsubscribe = server.app.services.bus.subscribe((event) => {
+      if (event.type === 'mass:finished' && event.batch.batchId === batchId) finished.push(event);
+    });
+    try {
+      await massProgress.sweep();
+      await massProgress.sweep();
+    } finally {
+      unsubscribe();
+    }
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({ batch: { kind: 'command', counts: { succeeded: 1 } } });
+  });
+
   it('shows connections: live from presence, with the user and the game data', async () => {
     const user = await registerUser(server);
     await new SimulatedGame({ url: server.url, key: user.user.apiKey, serverId: 'conn-1' }).ping();

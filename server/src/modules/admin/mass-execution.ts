@@ -167,7 +167,7 @@ export function createMassExecution(deps: {
           : { batchId, userId, status: 'failed', commandId: null, output: null, error: ERRORS.userNotFound },
       );
       // Recorded before any job is queued, so a job always finds its part to claim.
-      await progress.createBatch(items);
+      await progress.createBatch(items, { initiatedBy: actor.id, kind: request.command ? 'command' : 'code' });
       for (const userId of userIds) {
         if (!known.has(userId)) continue;
         await deps.jobs.enqueue<MassJob>(MASS_EXECUTION_JOB, {

@@ -92,7 +92,55 @@ export function createMassProgress(deps: {
     else query = query.where('executionId', '=', where.executionId);
     const rows = await query.returningAll().execute();
     publish(rows);
+    if (FINAL.includes(outcome.status)) {
+      for (const batchId of new Set(rows.map((row) => row.batchId))) await finishIfDone(batchId);
+    }
     return rows;
+  }
+
+  /**
+   * Marks the batch finished once no part of it is open, and tells (`mass:finished`). The guarded
+   * UPDATE lets one caller win: two processes ending the last two parts at once both look, and the
+   * later look sees both parts ended; should both see it, the row's `finished_at IS NULL` lets only
+   * the first through.
+   */
+  async function finishIfDone(batchId: string): Promise<void> {
+    const finishedAt = nowIso();
+    const batch = await db
+      .updateTable('massExecutionBatches')
+      .set({ finishedAt })
+      .where('batchId', '=', batchId)
+      .where('finishedAt', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('massExecutionItems')
+              .select('batchId')
+              .where('massExecutionItems.batchId', '=', batchId)
+              .where('massExecutionItems.status', 'not in', FINAL),
+          ),
+        ),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!batch) return;
+    const counts = await db
+      .selectFrom('massExecutionItems')
+      .select(['status', db.fn.countAll<number>().as('count')])
+      .where('batchId', '=', batchId)
+      .groupBy('status')
+      .execute();
+    bus.publish({
+      type: 'mass:finished',
+      batch: {
+        batchId,
+        initiatedBy: batch.initiatedBy,
+        kind: batch.kind === 'code' ? 'code' : 'command',
+        startedAt: batch.createdAt,
+        finishedAt,
+        counts: Object.fromEntries(counts.map((row) => [row.status, Number(row.count)])),
+      },
+    });
   }
 
   /** What a command's state means (queued: sent) for the part that sent it (a command batch) or ran through it (a code batch). */
@@ -196,10 +244,17 @@ export function createMassProgress(deps: {
   return {
     advance,
 
-    /** Records a new batch's parts (queued, or already ended: an unknown user). */
-    async createBatch(items: MassProgress[]): Promise<void> {
+    /** Records a new batch and its parts (queued, or already ended: an unknown user). */
+    async createBatch(
+      items: MassProgress[],
+      started: { initiatedBy: string | null; kind: 'command' | 'code' } = { initiatedBy: null, kind: 'command' },
+    ): Promise<void> {
       if (items.length === 0) return;
       const now = nowIso();
+      await db
+        .insertInto('massExecutionBatches')
+        .values({ batchId: items[0]!.batchId, ...started, createdAt: now, finishedAt: null })
+        .execute();
       await db
         .insertInto('massExecutionItems')
         .values(
@@ -216,6 +271,8 @@ export function createMassProgress(deps: {
           })),
         )
         .execute();
+      // Every part may have ended already (no such users): then it is finished now.
+      await finishIfDone(items[0]!.batchId);
     },
 
     /**
@@ -302,6 +359,16 @@ export function createMassProgress(deps: {
           { status: 'failed', output: null, error: ERRORS.massPartNeverSent },
         );
       }
+      // A process that ended the last part and stopped before looking at its batch: look now.
+      const unfinished = await db
+        .selectFrom('massExecutionBatches')
+        .select('batchId')
+        .where('finishedAt', 'is', null)
+        .where('createdAt', '<=', isoPlus(now, -5_000))
+        .orderBy('createdAt')
+        .limit(100)
+        .execute();
+      for (const { batchId } of unfinished) await finishIfDone(batchId);
     },
   };
 }

@@ -4,7 +4,12 @@ import type { AuthResponse, User } from '@moonrelay/contract/auth';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine, engines } from '../../../test/engines.ts';
 import { startTestOidcProvider, type TestIdentity, type TestOidcProvider } from '../../../test/oidc-provider.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import {
+  registerUser,
+  rememberedSignInAddresses,
+  startTestServer,
+  type TestServer,
+} from '../../../test/test-server.ts';
 import { sha256Hex } from '../../security/digest.ts';
 
 /**
@@ -129,6 +134,8 @@ describeEachEngine('sign-in with the identity provider', (engine) => {
       const first = await signIn(grace);
       expect(first.status, first.text).toBe(200);
       const { token, user } = first.body as AuthResponse;
+      // Counted for "sign-in from a new address" like a password sign-in.
+      expect(await rememberedSignInAddresses(server, user.id)).toHaveLength(1);
       expect(token).toMatch(/^mrs_/);
       expect(user).toMatchObject({
         name: 'Grace Hopper',

@@ -1,5 +1,6 @@
 import type { ConsoleLine } from '@moonrelay/contract/console';
-import type { BusEvent, EventBus } from '../../platform/event-bus.ts';
+import type { MassProgressStatus } from '@moonrelay/contract/admin';
+import type { BusEvent, EventBus, MassBatchSummary } from '../../platform/event-bus.ts';
 import type { ServerPresence } from '../../platform/presence.ts';
 import type { RaisedEvent } from './notifier.ts';
 
@@ -155,6 +156,13 @@ export function createNotificationSources(
       case 'console:lines':
         errors.note(event.userId, event.lines);
         return;
+      case 'mass:finished': {
+        const { batch } = event;
+        // Told to the admin who started it; a batch whose starter is gone is told to nobody.
+        if (!batch.initiatedBy) return;
+        raise(batch.initiatedBy, () => massFinishedEvent(batch));
+        return;
+      }
       case 'api-key:replaced':
         raise(event.userId, () => ({
           kind: 'api-key.regenerated',
@@ -186,6 +194,34 @@ export function createNotificationSources(
       disconnected.flush();
       errors.flush();
     },
+  };
+}
+
+const PART_OUTCOMES: [MassProgressStatus, string][] = [
+  ['succeeded', 'succeeded'],
+  ['failed', 'failed'],
+  ['not_connected', 'not connected'],
+  ['expired', 'never taken'],
+];
+
+/** "Mass execution finished": how many parts, and how they ended. */
+export function massFinishedEvent(batch: MassBatchSummary): RaisedEvent {
+  const total = Object.values(batch.counts).reduce((sum, count) => sum + (count ?? 0), 0);
+  const outcomes = PART_OUTCOMES.filter(([status]) => batch.counts[status]);
+  const what = batch.kind === 'code' ? 'Lua code' : 'a command';
+  const seconds = Math.max(0, Math.round((Date.parse(batch.finishedAt) - Date.parse(batch.startedAt)) / 1000));
+  return {
+    kind: 'mass-execution.finished',
+    title: `Mass execution finished: ${total} ${total === 1 ? 'user' : 'users'}`,
+    description: `The mass execution of ${what} ended in ${seconds} seconds: ${
+      outcomes.map(([status, words]) => `${batch.counts[status]} ${words}`).join(', ') || 'nothing to do'
+    }.`,
+    path: '/admin?tab=mass',
+    fields: outcomes.map(([status, words]) => ({
+      name: words[0]!.toUpperCase() + words.slice(1),
+      value: String(batch.counts[status]),
+    })),
+    data: { batchId: batch.batchId, kind: batch.kind, counts: batch.counts, startedAt: batch.startedAt },
   };
 }
 

@@ -9,6 +9,7 @@ import {
 import { describeEachEngine } from '../../../test/engines.ts';
 import { fakeDiscord } from '../../../test/fake-discord.ts';
 import { fakeWebhookReceiver } from '../../../test/fake-webhook-receiver.ts';
+import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { DISCORD_COLOURS, DISCORD_LIMITS } from './discord-message.ts';
 
@@ -443,6 +444,36 @@ describeEachEngine('notifications API', (engine) => {
     const told = receiver.accepted.slice(before + 1).map((d) => JSON.parse(d.body));
     // The first address is remembered silently; the same one again says nothing; a new one is told once.
     expect(told).toEqual([expect.objectContaining({ type: 'sign-in.new-address', data: { address: '203.0.113.99' } })]);
+  });
+
+  it('tells the admin who started a mass execution that it finished, with how its parts ended', async () => {
+    const admin = await registerUser(server);
+    await server.app.database.db.updateTable('users').set({ isAdmin: 1 }).where('id', '=', admin.user.id).execute();
+    await newWebhook(admin.token, ['mass-execution.finished']);
+    const connected = await registerUser(server);
+    const offline = await registerUser(server);
+    const game = new SimulatedGame({ url: server.url, key: connected.user.apiKey, serverId: 'mass-told-1', wait: 5 });
+    await game.ping({ wait: 0 });
+    game.start();
+    const before = receiver.accepted.length;
+    try {
+      const res = await server.call('POST', '/api/admin/mass-execution', {
+        token: admin.token,
+        body: { userIds: [connected.user.id, offline.user.id, 'no-such-user'], code: 'print("all")' },
+      });
+      expect(res.status, res.text).toBe(200);
+      await receiver.until(() => receiver.accepted.length > before);
+      const told = JSON.parse(receiver.accepted.at(-1)!.body);
+      expect(told).toMatchObject({
+        type: 'mass-execution.finished',
+        title: 'Mass execution finished: 3 users',
+        url: `${PUBLIC_URL}/admin?tab=mass`,
+        data: { batchId: res.body.batchId, kind: 'code', counts: { succeeded: 1, not_connected: 1, failed: 1 } },
+      });
+      expect(told.description).toMatch(/: 1 succeeded, 1 failed, 1 not connected\.$/);
+    } finally {
+      await game.stop();
+    }
   });
 
   it('tells a burst of console errors as one message with the first error and the count', async () => {

@@ -6,7 +6,12 @@ import { ErrorResponseSchema } from '@moonrelay/contract/common';
 import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import { describeEachEngine, engines } from '../../../test/engines.ts';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../../../test/soft-authenticator.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import {
+  registerUser,
+  rememberedSignInAddresses,
+  startTestServer,
+  type TestServer,
+} from '../../../test/test-server.ts';
 
 const LIMIT = 8;
 const codeAt = (secret: string, offsetSteps = 0) =>
@@ -119,6 +124,8 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user.id).toBe(account.user.id);
     expect((await server.call('GET', '/api/user', { token: signedIn.body.token })).status).toBe(200);
+    // The password step alone remembered nothing; the passkey step counts as the sign-in.
+    expect(await rememberedSignInAddresses(server, account.user.id)).toHaveLength(1);
     const [key] = (await server.call('GET', '/api/user/two-factor/passkeys', { token: account.token })).body.passkeys;
     expect(key.lastUsedAt).toEqual(expect.any(String));
 
@@ -354,6 +361,7 @@ describeEachEngine('passkeys as a second factor', (engine) => {
     const signedIn = await signIn(answer);
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user.id).toBe(account.user.id);
+    expect(await rememberedSignInAddresses(server, account.user.id)).toHaveLength(1);
     // Replayed: its challenge is spent.
     expect(await signIn(answer)).toMatchObject({ status: 401, body: { error: TWO_FACTOR.passkeyChallengeExpired } });
     // Without user verification it is one factor only: refused.

@@ -18,6 +18,8 @@ interface Deps {
   accounts: AccountsService;
   users: UsersService;
   serverUrl: ServerUrl;
+  /** Told of every sign-in with the address it came from (notifications: sign-in from a new address). */
+  onSignIn: (userId: string, address: string) => void;
 }
 
 /** Setting up and turning off the second factors from Settings, the passkey step of sign-in, and the admin's reset. */
@@ -52,17 +54,21 @@ export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimit
   mountEndpoint(router, endpoints.loginPasskeyOptions, limits, async ({ body, ctx }) =>
     passkeys.signInOptions(await accounts.challengedUser(body.challenge), rp(ctx)),
   );
-  mountEndpoint(router, endpoints.loginPasskey, limits, ({ body, ctx }) => {
+  mountEndpoint(router, endpoints.loginPasskey, limits, async ({ body, ctx }) => {
     const party = rp(ctx);
-    return accounts.loginWithSecondFactor(body.challenge, (row) =>
+    const answer = await accounts.loginWithSecondFactor(body.challenge, (row) =>
       passkeys.verifySignIn(row.id, body.credential, party),
     );
+    deps.onSignIn(answer.user.id, ctx.ip);
+    return answer;
   });
 
   mountEndpoint(router, endpoints.passkeySignInOptions, limits, ({ ctx }) => passkeys.firstFactorOptions(rp(ctx)));
-  mountEndpoint(router, endpoints.passkeySignIn, limits, async ({ body, ctx }) =>
-    accounts.signInAs(await passkeys.verifyFirstFactor(body.credential, rp(ctx))),
-  );
+  mountEndpoint(router, endpoints.passkeySignIn, limits, async ({ body, ctx }) => {
+    const answer = await accounts.signInAs(await passkeys.verifyFirstFactor(body.credential, rp(ctx)));
+    deps.onSignIn(answer.user.id, ctx.ip);
+    return answer;
+  });
 
   mountEndpoint(router, endpoints.adminResetTwoFactor, limits, async ({ principal, params }) => {
     const admin = await deps.users.profile(principal.userId);
