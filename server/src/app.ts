@@ -144,6 +144,7 @@ export function createServices(
     allowedHosts: new Set(config.notifications.allowedHosts),
     publicUrl: config.publicUrl,
     retryBaseMs: config.notifications.retryBaseMs,
+    leaseMs: config.notifications.leaseMs,
     onlyProcess: platform.mode === 'embedded',
   });
   const notifier = createNotifier({ db, logger, hand: notificationDelivery.hand });

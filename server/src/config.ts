@@ -149,6 +149,9 @@ const EnvSchema = z.object({
         .filter(Boolean),
     ),
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  // At least 30 s: longer than one attempt (10 s) plus the wait a job sits out (10 s), so a live
+  // process never loses its destination mid-attempt.
+  NOTIFY_LEASE_MS: z.coerce.number().int().min(30_000).max(3_600_000).default(60_000),
   SANDBOX_THREADS: z.coerce.number().int().positive().max(64).optional(),
   SANDBOX_MAX_QUEUE: z.coerce.number().int().positive().optional(),
   OIDC_ISSUER_URL: httpUrl.default('https://accounts.google.com'),
@@ -229,9 +232,10 @@ export interface Config {
   oidc: { issuerUrl: string; providerName: string; client: { id: string; secret: string } | undefined };
   /**
    * Notifications: hosts a webhook may reach even on a private address (and over http), the
-   * origins a Discord webhook URL may have, and the first retry's wait.
+   * origins a Discord webhook URL may have, the first retry's wait, and how long a delivering
+   * process holds a destination (another takes it over after that when the first died).
    */
-  notifications: { allowedHosts: string[]; discordOrigins: string[]; retryBaseMs: number };
+  notifications: { allowedHosts: string[]; discordOrigins: string[]; retryBaseMs: number; leaseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -299,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedHosts: e.NOTIFY_ALLOWED_HOSTS,
       discordOrigins: e.NOTIFY_DISCORD_ORIGINS,
       retryBaseMs: e.NOTIFY_RETRY_BASE_MS,
+      leaseMs: e.NOTIFY_LEASE_MS,
     },
     oidc: {
       issuerUrl: e.OIDC_ISSUER_URL,

@@ -4,6 +4,8 @@ import { verifyWebhook } from '../src/modules/notifications/webhook-signature.ts
 
 export interface ReceivedDelivery {
   atMs: number;
+  /** The path and query it was sent to. */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   status: number;
@@ -41,7 +43,7 @@ export function fakeWebhookReceiver() {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const record = (status: number) => {
-        const delivery = { atMs: Date.now(), headers: req.headers, body, status };
+        const delivery = { atMs: Date.now(), url: req.url ?? '', headers: req.headers, body, status };
         all.push(delivery);
         if (status === 200) accepted.push(delivery);
         changed();

@@ -22,7 +22,10 @@ export type BusEvent =
   /** A mass execution's last part ended (published once, by the process that saw it end). */
   | { type: 'mass:finished'; batch: MassBatchSummary }
   | { type: 'user:role'; userId: string; isAdmin: boolean }
+  /** The user's keys changed (a new personal key, a key revoked): cached lookups are dropped. */
   | { type: 'api-key:replaced'; userId: string }
+  /** The user's personal key was regenerated, by them or by an admin (told to the user). */
+  | { type: 'api-key:regenerated'; userId: string; byAdmin: boolean }
   /**
    * Sessions that stopped being valid (a logout: that one; the account deleted: all of the user's):
    * their open sockets are closed at once, not at the next recheck.

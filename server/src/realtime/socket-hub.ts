@@ -220,6 +220,7 @@ export function attachSocketHub(deps: {
         break;
       case 'command:queued':
       case 'api-key:replaced':
+      case 'api-key:regenerated':
       case 'mass:finished':
         break;
     }

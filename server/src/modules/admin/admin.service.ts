@@ -163,7 +163,7 @@ export function createAdminService(deps: {
 
     async regenerateKey(actor: AuditActor, userId: string): Promise<{ newApiKey: string }> {
       await requireUser(userId);
-      const { apiKey } = await deps.users.regenerateKey(userId);
+      const { apiKey } = await deps.users.regenerateKey(userId, true);
       await audit.record({ actor, action: AUDIT_ACTIONS.adminKeyRegenerated, targetType: 'user', targetId: userId });
       return { newApiKey: apiKey };
     },

@@ -30,8 +30,6 @@ export const RETRY_FOR_MS = 24 * 3600_000;
 const RETRY_MAX_WAIT_MS = 3600_000;
 /** A wait up to this long (a rate limit's reset) is waited out in the job; a longer one by the sweep. */
 const WAIT_IN_JOB_MAX_MS = 10_000;
-/** How long one process holds a destination's events; renewed with every attempt. */
-const LEASE_MS = 60_000;
 
 export interface DeliveryOptions {
   db: Db;
@@ -43,6 +41,11 @@ export interface DeliveryOptions {
   publicUrl: string | undefined;
   /** The first retry's wait; each next one doubles (with jitter). */
   retryBaseMs: number;
+  /**
+   * How long one process holds a destination's events (scale-out), renewed as it goes; a process
+   * that died holding it is taken over once this has passed (NOTIFY_LEASE_MS).
+   */
+  leaseMs: number;
   /**
    * This process is the only one delivering (the embedded mode): a destination's order is kept by
    * this process alone, without a lease in the database (a write, and a disk flush, fewer per event).
@@ -243,7 +246,9 @@ export function createDelivery(options: DeliveryOptions) {
       let leasedAt = Date.now();
       const leased = options.onlyProcess
         ? Boolean(await destinationsRepo.find(db, destinationId))
-        : await writes.run((trx) => destinationsRepo.lease(trx, destinationId, nowIso(), isoPlus(nowIso(), LEASE_MS)));
+        : await writes.run((trx) =>
+            destinationsRepo.lease(trx, destinationId, nowIso(), isoPlus(nowIso(), options.leaseMs)),
+          );
       if (!leased) return;
       try {
         for (;;) {
@@ -254,11 +259,11 @@ export function createDelivery(options: DeliveryOptions) {
           const waitMs = Date.parse(delivery.nextAttemptAt) - Date.now();
           if (waitMs > WAIT_IN_JOB_MAX_MS) return;
           if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-          // Renewed once half of it has passed: an attempt takes at most 15 s (connect, answer, a wait).
-          if (!options.onlyProcess && Date.now() - leasedAt > LEASE_MS / 2) {
+          // Renewed once half of it has passed: an attempt takes at most 20 s (connect, answer, a wait).
+          if (!options.onlyProcess && Date.now() - leasedAt > options.leaseMs / 2) {
             leasedAt = Date.now();
             await writes.run((trx) =>
-              destinationsRepo.update(trx, destinationId, { deliveringUntil: isoPlus(nowIso(), LEASE_MS) }),
+              destinationsRepo.update(trx, destinationId, { deliveringUntil: isoPlus(nowIso(), options.leaseMs) }),
             );
           }
           const { outcome, row } = await attempt(destination, delivery);

@@ -163,12 +163,14 @@ export function createNotificationSources(
         raise(batch.initiatedBy, () => massFinishedEvent(batch));
         return;
       }
-      case 'api-key:replaced':
+      case 'api-key:regenerated':
+        // Not 'api-key:replaced': that one also comes with a new account's first key and a revoke.
         raise(event.userId, () => ({
           kind: 'api-key.regenerated',
           title: 'API key regenerated',
-          description:
-            'Your personal API key was regenerated: games and tools still using the old key can no longer connect. If this was not you, sign in and regenerate it again.',
+          description: event.byAdmin
+            ? 'An admin regenerated your personal API key: games and tools still using the old key can no longer connect. Copy the new one from Settings.'
+            : 'Your personal API key was regenerated: games and tools still using the old key can no longer connect. If this was not you, sign in and regenerate it again.',
           path: '/settings',
           fields: [],
           data: {},

@@ -406,14 +406,30 @@ describeEachEngine('notifications API', (engine) => {
     expect(webhook.events).toEqual(['server.connected']);
   });
 
-  it('tells a regenerated API key', async () => {
-    const { token } = await registerUser(server);
+  it('tells a regenerated API key, by the user or by an admin, and not a scoped key made or revoked', async () => {
+    const { token, user } = await registerUser(server);
     await newWebhook(token, ['api-key.regenerated']);
     const before = receiver.accepted.length;
+    // A scoped key made and revoked changes the user's keys, but regenerates nothing.
+    const scoped = await server.call('POST', '/api/user/api-keys', {
+      token,
+      body: { name: 'CI', scopes: ['scripts:read'] },
+    });
+    expect(scoped.status, scoped.text).toBe(200);
+    expect((await server.call('DELETE', `/api/user/api-keys/${scoped.body.id}`, { token })).status).toBe(200);
     const res = await server.call('POST', '/api/user/regenerate-key', { token });
     expect(res.status, res.text).toBe(200);
     await receiver.until(() => receiver.accepted.length > before);
-    expect(JSON.parse(receiver.accepted.at(-1)!.body)).toMatchObject({ type: 'api-key.regenerated' });
+    const admin = await registerUser(server);
+    await server.app.database.db.updateTable('users').set({ isAdmin: 1 }).where('id', '=', admin.user.id).execute();
+    const byAdmin = await server.call('POST', `/api/admin/users/${user.id}/regenerate-key`, { token: admin.token });
+    expect(byAdmin.status, byAdmin.text).toBe(200);
+    await receiver.until(() => receiver.accepted.length > before + 1);
+    const told = receiver.accepted.slice(before).map((d) => JSON.parse(d.body));
+    expect(told).toEqual([
+      expect.objectContaining({ type: 'api-key.regenerated', description: expect.stringMatching(/^Your personal/) }),
+      expect.objectContaining({ type: 'api-key.regenerated', description: expect.stringMatching(/^An admin/) }),
+    ]);
   });
 
   it('tells a failed run and a sign-in from a new address', async () => {

@@ -29,6 +29,8 @@ describe.skipIf(!postgres)('notifications in the scale-out mode: an instance and
       APP_SECRET: 'notifications-scale-out-secret-0123456789',
       RATE_LIMIT_PER_MINUTE: '100000',
       NOTIFY_ALLOWED_HOSTS: '127.0.0.1',
+      // A worker killed mid-delivery holds its destination this long; the next one takes over after.
+      NOTIFY_LEASE_MS: '30000',
       LOG_LEVEL: 'info',
     };
     server = await startInstance('server', env);
@@ -96,4 +98,51 @@ describe.skipIf(!postgres)('notifications in the scale-out mode: an instance and
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(2);
   }, 120_000);
+
+  it('loses nothing when the worker dies mid-delivery and Redis restarts empty: the event comes again under its id', async () => {
+    const registered = await call('POST', '/api/auth/register', undefined, {
+      email: `notify-cut${Date.now()}@example.com`,
+      username: `ncut${Date.now() % 100000}`,
+      name: 'Notified through a cut',
+      password: 'correct horse battery',
+    });
+    const token = registered.body.token as string;
+    const created = await call('POST', '/api/notifications/destinations', token, {
+      kind: 'webhook',
+      name: 'Receiver through a cut',
+      url: `${receiverBase}/hooks/cut`,
+      events: ['api-key.regenerated'],
+    });
+    expect(created.status).toBe(200);
+    receiver.setSecret(created.body.secret as string);
+    worker ??= await startInstance('worker', env);
+
+    receiver.holdNext();
+    const sent = await call('POST', `/api/notifications/destinations/${created.body.id}/test`, token);
+    expect(sent.status).toBe(200);
+    const eventId = sent.body.eventId as string;
+    await receiver.until(() => receiver.holding);
+    // The worker dies with the request open; the receiver never answers it.
+    await worker.crash();
+    worker = undefined;
+    receiver.release('drop');
+    // Redis goes too, and comes back empty on the same port: every queued job is gone.
+    await redis.stop();
+    redis = await startRedis(redis.port);
+    // An event raised meanwhile: its job went to the new, empty Redis (or nowhere while it was down).
+    const regenerated = await call('POST', '/api/user/regenerate-key', token);
+    expect(regenerated.status).toBe(200);
+
+    worker = await startInstance('worker', env);
+    const deliveredIds = () =>
+      receiver.accepted
+        .filter((d) => d.url.startsWith('/hooks/cut'))
+        .map((d) => String(d.headers['moonrelay-event-id']));
+    await receiver.until(() => deliveredIds().length >= 2);
+    // The test event comes again under the id it was first sent with; each event arrives once, in order.
+    const bodies = receiver.accepted.filter((d) => d.url.startsWith('/hooks/cut')).map((d) => JSON.parse(d.body));
+    expect(bodies.map((b) => b.type)).toEqual(['test', 'api-key.regenerated']);
+    expect(bodies[0].id).toBe(eventId);
+    expect(new Set(deliveredIds()).size).toBe(2);
+  }, 180_000);
 });

@@ -74,9 +74,15 @@ export function createNotifier(deps: {
     const destinations = await destinationsRepo.listActiveForUsers(db, userIds);
     if (destinations.length === 0) return;
     const rows = [];
+    // A destination added after the event happened (stored late, behind a busy database) does not
+    // hear of it: it chose to hear what happens from its creation on.
     for (const event of events)
       for (const destination of destinations)
-        if (destination.userId === event.userId && destination.events.split(',').includes(event.kind))
+        if (
+          destination.userId === event.userId &&
+          destination.createdAt <= event.occurredAt &&
+          destination.events.split(',').includes(event.kind)
+        )
           rows.push(rowFor(destination, event));
     await deliveriesRepo.insertMany(db, rows);
     await enqueue(rows.map((row) => row.destinationId));

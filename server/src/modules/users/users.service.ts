@@ -31,9 +31,11 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audi
     return row;
   }
 
-  async function regenerateKey(userId: string): Promise<{ apiKey: string; user: User }> {
+  /** Replaces the user's personal key; `byAdmin` when an admin did it from the Users tab. */
+  async function regenerateKey(userId: string, byAdmin = false): Promise<{ apiKey: string; user: User }> {
     const row = await requireRow(userId);
     const apiKey = await apiKeys.issue(userId);
+    bus.publish({ type: 'api-key:regenerated', userId, byAdmin });
     return { apiKey, user: await toUser(row, apiKey) };
   }
 
