@@ -137,7 +137,7 @@ export function createServices(
   );
   const notificationDelivery = createDelivery({
     db,
-    jobs,
+    jobs: platform.notificationJobs ?? jobs,
     box: notificationBox,
     logger,
     network: overrides.notificationNetwork ?? systemNetwork,
@@ -592,6 +592,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
       // Bursts gathered so far are raised and stored before the queue closes.
       services.notificationSources.flush();
       await services.notifier.close();
+      await services.notificationDelivery.close();
       // The lines still queued are stored (the pings that brought them were answered).
       await services.consoleLines.close();
       services.admission.close();

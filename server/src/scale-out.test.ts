@@ -138,8 +138,9 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       { length: SERVERS },
       (_, i) => new SimulatedGame({ url: (i % 2 ? a : b).url, key: user.user.apiKey, serverId: `spread-${i}` }),
     );
-    const pings = await Promise.all(games.map((game) => game.ping()));
-    expect(pings.every((ping) => ping.status === 200)).toBe(true);
+    // Connects a busy instance sheds come again after their Retry-After, as the game script does.
+    const pings = await Promise.all(games.map((game) => game.connect()));
+    expect(pings.map((ping) => ping.status).filter((status) => status !== 200)).toEqual([]);
     await all;
     // Two instances' pings, merged per user: a handful of events for 200 connects, not one per ping.
     expect(events).toBeLessThan(SERVERS / 10);

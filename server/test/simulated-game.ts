@@ -23,6 +23,8 @@ export interface PingOutcome {
   status: number;
   body: GamePingResponse | { error: string };
   commands: DeliveredCommand[];
+  /** A refusal's Retry-After, in seconds (a connect shed while Moonrelay is busy). */
+  retryAfterSeconds?: number;
 }
 
 export class SimulatedGame {
@@ -66,6 +68,18 @@ export class SimulatedGame {
     };
   }
 
+  /**
+   * The first ping as the shipped script makes it: a connect Moonrelay sheds while it is busy (503
+   * with Retry-After, docs/protocol.md) is made again once that time has passed.
+   */
+  async connect(options: { wait?: number } = {}): Promise<PingOutcome> {
+    for (;;) {
+      const outcome = await this.ping(options);
+      if (outcome.status !== 503 || outcome.retryAfterSeconds === undefined) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, outcome.retryAfterSeconds! * 1000));
+    }
+  }
+
   /** One ping: reports pending results, then runs what came back (unless `run` is false: a "crash"). */
   async ping(options: { wait?: number; run?: boolean; signal?: AbortSignal } = {}): Promise<PingOutcome> {
     const results = this.outbox;
@@ -94,7 +108,13 @@ export class SimulatedGame {
     }
     if (!response.ok) {
       this.outbox.unshift(...results);
-      return { status: response.status, body, commands: [] };
+      const retryAfter = Number(response.headers.get('retry-after'));
+      return {
+        status: response.status,
+        body,
+        commands: [],
+        ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+      };
     }
     const commands = (body as GamePingResponse).commands;
     this.received.push(...commands);

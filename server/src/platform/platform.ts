@@ -16,6 +16,8 @@ import type { SharedPacer } from './shared-pacer.ts';
 
 /** Jobs one process runs at once (mass-execution parts wait up to 8 s for a game; sandbox runs are short). */
 const JOB_CONCURRENCY = 16;
+/** Notification deliveries one worker runs at once (each mostly waits on a webhook's answer). */
+const NOTIFICATION_JOB_CONCURRENCY = 32;
 
 /**
  * The swappable pieces, chosen once: the embedded mode keeps them in this process; with REDIS_URL
@@ -28,6 +30,12 @@ export interface Platform {
   presence: Presence;
   rateLimitBackend: RateLimitBackend;
   jobs: JobQueue;
+  /**
+   * Notification deliveries (scale-out only): a queue of their own, so slow webhooks and Discord's
+   * rate limits never take the worker slots sandbox runs wait for. The embedded mode delivers in a
+   * lane of its own instead (notifications/delivery.ts).
+   */
+  notificationJobs?: JobQueue;
   metrics: Metrics;
   /** Sandbox runs go to worker processes through the job queue (scale-out) or run in this process. */
   sandboxInWorkers: boolean;
@@ -111,6 +119,13 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     concurrency: JOB_CONCURRENCY,
     onError: onJobError,
   });
+  const notificationJobs = createBullJobQueue({
+    connection: connectRedis(url, 'notification-jobs', logger, { forBullMq: true }),
+    name: 'moonrelay-notifications',
+    consume: role === 'worker',
+    concurrency: NOTIFICATION_JOB_CONCURRENCY,
+    onError: onJobError,
+  });
   return {
     mode: 'scale-out',
     bus: createRedisEventBus({ publisher, subscriber, onError: onBusError }),
@@ -124,6 +139,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
       );
     }),
     jobs,
+    notificationJobs,
     metrics,
     sandboxInWorkers: true,
     sharedPacing: (name) => ({
@@ -142,6 +158,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     onRedisRestored: (listener) => restoredListeners.push(listener),
     close: async () => {
       await jobs.close();
+      await notificationJobs.close();
       for (const client of [commands, publisher, subscriber, socketPub, socketSub]) client.disconnect();
     },
   };

@@ -10,8 +10,6 @@ import { TOO_MANY_GAME_SERVERS } from './game-link.service.ts';
 const FLEET = 3_000;
 /** Pings in flight at once, as from many game servers over a few connections each. */
 const LANES = 64;
-/** Generous for a loaded machine; the benchmark (bench/game.ts) carries the real latency targets. */
-const PING_TIMEOUT_MS = 20_000;
 
 describe('a fleet of thousands of game servers on one key', () => {
   let server: TestServer;
@@ -32,7 +30,11 @@ describe('a fleet of thousands of game servers on one key', () => {
       socket.once('connect_error', reject);
     });
 
-  /** Every game pings once, LANES at a time; answers the statuses of pings that were answered. */
+  /**
+   * Every game pings once, LANES at a time; answers the statuses. A connect shed while the server is
+   * busy (503 with Retry-After) comes again after it, as the game script does; the benchmark
+   * (bench/game.ts) carries the latency targets.
+   */
   async function pingAll(games: SimulatedGame[]): Promise<number[]> {
     const statuses: number[] = [];
     let next = 0;
@@ -40,7 +42,7 @@ describe('a fleet of thousands of game servers on one key', () => {
       Array.from({ length: LANES }, async () => {
         while (next < games.length) {
           const game = games[next++]!;
-          const outcome = await game.ping({ signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+          const outcome = await game.connect();
           statuses.push(outcome.status);
         }
       }),
@@ -94,7 +96,7 @@ describe('a fleet of thousands of game servers on one key', () => {
     expect(status.body.servers).toHaveLength(FLEET);
 
     const target = games[FLEET - 7]!;
-    const held = target.ping({ wait: 10, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+    const held = target.ping({ wait: 10 });
     const queued = await server.call('POST', '/api/game/command', {
       token: owner.token,
       body: { type: 'heal', serverId: target.options.serverId },

@@ -22,10 +22,13 @@ import {
   type DestinationRow,
 } from './notifications.repo.ts';
 import { OutboundError, postOutbound, type OutboundAnswer, type OutboundNetwork } from './outbound-http.ts';
+import { createDeliveryLane } from './delivery-lane.ts';
 import { signWebhook } from './webhook-signature.ts';
 
 /** Retries stop this long after the event happened; the event is then given up on. */
 export const RETRY_FOR_MS = 24 * 3600_000;
+/** Destinations the embedded mode delivers to at once (each one's events go one at a time). */
+const EMBEDDED_DELIVERIES_AT_ONCE = 64;
 /** The longest wait between two tries of one event. */
 const RETRY_MAX_WAIT_MS = 3600_000;
 /** A wait up to this long (a rate limit's reset) is waited out in the job; a longer one by the sweep. */
@@ -275,14 +278,26 @@ export function createDelivery(options: DeliveryOptions) {
     }
   }
 
-  /** Destinations with a job waiting in this process's queue (the embedded mode): one is enough. */
+  /** Destinations waiting for a place in this process's lane (the embedded mode): one entry is enough. */
   const queued = new Set<string>();
+  /**
+   * The embedded mode's own lane: the outbox is the durable part, so a destination's turn needs no
+   * queue of its own, and deliveries never take the job queue's slots from runs.
+   */
+  const lane = options.onlyProcess
+    ? createDeliveryLane({
+        concurrency: EMBEDDED_DELIVERIES_AT_ONCE,
+        onError: (error) => logger.error({ err: error }, 'notifications: a delivery round failed'),
+      })
+    : null;
 
-  /** Asks the job queue to deliver what is due for a destination. */
+  /** Asks for what is due for a destination to be delivered: in this process's lane, or as a queued job. */
   async function hand(destinationId: string): Promise<void> {
-    if (options.onlyProcess) {
+    if (lane) {
       if (queued.has(destinationId)) return;
       queued.add(destinationId);
+      lane.add(() => run({ destinationId }));
+      return;
     }
     await jobs.enqueue<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, { destinationId });
   }
@@ -311,6 +326,8 @@ export function createDelivery(options: DeliveryOptions) {
   return {
     run,
     hand,
+    /** Lets the deliveries under way finish (the embedded mode); what waits stays in the outbox. */
+    close: async () => lane?.close(),
     /** Hands out destinations whose next try came due (retries, rate limits, a process that died). */
     async sweep(): Promise<void> {
       for (const destinationId of await deliveriesRepo.dueDestinations(db, nowIso(), 500))

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   NOTIFICATION_DESTINATIONS_PER_USER,
@@ -489,6 +491,65 @@ describeEachEngine('notifications API', (engine) => {
       expect(told.description).toMatch(/: 1 succeeded, 1 failed, 1 not connected\.$/);
     } finally {
       await game.stop();
+    }
+  });
+
+  it('deliveries waiting on a receiver that never answers do not hold up the job queue', async () => {
+    // Twenty requests left open: in the job queue they would take more slots than it has.
+    const held = new Set<http.ServerResponse>();
+    const allHeld = { wanted: 0, resolve: () => {} };
+    const silent = http.createServer((req, res) => {
+      held.add(res);
+      res.on('close', () => held.delete(res));
+      if (held.size === allHeld.wanted) allHeld.resolve();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const admin = await registerUser(server);
+    await server.app.database.db.updateTable('users').set({ isAdmin: 1 }).where('id', '=', admin.user.id).execute();
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < NOTIFICATION_DESTINATIONS_PER_USER; i++) {
+        const res = await create(admin.token, {
+          kind: 'webhook',
+          name: `Silent ${i}`,
+          url: `${silentBase}/hooks/${i}`,
+          events: ['run.failed'],
+        });
+        expect(res.status, res.text).toBe(200);
+        ids.push(res.body.id as string);
+      }
+      const everyOneOpen = new Promise<void>((resolve) => Object.assign(allHeld, { wanted: ids.length, resolve }));
+      const run = await server.call('POST', '/api/scripts/execute', {
+        token: admin.token,
+        body: { code: 'error("tell everyone")', target: 'sandbox' },
+      });
+      expect(run.status, run.text).toBe(200);
+      await everyOneOpen;
+
+      // A mass execution (a job per user) runs while all twenty wait.
+      const offline = await registerUser(server);
+      let finished: (batchId: string) => void = () => {};
+      const finishedBatch = new Promise<string>((resolve) => (finished = resolve));
+      const unsubscribe = server.app.services.bus.subscribe((event) => {
+        if (event.type === 'mass:finished') finished(event.batch.batchId);
+      });
+      try {
+        const mass = await server.call('POST', '/api/admin/mass-execution', {
+          token: admin.token,
+          body: { userIds: [offline.user.id], command: { type: 'heal' } },
+        });
+        expect(mass.status, mass.text).toBe(200);
+        expect(await finishedBatch).toBe(mass.body.batchId);
+      } finally {
+        unsubscribe();
+      }
+      expect(held.size).toBe(ids.length);
+    } finally {
+      for (const id of ids)
+        await server.call('DELETE', `/api/notifications/destinations/${id}`, { token: admin.token });
+      for (const res of held) res.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 

@@ -3,7 +3,8 @@ import type { JobHandler, JobQueue } from '../job-queue.ts';
 import { decodeRepeat, encodeRepeat, nextDue } from '../repeat-times.ts';
 import { redisUnavailable } from './connection.ts';
 
-const QUEUE = 'moonrelay-jobs';
+/** The queue of runs, mass-execution parts and schedules; notifications have their own (platform.ts). */
+export const JOBS_QUEUE = 'moonrelay-jobs';
 
 /**
  * Job schedulers' due times come from repeat-times.ts, as in the embedded mode: the pattern BullMQ
@@ -24,6 +25,8 @@ function dueMsOf(job: Job): number {
  */
 export function createBullJobQueue(options: {
   connection: ConnectionOptions;
+  /** The BullMQ queue's name (JOBS_QUEUE unless a kind of job gets workers' slots of its own). */
+  name?: string;
   /** Consume jobs in this process (the worker role); server instances only enqueue. */
   consume: boolean;
   concurrency: number;
@@ -35,6 +38,7 @@ export function createBullJobQueue(options: {
    */
   onUnreachable?: (part: 'queue' | 'events' | 'worker') => void;
 }): JobQueue {
+  const QUEUE = options.name ?? JOBS_QUEUE;
   const queue = new Queue(QUEUE, {
     connection: options.connection,
     settings: { repeatStrategy },
