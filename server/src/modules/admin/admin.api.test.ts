@@ -243,7 +243,18 @@ describeEachEngine('admin API', (engine) => {
       game.start();
     }
     const events: BusEvent[] = [];
-    const unsubscribe = server.app.services.bus.subscribe((event) => events.push(event));
+    const finishedBatches = new Set<string>();
+    const waiters: { batchId: string; resolve: () => void }[] = [];
+    const finished = (batchId: string) =>
+      finishedBatches.has(batchId)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ batchId, resolve }));
+    const unsubscribe = server.app.services.bus.subscribe((event) => {
+      events.push(event);
+      if (event.type !== 'mass:finished') return;
+      finishedBatches.add(event.batch.batchId);
+      for (const waiter of waiters) if (waiter.batchId === event.batch.batchId) waiter.resolve();
+    });
     try {
       const res = await as(admin.token).post('/api/admin/mass-execution', {
         userIds: [...users.map((u) => u.user.id), 'no-such-user'],
@@ -256,11 +267,8 @@ describeEachEngine('admin API', (engine) => {
           .filter((e) => e.type === 'mass:progress' && e.progress.userId === userId)
           .map((e) => (e.type === 'mass:progress' ? e.progress : null))
           .at(-1);
-      const deadline = Date.now() + 10_000;
-      const settled = ['succeeded', 'failed', 'not_connected', 'expired'];
-      while (Date.now() < deadline && users.some((u) => !settled.includes(finalOf(u.user.id)?.status ?? ''))) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      // The batch's own "finished" event says every part has ended.
+      await finished(res.body.batchId as string);
       expect(finalOf(users[0]!.user.id)).toMatchObject({
         status: 'succeeded',
         output: 'mass\n',
