@@ -6,6 +6,7 @@ import type { SecretBox } from '../../security/secret-box.ts';
 import type { Clock } from './clock.ts';
 import { bansRepo, keysRepo, type ActiveBanRow, type BanLogRow } from './open-cloud.repo.ts';
 import {
+  cloudUnavailable,
   CloudUnreachable,
   durationSeconds,
   idOf,
@@ -45,7 +46,7 @@ function moderatorOf(log: UserRestrictionLog): string {
 function refusal(answer: CloudAnswer): AppError {
   if (answer.status === 401 || answer.status === 403)
     return new AppError(400, `${OPEN_CLOUD_ERRORS.keyRefused} Roblox said: ${robloxErrorText(answer)}`);
-  return new AppError(503, `Roblox answered ${answer.status}: ${robloxErrorText(answer)}`);
+  return cloudUnavailable(`Roblox answered ${answer.status}: ${robloxErrorText(answer)}`);
 }
 
 /**
@@ -64,7 +65,7 @@ export function createBanImport(deps: { db: Db; box: SecretBox; client: OpenClou
     try {
       answer = await call();
     } catch (error) {
-      if (error instanceof CloudUnreachable) throw new AppError(503, OPEN_CLOUD_ERRORS.robloxUnreachable);
+      if (error instanceof CloudUnreachable) throw cloudUnavailable(OPEN_CLOUD_ERRORS.robloxUnreachable);
       throw error;
     }
     if (answer.status < 200 || answer.status >= 300) throw refusal(answer);

@@ -6,7 +6,7 @@ import { AUDIT_ACTIONS, type createAuditService } from '../audit/audit.service.t
 import { usersRepo } from '../users/users.repo.ts';
 import type { Clock } from './clock.ts';
 import { keysRepo, type KeyRow } from './open-cloud.repo.ts';
-import { CloudUnreachable, robloxErrorText, type OpenCloudClient } from './roblox-open-cloud.ts';
+import { cloudUnavailable, CloudUnreachable, robloxErrorText, type OpenCloudClient } from './roblox-open-cloud.ts';
 
 /** The key's first and last four characters: enough to tell two keys apart, too little to use. */
 export const maskKey = (apiKey: string) => `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
@@ -62,12 +62,12 @@ export function createOpenCloudKeys(deps: {
           { maxPageSize: 1 },
         );
       } catch (error) {
-        if (error instanceof CloudUnreachable) throw new AppError(503, OPEN_CLOUD_ERRORS.robloxUnreachable);
+        if (error instanceof CloudUnreachable) throw cloudUnavailable(OPEN_CLOUD_ERRORS.robloxUnreachable);
         throw error;
       }
       if (answer.status === 400 || answer.status === 401 || answer.status === 403 || answer.status === 404)
         throw new AppError(400, `${OPEN_CLOUD_ERRORS.keyRefused} Roblox said: ${robloxErrorText(answer)}`);
-      if (answer.status < 200 || answer.status >= 300) throw new AppError(503, OPEN_CLOUD_ERRORS.robloxUnreachable);
+      if (answer.status < 200 || answer.status >= 300) throw cloudUnavailable(OPEN_CLOUD_ERRORS.robloxUnreachable);
       const now = nowIso();
       await keysRepo.put(
         db,

@@ -1,3 +1,5 @@
+import { AppError } from '../../http/app-error.ts';
+
 /**
  * Roblox's Open Cloud user-restrictions API (the Ban API), as documented: a PATCH per user with an
  * idempotency key, the list of restrictions and the list of their logs, both paged with
@@ -43,6 +45,9 @@ export interface UserRestrictionLog {
   displayReason?: string;
   excludeAltAccounts?: boolean;
 }
+
+/** A 503 for a call Roblox did not answer: tried again after the minute its Retry-After says. */
+export const cloudUnavailable = (message: string) => new AppError(503, message, { headers: { 'retry-after': '60' } });
 
 /** Roblox could not be asked (no connection, a timeout): the answer is unknown. */
 export class CloudUnreachable extends Error {}
