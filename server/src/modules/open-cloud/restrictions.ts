@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { OPEN_CLOUD_ERRORS } from '@moonrelay/contract/open-cloud';
 import type { Db } from '../../db/database.ts';
+import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
@@ -297,6 +298,8 @@ export function createRestrictions(deps: {
     try {
       await importLogs(job.ownerId);
     } catch (error) {
+      // Another process imports them now (the sweep of every instance asks): nothing to say.
+      if (error instanceof AppError && error.status === 409) return;
       // Recorded on the key (lastImportError) for the owner to see; the next round tries again.
       logger.warn({ err: error, ownerId: job.ownerId }, 'open cloud: importing bans failed');
     } finally {
@@ -307,6 +310,9 @@ export function createRestrictions(deps: {
   jobs.register<OwnerJob>(OPEN_CLOUD_SEND_JOB, runSend);
   jobs.register<OwnerJob>(OPEN_CLOUD_IMPORT_JOB, runImport);
 
+  /** Sweeps since the last prune: the queue and the sends are pruned once a minute. */
+  let sweepsSincePrune = 0;
+
   async function sweep(): Promise<void> {
     const now = clock.now();
     for (const ownerId of await updatesRepo.dueOwners(db, iso(now), 500))
@@ -314,7 +320,11 @@ export function createRestrictions(deps: {
     for (const row of await updatesRepo.unreported(db, 100)) await report(row);
     for (const ownerId of await keysRepo.dueImports(db, iso(now - BAN_IMPORT_EVERY_MS), iso(now), 100))
       if (!importing.has(ownerId)) await jobs.enqueue<OwnerJob>(OPEN_CLOUD_IMPORT_JOB, { ownerId });
+    sweepsSincePrune += 1;
+    if (sweepsSincePrune * OPEN_CLOUD_SWEEP_MS < 60_000) return;
+    sweepsSincePrune = 0;
     await updatesRepo.pruneDone(db, iso(now - 7 * 24 * 3600_000));
+    // Only the last minute counts for pacing; two are kept so a clock step cannot forget a send.
     await sendsRepo.prune(db, iso(now - 2 * PER_USER.windowMs));
   }
 
