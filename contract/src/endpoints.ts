@@ -120,6 +120,14 @@ import {
   QueuedNotificationSchema,
   UpdateNotificationDestinationRequestSchema,
 } from './notifications.ts';
+import {
+  BanImportResultSchema,
+  BansQuerySchema,
+  BansSchema,
+  OpenCloudKeySchema,
+  OpenCloudKeyStatusSchema,
+  SaveOpenCloudKeyRequestSchema,
+} from './open-cloud.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -1297,6 +1305,66 @@ export const endpoints = {
     params: NotificationEventParamsSchema,
     response: QueuedNotificationSchema,
     errors: [401, 404],
+  }),
+  getOpenCloudKey: endpoint({
+    method: 'get',
+    path: '/api/open-cloud/key',
+    tag: 'User',
+    summary:
+      'Your Roblox Open Cloud key (the universe id and the API key, masked), with which Moonrelay bans players with no game server running and imports bans made elsewhere; key is null when none is saved.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: OpenCloudKeyStatusSchema,
+    errors: [401],
+  }),
+  saveOpenCloudKey: endpoint({
+    method: 'put',
+    path: '/api/open-cloud/key',
+    tag: 'User',
+    summary:
+      "Save (or replace) your Open Cloud key: universeId and an API key with the universe.user-restriction:read and :write scopes. Roblox is asked once (a list of the universe's restrictions) before it is stored; a key Roblox refuses is a 400 and nothing is stored. Your bans are then imported.",
+    auth: 'session',
+    rateLimit: 'general',
+    body: SaveOpenCloudKeyRequestSchema,
+    response: OpenCloudKeySchema,
+    errors: [400, 401, 503],
+  }),
+  deleteOpenCloudKey: endpoint({
+    method: 'delete',
+    path: '/api/open-cloud/key',
+    tag: 'User',
+    summary:
+      'Remove your Open Cloud key. Updates still waiting for Roblox fail with "No Open Cloud key is saved"; imported bans stay.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SuccessResponseSchema,
+    errors: [401, 404],
+  }),
+  listBans: endpoint({
+    method: 'get',
+    path: '/api/bans',
+    tag: 'Players',
+    summary:
+      'Bans in your game as Roblox knows them, from your Open Cloud key: the ones in force now and the history (who, by whom, when, for how long, why), newest first, however they were made (Creator Hub, BanAsync in a game, Moonrelay, other tools). Imported every few minutes; admins may pass ownerId.',
+    auth: 'session-or-key',
+    keyScopes: ['moderation'],
+    rateLimit: 'general',
+    query: BansQuerySchema,
+    response: BansSchema,
+    errors: [400, 401, 403],
+  }),
+  importBans: endpoint({
+    method: 'post',
+    path: '/api/bans/import',
+    tag: 'Players',
+    summary:
+      'Import the bans from Roblox now (the history since the last import, and the bans in force); answers how many history entries were new. Admins may pass ownerId.',
+    auth: 'session-or-key',
+    keyScopes: ['moderation'],
+    rateLimit: 'general',
+    query: BansQuerySchema,
+    response: BanImportResultSchema,
+    errors: [400, 401, 403, 404, 409, 503],
   }),
 } as const satisfies Record<string, Endpoint>;
 

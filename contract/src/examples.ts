@@ -6,6 +6,7 @@ import { RUN_ERRORS } from './runs.ts';
 import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
 import { SCHEDULE_ERRORS } from './messages.ts';
 import { NOTIFICATION_ERRORS } from './notifications.ts';
+import { OPEN_CLOUD_ERRORS } from './open-cloud.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -68,6 +69,9 @@ export function examplesOf(example: EndpointExample): EndpointExample[] {
   return [example, ...(example.variants ?? [])];
 }
 
+/** The Open Cloud key of the examples; the docs' test answers for Roblox and knows it. */
+export const EXAMPLE_OPEN_CLOUD_KEY = 'rbxoc_f3Jq9XvL2mT8pWc6Yb1nHs4dKz7aRe0uGi5oQx';
+export const EXAMPLE_UNIVERSE_ID = '5795192361';
 const USER_ID = '827e8511-e451-4feb-8970-a59c3c1d366e';
 const SCRIPT_ID = 'f2152e68-1fc6-480b-bd75-87405208bfe9';
 const EXAMPLE_API_KEY = 'mr_cNhVSVDoTsbl8HadMirhCD0YrPTc';
@@ -233,6 +237,15 @@ const scheduleNotFound = { status: 404, body: { error: SCHEDULE_ERRORS.notFound 
 
 const DESTINATION_ID = '7b4e2d9a-1c3f-4e5a-8b6d-0f9e8d7c6b5a';
 const NOTIFICATION_EVENT_ID = 'c2a1f0e9-8d7c-4b6a-9e5f-4d3c2b1a0f9e';
+const openCloudKey = {
+  universeId: EXAMPLE_UNIVERSE_ID,
+  maskedKey: 'rbxo…5oQx',
+  createdAt: CREATED_AT,
+  updatedAt: CREATED_AT,
+  lastImportAt: CREATED_AT,
+  lastImportError: null,
+};
+
 /** A notification destination as Settings lists it: the Discord token never shown again. */
 const discordDestination = {
   id: DESTINATION_ID,
@@ -395,6 +408,60 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: { eventId: NOTIFICATION_EVENT_ID },
     error: { status: 404, body: { error: NOTIFICATION_ERRORS.eventNotFound } },
     note: 'NOTIFICATION_EVENT_ID is an eventId from the delivery log; the event goes out again under that id.',
+  },
+  getOpenCloudKey: {
+    response: { key: openCloudKey },
+    error: unauthorized(),
+  },
+  saveOpenCloudKey: {
+    body: { universeId: EXAMPLE_UNIVERSE_ID, apiKey: EXAMPLE_OPEN_CLOUD_KEY },
+    response: openCloudKey,
+    error: { status: 400, body: { error: `${OPEN_CLOUD_ERRORS.keyRefused} Roblox said: Invalid API Key` } },
+    note: 'Create the key in Creator Hub → Open Cloud → API Keys with the user-restriction API (universe.user-restriction:read and :write) for this universe. Roblox is asked once before the key is stored.',
+  },
+  deleteOpenCloudKey: {
+    response: { success: true },
+    error: { status: 404, body: { error: OPEN_CLOUD_ERRORS.noKey } },
+  },
+  listBans: {
+    query: { limit: '50' },
+    response: {
+      universeId: EXAMPLE_UNIVERSE_ID,
+      active: [
+        {
+          userId: 156,
+          durationSeconds: 86400,
+          startTime: '2026-11-27T14:05:00.000Z',
+          displayReason: 'Exploiting',
+          privateReason: 'Speed hack, seen by two moderators',
+          excludeAltAccounts: false,
+          updateTime: '2026-11-27T14:05:00.000Z',
+        },
+      ],
+      logs: [
+        {
+          userId: 156,
+          durationSeconds: 86400,
+          startTime: '2026-11-27T14:05:00.000Z',
+          displayReason: 'Exploiting',
+          privateReason: 'Speed hack, seen by two moderators',
+          excludeAltAccounts: false,
+          active: true,
+          moderator: 'users/45348281',
+          createTime: '2026-11-27T14:05:00.000Z',
+          placeId: null,
+        },
+      ],
+      lastImportAt: '2026-11-27T14:10:00.000Z',
+      lastImportError: null,
+    },
+    error: { status: 403, body: { error: "Only admins can see another user's players" } },
+    note: 'Without a saved Open Cloud key the lists are empty and universeId is null.',
+  },
+  importBans: {
+    response: { imported: 1, active: 1 },
+    error: { status: 404, body: { error: OPEN_CLOUD_ERRORS.noKey } },
+    note: 'Moonrelay imports by itself every five minutes; this asks for it now.',
   },
   listSchedules: {
     params: { id: SCRIPT_ID_PLACEHOLDER },

@@ -88,6 +88,13 @@ import { createNotificationsService } from './modules/notifications/notification
 import { createNotifier } from './modules/notifications/notifier.ts';
 import { createSignInAddresses } from './modules/notifications/sign-in-addresses.ts';
 import { systemNetwork, type OutboundNetwork } from './modules/notifications/outbound-http.ts';
+import { createBansService } from './modules/open-cloud/bans.service.ts';
+import { systemClock } from './modules/open-cloud/clock.ts';
+import { createOpenCloudKeys } from './modules/open-cloud/open-cloud-keys.ts';
+import { mountOpenCloudRoutes } from './modules/open-cloud/open-cloud.routes.ts';
+import { createRestrictionOutcomes } from './modules/open-cloud/restriction-outcomes.ts';
+import { createRestrictions } from './modules/open-cloud/restrictions.ts';
+import { createOpenCloudClient } from './modules/open-cloud/roblox-open-cloud.ts';
 
 export interface MoonrelayApp {
   /** What the HTTP server serves: the fast routes (the game's ping), then the Koa stack. */
@@ -340,6 +347,33 @@ export function createServices(
     logger,
     raise: (userId, build) => notifier.raise(userId, build),
   });
+  // Open Cloud bans (docs/decisions/038): the key, the durable update queue and the imported bans.
+  // Whoever acts on the outcomes (moderation actions) listens on openCloudOutcomes.
+  const openCloudBox = createSecretBox(serverSecret, 'open-cloud-keys');
+  const openCloudOutcomes = createRestrictionOutcomes(logger);
+  const restrictions = createRestrictions({
+    db,
+    jobs,
+    box: openCloudBox,
+    clock: systemClock,
+    config: config.openCloud,
+    logger,
+    onOutcome: openCloudOutcomes.tell,
+    onlyProcess: platform.mode === 'embedded',
+  });
+  const openCloudKeys = createOpenCloudKeys({
+    db,
+    box: openCloudBox,
+    client: createOpenCloudClient({ baseUrl: config.openCloud.baseUrl, now: () => systemClock.now() }),
+    clock: systemClock,
+    audit,
+    onSaved: (userId) => {
+      restrictions
+        .queueImport(userId)
+        .catch((error: unknown) => logger.warn({ err: error }, 'queueing a ban import failed'));
+    },
+  });
+  const bans = createBansService({ db });
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
@@ -395,6 +429,10 @@ export function createServices(
     notificationDelivery,
     notifications,
     signInAddresses,
+    restrictions,
+    openCloudOutcomes,
+    openCloudKeys,
+    bans,
   };
 }
 
@@ -455,6 +493,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
   const platform = createPlatform(config, logger);
   const services = createServices(config, database, logger, platform, overrides);
   const stopSweeps = startSweeps(services, logger);
+  services.restrictions.start();
   // Schedules are set up with the job queue at start-up, and again when Redis comes back empty.
   const startSchedules = () =>
     services.schedules
@@ -528,6 +567,11 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
   });
   mountAnalyticsRoutes(api, services.rateLimits, services.analytics);
   mountNotificationRoutes(api, services.rateLimits, services.notifications);
+  mountOpenCloudRoutes(api, services.rateLimits, {
+    keys: services.openCloudKeys,
+    bans: services.bans,
+    restrictions: services.restrictions,
+  });
   mountOpenApiRoute(api, services.rateLimits, config.rateLimit);
 
   koa.use(requestLog(logger));
@@ -586,6 +630,8 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
     // Sweeps and push first, then threads (in-flight requests have finished by now), the database last.
     close: async () => {
       stopSweeps();
+      // Requests to Roblox in flight are cut: their updates stay queued for the next start.
+      await services.restrictions.stop();
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
       services.serverChanges.close();

@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ROBLOX_USERS_API_URL: httpUrl.default('https://users.roblox.com'),
   ROBLOX_THUMBNAILS_API_URL: httpUrl.default('https://thumbnails.roblox.com'),
+  ROBLOX_OPEN_CLOUD_URL: httpUrl.default('https://apis.roblox.com'),
+  OPEN_CLOUD_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1_000),
   SCRIPTBLOX_API_URL: httpUrl.default('https://scriptblox.com/api'),
   SCRIPTBLOX_SITE_URL: httpUrl.default(CATALOGUE_SITE_URL),
   SCRIPTBLOX_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(CATALOGUE_TIMEOUT_MS),
@@ -236,6 +238,8 @@ export interface Config {
    * process holds a destination (another takes it over after that when the first died).
    */
   notifications: { allowedHosts: string[]; discordOrigins: string[]; retryBaseMs: number; leaseMs: number };
+  /** Roblox Open Cloud (bans with no game server running): its base URL and the first retry's wait. */
+  openCloud: { baseUrl: string; retryBaseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -299,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     playerSessionRetentionDays: e.PLAYER_SESSION_RETENTION_DAYS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
+    openCloud: { baseUrl: e.ROBLOX_OPEN_CLOUD_URL, retryBaseMs: e.OPEN_CLOUD_RETRY_BASE_MS },
     notifications: {
       allowedHosts: e.NOTIFY_ALLOWED_HOSTS,
       discordOrigins: e.NOTIFY_DISCORD_ORIGINS,

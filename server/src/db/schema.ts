@@ -470,6 +470,85 @@ export interface SignInAddressesTable {
   firstSeenAt: string;
 }
 
+/** A user's Roblox Open Cloud key (migration 022): the universe and the sealed API key. */
+export interface OpenCloudKeysTable {
+  userId: string;
+  universeId: string;
+  keySealed: string;
+  maskedKey: string;
+  /** The lease of the process sending this owner's restriction updates, in order. */
+  sendingUntil: string | null;
+  /** The lease of the process importing this owner's bans. */
+  importingUntil: string | null;
+  /** The newest listLogs createTime imported. */
+  logsImportedUntil: string | null;
+  lastImportAt: string | null;
+  lastImportError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A restriction update for Roblox, queued durably; its id is the moderation action's. */
+export interface OpenCloudUpdatesTable {
+  id: string;
+  ownerId: string;
+  robloxUserId: string;
+  active: number;
+  /** Null: permanent. */
+  durationSeconds: number | string | null;
+  displayReason: string;
+  privateReason: string;
+  excludeAltAccounts: number;
+  seq: number | string;
+  /** pending | applied | failed */
+  state: string;
+  attempts: number;
+  firstSentAt: string | null;
+  nextAttemptAt: string;
+  error: string | null;
+  createdAt: string;
+  doneAt: string | null;
+  reportedAt: string | null;
+}
+
+/** When an update was sent to Roblox (the pacing's memory). */
+export interface OpenCloudSendsTable {
+  universeId: string;
+  robloxUserId: string;
+  sentAt: string;
+}
+
+/** One entry of Roblox's restriction history (listLogs), imported. */
+export interface OpenCloudBanLogsTable {
+  id: string;
+  ownerId: string;
+  universeId: string;
+  robloxUserId: string;
+  placeId: string | null;
+  moderator: string;
+  createTime: string;
+  active: number;
+  startTime: string | null;
+  durationSeconds: number | string | null;
+  displayReason: string;
+  privateReason: string;
+  excludeAltAccounts: number;
+  importedAt: string;
+}
+
+/** A restriction in force in the owner's universe, as Roblox listed it at the last import. */
+export interface OpenCloudActiveBansTable {
+  ownerId: string;
+  universeId: string;
+  robloxUserId: string;
+  startTime: string | null;
+  durationSeconds: number | string | null;
+  displayReason: string;
+  privateReason: string;
+  excludeAltAccounts: number;
+  updateTime: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -502,4 +581,9 @@ export interface Database {
   notificationDeliveries: NotificationDeliveriesTable;
   notificationAttempts: NotificationAttemptsTable;
   signInAddresses: SignInAddressesTable;
+  openCloudKeys: OpenCloudKeysTable;
+  openCloudUpdates: OpenCloudUpdatesTable;
+  openCloudSends: OpenCloudSendsTable;
+  openCloudBanLogs: OpenCloudBanLogsTable;
+  openCloudActiveBans: OpenCloudActiveBansTable;
 }

@@ -911,6 +911,7 @@ describeEachEngine('hostile input to every endpoint', (engine) => {
       SCRIPTBLOX_MIN_INTERVAL_MS: '0',
       ROBLOX_USERS_API_URL: UNREACHABLE,
       ROBLOX_THUMBNAILS_API_URL: UNREACHABLE,
+      ROBLOX_OPEN_CLOUD_URL: UNREACHABLE,
       OIDC_ISSUER_URL: UNREACHABLE,
       OIDC_CLIENT_ID: 'moonrelay-test',
       OIDC_CLIENT_SECRET: 'moonrelay-test-secret',

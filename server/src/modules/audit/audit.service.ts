@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = {
   accountPasskeyAdded: 'account.passkey_added',
   accountPasskeyRemoved: 'account.passkey_removed',
   adminTwoFactorReset: 'admin.two_factor_reset',
+  accountOpenCloudKeySaved: 'account.open_cloud_key_saved',
+  accountOpenCloudKeyRemoved: 'account.open_cloud_key_removed',
   loginLocked: 'security.login_locked',
   cliRoleChanged: 'cli.role_changed',
 } as const;

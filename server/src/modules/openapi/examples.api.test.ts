@@ -14,6 +14,8 @@ import { renderSnippets, type Snippets } from '@moonrelay/contract/example-snipp
 import {
   API_KEY_ID_PLACEHOLDER,
   API_KEY_PLACEHOLDER,
+  EXAMPLE_OPEN_CLOUD_KEY,
+  EXAMPLE_UNIVERSE_ID,
   EXAMPLES,
   examplesOf,
   EXECUTION_ID_PLACEHOLDER,
@@ -28,6 +30,7 @@ import {
   type EndpointExample,
 } from '@moonrelay/contract/examples';
 import { engines } from '../../../test/engines.ts';
+import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
 import { fakeRoblox } from '../../../test/fake-roblox.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { checkLuau } from '../lua-tools/luau-syntax.ts';
@@ -147,6 +150,12 @@ async function exampleContext(server: TestServer) {
   expect(destination.status).toBe(200);
   const testEvent = await server.call('POST', `/api/notifications/destinations/${destination.body.id}/test`, { token });
   expect(testEvent.status).toBe(200);
+  // An Open Cloud key (Roblox's stand-in knows it), for the key and bans calls.
+  const openCloudKey = await server.call('PUT', '/api/open-cloud/key', {
+    token,
+    body: EXAMPLES.saveOpenCloudKey!.body,
+  });
+  expect(openCloudKey.status).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -193,12 +202,26 @@ for (const language of ['curl', 'javascript'] as const) {
   // Each language against its own server: both register the documented account, then sign in to it.
   describe(`API docs examples: ${language} against a test server`, () => {
     const roblox = fakeRoblox();
+    const openCloud = fakeOpenCloud();
     let server: TestServer;
     beforeAll(async () => {
       const base = await roblox.start();
+      openCloud.addKey(EXAMPLE_OPEN_CLOUD_KEY, EXAMPLE_UNIVERSE_ID);
+      openCloud.addLog(EXAMPLE_UNIVERSE_ID, {
+        user: 'users/156',
+        moderator: { robloxUser: 'users/45348281' },
+        createTime: '2026-11-27T14:05:00.000Z',
+        active: true,
+        startTime: '2026-11-27T14:05:00.000Z',
+        duration: '86400s',
+        privateReason: 'Speed hack, seen by two moderators',
+        displayReason: 'Exploiting',
+        excludeAltAccounts: false,
+      });
       server = await startTestServer(engines[0]!, {
         ROBLOX_USERS_API_URL: base,
         ROBLOX_THUMBNAILS_API_URL: base,
+        ROBLOX_OPEN_CLOUD_URL: await openCloud.start(),
         // The examples' game never answers: a run on it answers queued once this passes.
         GAME_EXECUTION_WAIT_MS: '100',
       });
@@ -206,6 +229,7 @@ for (const language of ['curl', 'javascript'] as const) {
     afterAll(async () => {
       await server?.close();
       await roblox.stop();
+      await openCloud.stop();
     });
 
     it('the served /api/openapi.json shows the same operations', async () => {

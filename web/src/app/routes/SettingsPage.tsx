@@ -5,6 +5,7 @@ import { useCurrentUser } from '../../features/account/api/current-user.ts';
 import { ApiKeyCard } from '../../features/account/components/ApiKeyCard.tsx';
 import { ApiKeysCard } from '../../features/account/components/ApiKeysCard.tsx';
 import { NotificationsCard } from '../../features/account/components/NotificationsCard.tsx';
+import { OpenCloudCard } from '../../features/account/components/OpenCloudCard.tsx';
 import { DangerZoneCard } from '../../features/account/components/DangerZoneCard.tsx';
 import { GoogleAccountCard } from '../../features/account/components/GoogleAccountCard.tsx';
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
@@ -15,7 +16,7 @@ import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 
-/** Settings (spec section 2): profile, API key, scoped API keys, notifications, preferences and account deletion. */
+/** Settings (spec section 2): profile, API key, scoped API keys, notifications, the Roblox Open Cloud key, preferences and account deletion. */
 export default function SettingsPage() {
   const current = useCurrentUser();
   const storedUser = useSession((state) => state.user);
@@ -44,6 +45,7 @@ export default function SettingsPage() {
           <ApiKeyCard apiKey={user.apiKey} />
           <ApiKeysCard />
           <NotificationsCard />
+          <OpenCloudCard />
         </>
       ) : current.isError ? (
         <Alert.Root status="error">
