@@ -332,7 +332,7 @@ const moderationAction = (
   path: 'game',
   state: 'pending',
   error: null,
-  serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+  serverId: null,
   replaces: null,
   endedBy: null,
   createdAt: '2026-11-27T14:05:00.000Z',
@@ -860,14 +860,22 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   warnPlayer: {
     params: { userId: '156' },
     body: { message: 'Please stop spamming the chat.' },
-    response: moderationAction({ kind: 'warning', message: 'Please stop spamming the chat.' }),
+    response: moderationAction({
+      kind: 'warning',
+      message: 'Please stop spamming the chat.',
+      serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+    }),
     error: { status: 409, body: { error: MODERATION_ERRORS.notOnline } },
     note: "The player's game server shows them the message for 10 seconds; the warning turns `applied` once it has.",
   },
   kickPlayer: {
     params: { userId: '156' },
     body: { message: 'Kicked for spamming the chat.' },
-    response: moderationAction({ kind: 'kick', message: 'Kicked for spamming the chat.' }),
+    response: moderationAction({
+      kind: 'kick',
+      message: 'Kicked for spamming the chat.',
+      serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+    }),
     error: { status: 409, body: { error: MODERATION_ERRORS.notOnline } },
   },
   banPlayer: {

@@ -86,10 +86,10 @@ export const moderationRepo = {
    * Gives waiting rows to a command. The UPDATE repeats "still waiting", so two dispatchers racing
    * (two instances, or a connect and a sweep) cannot both send a row: each row goes to one command.
    */
-  claim(db: Db, ids: string[], commandId: string, serverId: string): Promise<ModerationRow[]> {
+  claim(db: Db, ids: string[], commandId: string): Promise<ModerationRow[]> {
     return db
       .updateTable('moderationActions')
-      .set({ commandId, serverId })
+      .set({ commandId })
       .where('id', 'in', ids)
       .where('state', '=', 'pending')
       .where('commandId', 'is', null)
@@ -121,12 +121,18 @@ export const moderationRepo = {
   complete(
     db: Db,
     id: string,
-    outcome: { state: 'applied' | 'failed'; error: string | null },
+    outcome: { state: 'applied' | 'failed'; error: string | null; serverId?: string | null },
     now: string,
   ): Promise<ModerationRow | undefined> {
     return db
       .updateTable('moderationActions')
-      .set({ state: outcome.state, error: outcome.error, completedAt: now })
+      .set((eb) => ({
+        state: outcome.state,
+        error: outcome.error,
+        completedAt: now,
+        // The game server that carried it out, once known.
+        serverId: outcome.serverId ? eb.val(outcome.serverId) : eb.ref('serverId'),
+      }))
       .where('id', '=', id)
       .where('state', '=', 'pending')
       .returningAll()
@@ -141,7 +147,7 @@ export const moderationRepo = {
     return db
       .selectFrom('moderationActions as m')
       .leftJoin('gameCommands as c', 'c.id', 'm.commandId')
-      .select(['m.commandId', 'c.id as foundId', 'c.type', 'c.status', 'c.output', 'c.error'])
+      .select(['m.commandId', 'c.id as foundId', 'c.type', 'c.status', 'c.output', 'c.error', 'c.serverId'])
       .distinct()
       .where('m.state', '=', 'pending')
       .where('m.commandId', 'is not', null)

@@ -151,7 +151,10 @@ export function createModerationService(deps: ModerationDeps) {
     });
 
   /** An outcome arrived: stored once, audited, and told to the owner's notification destinations. */
-  async function settle(row: ModerationRow, outcome: { state: 'applied' | 'failed'; error: string | null }) {
+  async function settle(
+    row: ModerationRow,
+    outcome: { state: 'applied' | 'failed'; error: string | null; serverId?: string | null },
+  ) {
     const done = await moderationRepo.complete(db, row.id, outcome, nowIso());
     if (!done) return false;
     await audit.record({
@@ -183,8 +186,7 @@ export function createModerationService(deps: ModerationDeps) {
   async function dispatch(ownerId: string): Promise<number> {
     const waiting = await moderationRepo.waitingForGame(db, ownerId);
     if (waiting.length === 0) return 0;
-    const [serverId] = await deps.liveServers(ownerId);
-    if (serverId === undefined) return 0;
+    if ((await deps.liveServers(ownerId)).length === 0) return 0;
     const groups = new Map<string, ModerationRow[]>();
     for (const row of waiting) {
       const key = row.kind === 'ban' ? `ban ${banSettings(row)}` : 'unban';
@@ -200,7 +202,6 @@ export function createModerationService(deps: ModerationDeps) {
           db,
           rows.slice(start, start + BAN_MAX_USERS_PER_CALL).map((row) => row.id),
           commandId,
-          serverId,
         );
         if (claimed.length === 0) continue;
         const first = claimed[0]!;
@@ -216,14 +217,12 @@ export function createModerationService(deps: ModerationDeps) {
                 excludeAltAccounts: Boolean(first.excludeAltAccounts),
               }
             : { userIds };
+        // To whichever of the owner's servers pings first: bans are universe-wide, and if the server
+        // that takes it goes before answering, the lease runs out and another one takes it.
         await deps.commands.enqueue(
           ownerId,
           { type, data },
-          {
-            source: 'moderation',
-            serverIds: [serverId],
-            idFor: () => commandId,
-          },
+          { source: 'moderation', serverIds: [null], idFor: () => commandId },
         );
         sent += claimed.length;
       }
@@ -388,7 +387,9 @@ export function createModerationService(deps: ModerationDeps) {
     },
 
     /** Game commands that finished (the commands service's onFinished): their moderation rows' outcomes. */
-    async commandsFinished(commands: Pick<CommandView, 'id' | 'type' | 'status' | 'output' | 'error' | 'source'>[]) {
+    async commandsFinished(
+      commands: Pick<CommandView, 'id' | 'type' | 'status' | 'output' | 'error' | 'source' | 'serverId'>[],
+    ) {
       for (const command of commands) {
         if (command.source !== 'moderation') continue;
         await settleCommand(command);
@@ -411,13 +412,14 @@ export function createModerationService(deps: ModerationDeps) {
             status: stranded.status as CommandView['status'],
             output: stranded.output,
             error: stranded.error,
+            serverId: stranded.serverId,
           });
       }
       for (const ownerId of await moderationRepo.ownersWaiting(db)) await dispatch(ownerId);
     },
   };
 
-  async function settleCommand(command: Pick<CommandView, 'id' | 'type' | 'status' | 'output' | 'error'>) {
+  async function settleCommand(command: Pick<CommandView, 'id' | 'type' | 'status' | 'output' | 'error' | 'serverId'>) {
     const rows = await moderationRepo.pendingForCommand(db, command.id);
     if (rows.length === 0) return;
     const outcome = readGameOutcome(command);
@@ -430,7 +432,7 @@ export function createModerationService(deps: ModerationDeps) {
       for (const row of rows) await settle(row, { state: 'failed', error: 'The game server did not take it in time' });
       return;
     }
-    for (const row of rows) await settle(row, outcome.outcome(row.robloxUserId));
+    for (const row of rows) await settle(row, { ...outcome.outcome(row.robloxUserId), serverId: command.serverId });
   }
 }
 
