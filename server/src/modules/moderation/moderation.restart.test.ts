@@ -52,7 +52,7 @@ describeEachEngine('moderation across a restart', (engine) => {
     const ping = () => game.ping().catch(() => undefined);
     // The first ping connects the server, which sends the waiting bans; the sweep (here twice at
     // once, as on two instances) finds them already sent. The pings after take them and report.
-    await expect.poll(async () => (await ping())?.status).toBe(200);
+    await expect.poll(async () => (await ping())?.status, { timeout: 20_000, interval: 50 }).toBe(200);
     const { moderation } = server.app.services;
     await Promise.all([moderation.sweep(), moderation.sweep()]);
     await expect
