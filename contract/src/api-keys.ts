@@ -20,7 +20,8 @@ export const API_KEY_SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
   'scripts:write': 'Create, change, restore and delete your scripts (including auto-execute).',
   execute: 'Run code and saved scripts in your game or the sandbox, and read your runs.',
   commands: 'Send commands to your game (teleport, heal, speed, reset, execute) and read its status and console.',
-  moderation: "See who is playing in your games now, and every player's record and sessions.",
+  moderation:
+    "See who is playing in your games now and every player's record and sessions; keep notes on players, warn, kick, ban and unban them.",
 };
 
 /** Keys a user may hold beside the personal key (revoked ones do not count, nor the integration key). */

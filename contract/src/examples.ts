@@ -7,6 +7,7 @@ import { SCRIPT_VERSION_ERRORS } from './script-versions.ts';
 import { SCHEDULE_ERRORS } from './messages.ts';
 import { NOTIFICATION_ERRORS } from './notifications.ts';
 import { OPEN_CLOUD_ERRORS } from './open-cloud.ts';
+import { MODERATION_ERRORS, type ModerationAction } from './moderation.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -330,6 +331,34 @@ const passkeyAuthenticationCredential = {
   },
 };
 
+/** A moderation action as the examples show it: the examples' player, taken by their owner. */
+const moderationAction = (
+  fields: Partial<ModerationAction> & Pick<ModerationAction, 'kind' | 'message'>,
+): ModerationAction => ({
+  id: '5b1d8c2e-7f4a-4c1e-9d3b-2a6f0e8c4d71',
+  userId: 156,
+  actorId: '8d1f4a52-3c6b-4e0d-9a7f-1b2c3d4e5f60',
+  actorName: 'builder_dev',
+  privateReason: null,
+  durationSeconds: null,
+  excludeAltAccounts: false,
+  path: 'game',
+  state: 'pending',
+  error: null,
+  serverId: null,
+  replaces: null,
+  endedBy: null,
+  createdAt: '2026-11-27T14:05:00.000Z',
+  completedAt: null,
+  ...fields,
+});
+const exampleBan = {
+  durationSeconds: 86400,
+  displayReason: 'Exploiting: flying out of the map',
+  privateReason: 'Seen by two moderators in server b0f3c0de',
+  excludeAltAccounts: false,
+};
+
 export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   listApiKeys: {
     response: { items: [scopedKey], limit: 25 },
@@ -423,7 +452,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: { success: true },
     error: { status: 404, body: { error: OPEN_CLOUD_ERRORS.noKey } },
   },
-  listBans: {
+  listRobloxBans: {
     query: { limit: '50' },
     response: {
       universeId: EXAMPLE_UNIVERSE_ID,
@@ -813,6 +842,146 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       ],
     },
     error: { status: 404, body: { error: 'Player not found' } },
+  },
+  listBans: {
+    response: {
+      bans: [
+        {
+          ...moderationAction({ kind: 'ban', message: exampleBan.displayReason, userId: 157, durationSeconds: null }),
+          state: 'applied',
+          completedAt: '2026-11-27T14:05:02.000Z',
+          name: 'builderwoman',
+        },
+      ],
+    },
+    error: unauthorized(ERRORS.invalidApiKey),
+    note: "Each ban says its path (`game`: a live server ran Players:BanAsync; `open_cloud`) and its state: `pending` until that path reports, then `applied` or `failed` with Roblox's own error.",
+  },
+  banPlayers: {
+    body: { userIds: [156], ...exampleBan },
+    response: {
+      actions: [
+        moderationAction({
+          kind: 'ban',
+          message: exampleBan.displayReason,
+          privateReason: exampleBan.privateReason,
+          durationSeconds: 86400,
+        }),
+      ],
+    },
+    error: {
+      status: 400,
+      body: {
+        error: MODERATION_ERRORS.tooManyPlayers,
+        issues: [{ path: 'userIds', message: MODERATION_ERRORS.tooManyPlayers }],
+      },
+    },
+    note: 'Bans alike go to the game 50 to a BanAsync call. With no game server live they stay `pending` and are sent when one connects.',
+  },
+  playerModeration: {
+    params: { userId: '157' },
+    response: {
+      actions: [
+        moderationAction({
+          kind: 'ban',
+          userId: 157,
+          message: exampleBan.displayReason,
+          state: 'applied',
+          completedAt: '2026-11-27T14:05:02.000Z',
+        }),
+        moderationAction({
+          id: '0c9e7d21-4b8a-4f63-a2d5-9e1f3b7c6a48',
+          kind: 'note',
+          userId: 157,
+          message: "Asked in chat for other players' passwords",
+          path: null,
+          serverId: null,
+          state: 'applied',
+          completedAt: '2026-11-27T14:01:00.000Z',
+          createdAt: '2026-11-27T14:01:00.000Z',
+        }),
+      ],
+      ban: moderationAction({
+        kind: 'ban',
+        userId: 157,
+        message: exampleBan.displayReason,
+        state: 'applied',
+        completedAt: '2026-11-27T14:05:02.000Z',
+      }),
+    },
+    error: { status: 404, body: { error: 'Player not found' } },
+  },
+  addPlayerNote: {
+    params: { userId: '156' },
+    body: { text: 'Warned twice in chat for spam; next time a kick' },
+    response: moderationAction({
+      kind: 'note',
+      message: 'Warned twice in chat for spam; next time a kick',
+      path: null,
+      serverId: null,
+      state: 'applied',
+      completedAt: '2026-11-27T14:05:00.000Z',
+    }),
+    error: { status: 404, body: { error: 'Player not found' } },
+  },
+  warnPlayer: {
+    params: { userId: '156' },
+    body: { message: 'Please stop spamming the chat.' },
+    response: moderationAction({
+      kind: 'warning',
+      message: 'Please stop spamming the chat.',
+      serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+    }),
+    error: { status: 409, body: { error: MODERATION_ERRORS.notOnline } },
+    note: "The player's game server shows them the message for 10 seconds; the warning turns `applied` once it has.",
+  },
+  kickPlayer: {
+    params: { userId: '156' },
+    body: { message: 'Kicked for spamming the chat.' },
+    response: moderationAction({
+      kind: 'kick',
+      message: 'Kicked for spamming the chat.',
+      serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
+    }),
+    error: { status: 409, body: { error: MODERATION_ERRORS.notOnline } },
+  },
+  banPlayer: {
+    params: { userId: '156' },
+    body: exampleBan,
+    response: moderationAction({
+      kind: 'ban',
+      message: exampleBan.displayReason,
+      privateReason: exampleBan.privateReason,
+      durationSeconds: 86400,
+    }),
+    error: {
+      status: 400,
+      body: {
+        error: MODERATION_ERRORS.displayReason,
+        issues: [{ path: 'displayReason', message: MODERATION_ERRORS.displayReason }],
+      },
+    },
+    note: "`durationSeconds` -1 bans for ever. The answer is `pending`: the ban is applied by a live game server of your game (or Open Cloud); read its state in the player's moderation history.",
+  },
+  editBan: {
+    params: { userId: '157' },
+    body: { ...exampleBan, durationSeconds: 604800 },
+    response: moderationAction({
+      id: '9a3e5f17-2d6c-4b80-8e1f-7c4d2b9a6e35',
+      kind: 'ban',
+      userId: 157,
+      message: exampleBan.displayReason,
+      privateReason: exampleBan.privateReason,
+      durationSeconds: 604800,
+      replaces: '5b1d8c2e-7f4a-4c1e-9d3b-2a6f0e8c4d71',
+    }),
+    error: { status: 409, body: { error: MODERATION_ERRORS.notBanned } },
+  },
+  unbanPlayer: {
+    params: { userId: '157' },
+    body: { reason: 'Appeal accepted' },
+    response: moderationAction({ kind: 'unban', userId: 157, message: 'Appeal accepted' }),
+    error: { status: 409, body: { error: MODERATION_ERRORS.notBanned } },
   },
   integrationScripts: {
     response: {

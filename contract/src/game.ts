@@ -66,7 +66,22 @@ export const isStudioTestPlayer = (userId: PlayerData['userId']) => typeof userI
 export const isStudioServer = (server: { serverId: string; gameData: PlayerData | null }) =>
   server.serverId === STUDIO_SERVER_ID || isStudioTestPlayer(server.gameData?.userId);
 
-export const GameCommandTypeSchema = z.enum(['teleport', 'heal', 'speed', 'reset', 'execute', 'script']);
+/**
+ * ban, unban, kick and warn are moderation's (docs/protocol.md, "Moderation"): queued only by the
+ * moderation service, never by POST /api/game/command.
+ */
+export const GameCommandTypeSchema = z.enum([
+  'teleport',
+  'heal',
+  'speed',
+  'reset',
+  'execute',
+  'script',
+  'ban',
+  'unban',
+  'kick',
+  'warn',
+]);
 export type GameCommandType = z.infer<typeof GameCommandTypeSchema>;
 
 const EmptyDataSchema = z.object({}).strict().optional();
@@ -246,7 +261,7 @@ export const CommandViewSchema = z
     serverId: z.string().nullable(),
     type: GameCommandTypeSchema,
     status: CommandStatusSchema,
-    source: z.enum(['dashboard', 'execution', 'admin']),
+    source: z.enum(['dashboard', 'execution', 'admin', 'moderation']),
     executionId: z.string().nullable(),
     attempts: z.number().int(),
     output: z.string().nullable(),

@@ -16,6 +16,10 @@ export const NOTIFICATION_EVENTS = [
   'mass-execution.finished',
   'api-key.regenerated',
   'sign-in.new-address',
+  'player.kicked',
+  'player.warned',
+  'player.banned',
+  'player.unbanned',
 ] as const;
 export const NotificationEventSchema = z.enum(NOTIFICATION_EVENTS, {
   error: `events: each must be one of ${NOTIFICATION_EVENTS.join(', ')}`,
@@ -34,6 +38,10 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEventKind, string> = 
   'mass-execution.finished': 'Mass execution finished',
   'api-key.regenerated': 'API key regenerated',
   'sign-in.new-address': 'Sign-in from a new address',
+  'player.kicked': 'Player kicked',
+  'player.warned': 'Player warned',
+  'player.banned': 'Player banned (or a ban changed)',
+  'player.unbanned': 'Player unbanned',
   test: 'Test event',
 };
 

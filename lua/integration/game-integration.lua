@@ -2,7 +2,8 @@
 --
 -- Put this in a Script in ServerScriptService. It links this game server to your Moonrelay
 -- dashboard: about every 2 seconds it reports the player's data, it takes the commands you send
--- (teleport, heal, speed, reset, and code to run) the moment you send them, it runs your
+-- (teleport, heal, speed, reset, code to run, and the kicks, warnings and bans of Players) the
+-- moment you send them, it runs your
 -- auto-execute scripts once, and what this server's scripts print, warn and throw shows in the
 -- dashboard's Console.
 --
@@ -56,6 +57,11 @@ local PLAYER_NAME_MAX_BYTES = 100
 -- name cut to this many bytes (Roblox allows 20 characters of each).
 local ROSTER_MAX_PLAYERS = 700
 local ROSTER_NAME_MAX_BYTES = 60
+-- Moderation: Roblox's error for one player of a ban or unban is sent up to this many bytes (its
+-- control characters made spaces), so a report on the 50 players of one BanAsync call stays well
+-- inside MAX_TEXT_BYTES. A warning shows on the player's screen this many seconds.
+local BAN_ERROR_MAX_BYTES = 500
+local WARNING_SECONDS = 10
 -- Command ids remembered to skip a repeated delivery (delivery is at least once).
 local REMEMBERED_COMMANDS = 500
 local BASE_WALK_SPEED = 16
@@ -709,6 +715,140 @@ function handlers.reset()
   return "Character reset"
 end
 
+-- Moderation (docs/protocol.md, "Moderation"): kicks and warnings for a player on this server, and
+-- bans and unbans through Roblox's Ban API.
+
+local BANNING_OFF = "Players.BanningEnabled is off in this place: turn it on in Studio (select Players,"
+  .. " tick BanningEnabled in Properties) and publish the place, then ban again"
+
+local function playerById(data)
+  local userId = numberField(data, "userId")
+  local player = Players:GetPlayerByUserId(userId)
+  if not player then
+    error("Player " .. tostring(userId) .. " is not on this server", 0)
+  end
+  return player
+end
+
+function handlers.kick(data)
+  local player = playerById(data)
+  local name = player.Name
+  player:Kick(tostring(data.message or ""))
+  return "Kicked " .. name
+end
+
+-- A warning is a banner across the top of the player's screen: a ScreenGui in their PlayerGui
+-- (only they see it), removed after WARNING_SECONDS.
+function handlers.warn(data)
+  local player = playerById(data)
+  local playerGui = player:FindFirstChildOfClass("PlayerGui")
+  if not playerGui then
+    error(player.Name .. " has no PlayerGui to show the warning in", 0)
+  end
+  local gui = Instance.new("ScreenGui")
+  gui.Name = "MoonrelayWarning"
+  gui.ResetOnSpawn = false
+  gui.DisplayOrder = 1000
+  local label = Instance.new("TextLabel")
+  label.Name = "Message"
+  label.Size = UDim2.fromScale(1, 0.15)
+  label.BackgroundColor3 = Color3.fromRGB(120, 20, 20)
+  label.TextColor3 = Color3.fromRGB(255, 255, 255)
+  label.TextScaled = true
+  label.TextWrapped = true
+  label.Text = "Warning: " .. tostring(data.message or "")
+  label.Parent = gui
+  gui.Parent = playerGui
+  task.delay(WARNING_SECONDS, function()
+    gui:Destroy()
+  end)
+  return "Warned " .. player.Name
+end
+
+local function userIdList(data)
+  local ids = {}
+  if type(data.userIds) == "table" then
+    for _, userId in ipairs(data.userIds) do
+      if type(userId) == "number" then
+        table.insert(ids, userId)
+      end
+    end
+  end
+  return ids
+end
+
+local function banError(text)
+  return safeText((string.gsub(text, "%c", " ")), BAN_ERROR_MAX_BYTES)
+end
+
+-- Which players a failed BanAsync or UnbanAsync failed for. With several UserIds Roblox joins one
+-- message per player into the error: a line that names a player's id is that player's error, and a
+-- player no line names was applied. A text that names none of them (banning off, Roblox's service
+-- down) failed them all.
+local function failuresOf(ids, text)
+  local failed = {}
+  local named = false
+  for line in string.gmatch(text, "[^\n]+") do
+    for _, userId in ipairs(ids) do
+      if string.find(line, "%f[%d]" .. tostring(userId) .. "%f[%D]") then
+        failed[tostring(userId)] = banError(line)
+        named = true
+      end
+    end
+  end
+  if not named then
+    for _, userId in ipairs(ids) do
+      failed[tostring(userId)] = banError(text)
+    end
+  end
+  return failed
+end
+
+-- A ban or unban: one BanAsync / UnbanAsync call (at most 50 ids), in its own thread as it yields.
+-- Reported as JSON, "applied": [ids] and "failed": { "id": "Roblox's error" }; with banning off, as a failed
+-- command (its error says so) rather than a call that could hang or fail per player.
+local function runModeration(id, command, data, startedAt)
+  local ids = userIdList(data)
+  if #ids == 0 then
+    finish(id, false, "", "No players to " .. command.type, startedAt)
+    return
+  end
+  local readable, enabled = pcall(function()
+    return Players.BanningEnabled
+  end)
+  if readable and enabled == false then
+    finish(id, false, "", BANNING_OFF, startedAt)
+    return
+  end
+  task.spawn(function()
+    local ok, failure = pcall(function()
+      if command.type == "ban" then
+        Players:BanAsync({
+          UserIds = ids,
+          Duration = tonumber(data.durationSeconds) or -1,
+          DisplayReason = tostring(data.displayReason or ""),
+          PrivateReason = tostring(data.privateReason or ""),
+          ExcludeAltAccounts = data.excludeAltAccounts == true,
+          ApplyToUniverse = true,
+        })
+      else
+        Players:UnbanAsync({ UserIds = ids, ApplyToUniverse = true })
+      end
+    end)
+    local failed = {}
+    if not ok then
+      failed = failuresOf(ids, tostring(failure))
+    end
+    local applied = {}
+    for _, userId in ipairs(ids) do
+      if not failed[tostring(userId)] then
+        table.insert(applied, userId)
+      end
+    end
+    finish(id, true, HttpService:JSONEncode({ applied = applied, failed = failed }), nil, startedAt)
+  end)
+end
+
 local function runCommand(command)
   local id = command.id
   if type(id) ~= "string" then
@@ -734,6 +874,10 @@ local function runCommand(command)
       commandEnded(id)
       finish(id, success, output, errorText, startedAt)
     end)
+    return
+  end
+  if command.type == "ban" or command.type == "unban" then
+    runModeration(id, command, data, startedAt)
     return
   end
   local handler = handlers[command.type]

@@ -72,6 +72,8 @@ import { createScheduleRuns } from './modules/schedules/schedule-runs.ts';
 import { mountScheduleRoutes } from './modules/schedules/schedules.routes.ts';
 import { mountPlayerRoutes } from './modules/players/players.routes.ts';
 import { createPlayersService } from './modules/players/players.service.ts';
+import { mountModerationRoutes } from './modules/moderation/moderation.routes.ts';
+import { createModerationService } from './modules/moderation/moderation.service.ts';
 import { createRoster, ROSTER_SWEEP_MS } from './modules/players/roster.ts';
 import { isLive } from './modules/game/game-server-view.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
@@ -120,6 +122,8 @@ export interface MoonrelayApp {
 const DISCONNECT_SWEEP_MS = 1_000;
 const COMMAND_SWEEP_MS = 5_000;
 const CONSOLE_PRUNE_MS = 5_000;
+/** How often bans waiting for a live server are offered to one, and stranded results settled. */
+const MODERATION_SWEEP_MS = 5_000;
 /** How often notification events whose next try came due (retries, rate limits) are handed out. */
 const NOTIFICATION_SWEEP_MS = 1_000;
 
@@ -161,12 +165,17 @@ export function createServices(
   // The execution service and the game link need each other (a run becomes a command; a command's
   // result completes a run), so the commands reach the executions through this late-bound call.
   let completeGameRuns: (commands: CommandView[]) => Promise<void> = async () => {};
+  // Moderation's bans, kicks and warnings are commands too; their results reach it the same way.
+  let settleModeration: (commands: CommandView[]) => Promise<void> = async () => {};
   // Mass-execution parts move on with their commands, in whichever process records the step.
   const massProgress = createMassProgress({ db, bus, claimExpiryMs: GAME_COMMAND_EXPIRY_MS });
   const commands = createCommandsService({
     db,
     bus,
-    onFinished: (finished) => completeGameRuns(finished),
+    onFinished: async (finished) => {
+      await completeGameRuns(finished);
+      await settleModeration(finished);
+    },
     onMoved: (moved) => massProgress.commandsChanged(moved),
   });
   const box = createSecretBox(loadServerSecret(config.appSecret, config.dataDir), 'api-keys');
@@ -221,6 +230,12 @@ export function createServices(
   const gameServerChanges: typeof serverChanges = {
     ...serverChanges,
     pinged(presence) {
+      // A server that just connected takes the bans and unbans waiting for one.
+      if (presence.connectedAtMs === presence.lastPingMs) {
+        moderation
+          .dispatch(presence.userId)
+          .catch((error: unknown) => logger.warn({ err: error }, 'sending waiting bans failed; the sweep retries'));
+      }
       notificationSources.serverPinged(presence);
       serverChanges.pinged(presence);
     },
@@ -266,6 +281,15 @@ export function createServices(
     newServers: platform.rateLimitBackend.counter('game-new-servers', config.gameNewServersPerKeyPerMinute, 60),
     logger,
   });
+  const moderation = createModerationService({
+    db,
+    audit,
+    commands,
+    liveServers: (ownerId) => gameLink.liveServers(ownerId),
+    raise: (userId, build) => notifier.raise(userId, build),
+    logger,
+  });
+  settleModeration = (finished) => moderation.commandsFinished(finished);
   // Redis restarted empty: the servers whose pings are held here are alive; say so at once.
   platform.onRedisRestored(() => {
     gameLink.restoreHeldPresence().catch((error: unknown) => logger.warn({ err: error }, 'presence restore failed'));
@@ -399,6 +423,7 @@ export function createServices(
     scheduleRuns,
     roster,
     players,
+    moderation,
     runs,
     runRetention,
     sandboxPool,
@@ -468,6 +493,7 @@ function startSweeps(services: ReturnType<typeof createServices>, logger: Logger
     every(RUN_RETENTION_SWEEP_MS, 'run retention sweep', () => services.runRetention.sweep()),
     every(CONSOLE_PRUNE_MS, 'console prune', () => services.consoleLines.prune()),
     every(ROSTER_SWEEP_MS, 'player sessions sweep', () => services.roster.sweep()),
+    every(MODERATION_SWEEP_MS, 'moderation sweep', () => services.moderation.sweep()),
     every(NOTIFICATION_SWEEP_MS, 'notification sweep', () => services.notificationDelivery.sweep()),
   ];
   return () => stops.forEach((stop) => stop());
@@ -540,6 +566,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
   mountRunRoutes(api, services.rateLimits, services.runs);
   mountScriptRoutes(api, services.rateLimits, services.scripts);
   mountScheduleRoutes(api, services.rateLimits, services.schedules);
+  mountModerationRoutes(api, services.rateLimits, { moderation: services.moderation, users: services.users });
   mountPlayerRoutes(api, services.rateLimits, services.players);
   mountLuaToolsRoutes(api, services.rateLimits, services.luaTools);
   const fastRoutes = mountGameRoutes(api, services.rateLimits, {

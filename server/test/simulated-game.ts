@@ -40,6 +40,11 @@ export class SimulatedGame {
   /** Results waiting for the next ping. */
   private outbox: CommandResult[] = [];
   private loop: { stop: boolean; done: Promise<void> } | undefined;
+  /** Each BanAsync call this game made (user ids), in order: a Roblox ban applied once per entry. */
+  readonly banCalls: number[][] = [];
+  readonly unbanCalls: number[][] = [];
+  /** Kick and warning messages, with the player they went to. */
+  readonly told: { type: 'kick' | 'warn'; userId: number; message: string }[] = [];
   /** The last error the loop met (a refused key, the server gone). */
   lastError: string | undefined;
 
@@ -168,6 +173,17 @@ export class SimulatedGame {
         if (!outcome.success) throw new Error(outcome.error ?? 'the script failed');
         return outcome.output;
       }
+      // Moderation (docs/protocol.md, "Moderation"): every player applied, reported as the script does.
+      case 'ban':
+      case 'unban': {
+        const userIds = (data.userIds as number[]).slice();
+        (command.type === 'ban' ? this.banCalls : this.unbanCalls).push(userIds);
+        return JSON.stringify({ applied: userIds, failed: {} });
+      }
+      case 'kick':
+      case 'warn':
+        this.told.push({ type: command.type, userId: Number(data.userId), message: String(data.message) });
+        return '';
     }
   }
 

@@ -62,6 +62,7 @@ describeEachEngine('data layer', (engine) => {
       '018-passkeys',
       '019-notifications',
       '020-players',
+      '021-moderation',
       '022-open-cloud',
       '024-mass-execution-batches',
     ]);

@@ -410,6 +410,33 @@ export interface PlayerSessionsTable {
   leftAt: string | null;
 }
 
+/** A note, warning, kick, ban or unban an owner took on a Roblox player (migration 021). */
+export interface ModerationActionsTable {
+  id: string;
+  userId: string;
+  robloxUserId: string;
+  /** note | warning | kick | ban | unban */
+  kind: string;
+  actorId: string | null;
+  actorName: string | null;
+  message: string;
+  privateReason: string | null;
+  /** null: permanent */
+  durationSeconds: number | null;
+  excludeAltAccounts: Generated<number>;
+  /** game | open_cloud; null for notes */
+  path: string | null;
+  /** pending | applied | failed */
+  state: string;
+  error: string | null;
+  commandId: string | null;
+  serverId: string | null;
+  replaces: string | null;
+  endedBy: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
 /** A user's notification destination (migration 019); URL and secret sealed. */
 export interface NotificationDestinationsTable {
   id: string;
@@ -577,6 +604,7 @@ export interface Database {
   players: PlayersTable;
   playerNames: PlayerNamesTable;
   playerSessions: PlayerSessionsTable;
+  moderationActions: ModerationActionsTable;
   notificationDestinations: NotificationDestinationsTable;
   notificationDeliveries: NotificationDeliveriesTable;
   notificationAttempts: NotificationAttemptsTable;

@@ -60,6 +60,10 @@ export interface EmulatedGameOptions {
   maxRunSeconds?: number;
   /** Also print every output line to the console (for debugging a test). */
   echo?: boolean;
+  /** Players.BanningEnabled (a place setting only Studio changes). Default true. */
+  banningEnabled?: boolean;
+  /** Roblox's error for a player's ban or unban, by user id: a Ban API call with such players fails for them. */
+  banFailures?: Record<string, string>;
 }
 
 /** Roblox's output: print, warn, an uncaught error, and the blue info lines (an error's stack). */
@@ -111,6 +115,22 @@ interface Control {
   setCharacter(changes: string): void;
   removePlayer(name: string): boolean;
   addPlayer(spec: string): void;
+  moderation(): string;
+  setBanningEnabled(enabled: boolean): void;
+}
+
+/** What the game's moderation did: Ban API calls (their configs), kicks, and the text on each player's screen. */
+export interface ModerationState {
+  bans: {
+    UserIds: number[];
+    Duration: number;
+    DisplayReason: string;
+    PrivateReason: string;
+    ExcludeAltAccounts: boolean;
+  }[];
+  unbans: { UserIds: number[] }[];
+  kicks: { userId: number; message: string }[];
+  screens: Record<string, string[]>;
 }
 
 interface Delivery {
@@ -188,6 +208,8 @@ export class EmulatedGame {
       player: settings.player === undefined ? DEFAULT_PLAYER : settings.player,
       players: settings.players,
       studio: settings.studio ?? false,
+      banningEnabled: settings.banningEnabled ?? true,
+      banFailures: settings.banFailures ?? {},
     };
     try {
       engine.global.loadString(readModule('roblox-emulation'), '@roblox-emulation.lua');
@@ -238,6 +260,18 @@ export class EmulatedGame {
     this.assertRunning();
     if (!this.call(() => this.control.removePlayer(name))) throw new Error(`No player named ${name}`);
     this.wake();
+  }
+
+  /** What the game's moderation did so far. */
+  moderation(): ModerationState {
+    this.assertRunning();
+    return JSON.parse(this.call(() => this.control.moderation())) as ModerationState;
+  }
+
+  /** Switches Players.BanningEnabled. */
+  setBanningEnabled(enabled: boolean): void {
+    this.assertRunning();
+    this.call(() => this.control.setBanningEnabled(enabled));
   }
 
   /** The text of the output lines, optionally of one kind. */

@@ -491,6 +491,11 @@ baseMethods.FindFirstChildWhichIsA = method("FindFirstChildWhichIsA", function(i
   return nil
 end)
 
+baseMethods.Destroy = method("Destroy", function(instance)
+  state(instance).setParent(nil)
+  state(instance).destroyed = true
+end)
+
 baseMethods.GetChildren = method("GetChildren", function(instance)
   return table.move(state(instance).children, 1, #state(instance).children, 1, {})
 end)
@@ -654,8 +659,13 @@ end
 local Players = newInstance({
   className = "Players",
   name = "Players",
-  properties = { PlayerAdded = "readonly", PlayerRemoving = "readonly", LocalPlayer = "readonly" },
-  values = { PlayerAdded = newSignal(), PlayerRemoving = newSignal() },
+  properties = {
+    PlayerAdded = "readonly",
+    PlayerRemoving = "readonly",
+    LocalPlayer = "readonly",
+    BanningEnabled = "readonly",
+  },
+  values = { PlayerAdded = newSignal(), PlayerRemoving = newSignal(), BanningEnabled = options.banningEnabled ~= false },
 })
 Players.Parent = game
 
@@ -670,6 +680,58 @@ playersState.methods.GetPlayerByUserId = method("GetPlayerByUserId", function(_,
     end
   end
   return nil
+end)
+
+-- Roblox's Ban API (Players:BanAsync, UnbanAsync). Each call is recorded for the host
+-- (control.moderation) and yields a moment, as the real calls do. options.banFailures maps a user
+-- id to the error Roblox gives for that player: a call with such players fails, its error one
+-- message per failing player joined by newlines (the others in the call are applied).
+local moderation = { bans = {}, unbans = {}, kicks = {} }
+local function checkBanConfig(config, name)
+  if type(config) ~= "table" or type(config.UserIds) ~= "table" then
+    error("Players:" .. name .. " expects a config table with UserIds", 3)
+  end
+  if #config.UserIds > 50 then
+    error("Players:" .. name .. ": UserIds holds at most 50 ids", 3)
+  end
+  if not playersState.values.BanningEnabled then
+    error("Players:" .. name .. " failed: BanningEnabled is false for this place", 3)
+  end
+end
+local function banCall(config, name, into)
+  checkBanConfig(config, name)
+  scheduler.sleep(0)
+  local failures = {}
+  for _, userId in ipairs(config.UserIds) do
+    local failure = (options.banFailures or {})[tostring(userId)]
+    if failure then
+      table.insert(failures, "UserId " .. tostring(userId) .. ": " .. failure)
+    end
+  end
+  table.insert(into, config)
+  return failures
+end
+local function raiseFailures(failures)
+  if #failures > 0 then
+    error(table.concat(failures, "\n"), 0)
+  end
+end
+playersState.methods.BanAsync = method("BanAsync", function(_, config)
+  if config and (config.Duration == 0 or (type(config.Duration) == "number" and config.Duration < -1)) then
+    error("Players:BanAsync: Duration must be -1 or a positive number of seconds", 2)
+  end
+  local failures = banCall(config, "BanAsync", moderation.bans)
+  -- A banned player in this server is removed from it, as Roblox does.
+  for _, userId in ipairs(config.UserIds) do
+    local player = Players:GetPlayerByUserId(userId)
+    if player and not (options.banFailures or {})[tostring(userId)] then
+      player:Kick(tostring(config.DisplayReason or ""))
+    end
+  end
+  raiseFailures(failures)
+end)
+playersState.methods.UnbanAsync = method("UnbanAsync", function(_, config)
+  raiseFailures(banCall(config, "UnbanAsync", moderation.unbans))
 end)
 
 -- The players: options.players (all of them, in join order), else options.player (one, or none).
@@ -695,6 +757,18 @@ local function addPlayer(spec)
   })
   local playerCharacter, playerRoot, playerHumanoid = newCharacter(spec.name, spec)
   player.Character = playerCharacter
+  local playerGui = newInstance({ className = "PlayerGui", name = "PlayerGui", isA = { "BasePlayerGui" } })
+  playerGui.Parent = player
+  -- Player:Kick(message): out of the game at once (PlayerRemoving fires), the message recorded.
+  state(player).methods.Kick = method("Kick", function(kicked, message)
+    table.insert(moderation.kicks, { userId = kicked.UserId, message = tostring(message or "") })
+    fire(state(Players).values.PlayerRemoving, kicked)
+    local kickedCharacter = kicked.Character
+    kicked.Parent = nil
+    if kickedCharacter then
+      kickedCharacter.Parent = nil
+    end
+  end)
   player.Parent = Players
   if not character then
     character, root, humanoid = playerCharacter, playerRoot, playerHumanoid
@@ -887,6 +961,52 @@ function reportError(thread, message)
 end
 
 ---------------------------------------------------------------------------------------------------
+-- Instance.new for the interface objects a server script builds (a ScreenGui with a TextLabel in a
+-- player's PlayerGui), with UDim2 and Color3 values for their properties
+
+local guiProperties = {
+  ScreenGui = { ResetOnSpawn = true, DisplayOrder = true, Enabled = true, IgnoreGuiInset = true },
+  TextLabel = {
+    Text = true,
+    Size = true,
+    Position = true,
+    BackgroundColor3 = true,
+    BackgroundTransparency = true,
+    TextColor3 = true,
+    TextScaled = true,
+    TextWrapped = true,
+    Font = true,
+  },
+}
+Instance = {}
+function Instance.new(className, parent)
+  local properties = guiProperties[className]
+  if not properties then
+    error('Unable to create an Instance of type "' .. tostring(className) .. '" (not emulated)', 2)
+  end
+  local instance = newInstance({ className = className, name = className, isA = { "GuiObject" }, properties = properties, values = { Text = "" } })
+  if parent then
+    instance.Parent = parent
+  end
+  return instance
+end
+
+UDim2 = {}
+function UDim2.new(xScale, xOffset, yScale, yOffset)
+  return setmetatable({ X = { Scale = xScale, Offset = xOffset }, Y = { Scale = yScale, Offset = yOffset } }, { __type = "UDim2" })
+end
+function UDim2.fromScale(x, y)
+  return UDim2.new(x, 0, y, 0)
+end
+Color3 = {}
+function Color3.fromRGB(r, g, b)
+  return setmetatable({ R = r / 255, G = g / 255, B = b / 255 }, { __type = "Color3" })
+end
+function Color3.new(r, g, b)
+  return setmetatable({ R = r, G = g, B = b }, { __type = "Color3" })
+end
+
+---------------------------------------------------------------------------------------------------
 -- DateTime: the wall clock (Roblox's DateTime.now), in Unix milliseconds
 
 DateTime = {}
@@ -1007,6 +1127,30 @@ function control.removePlayer(name)
     end
   end
   return false
+end
+
+-- What the game's moderation did (JSON): BanAsync and UnbanAsync calls (their configs), kicks, and
+-- the text on each player's screen now (the TextLabels in their PlayerGui).
+function control.moderation()
+  local screens = {}
+  for _, player in ipairs(Players:GetChildren()) do
+    local texts = {}
+    local playerGui = player:FindFirstChildOfClass("PlayerGui")
+    for _, gui in ipairs(playerGui and playerGui:GetChildren() or {}) do
+      for _, child in ipairs(gui:GetChildren()) do
+        if state(child).className == "TextLabel" then
+          table.insert(texts, child.Text)
+        end
+      end
+    end
+    screens[player.Name] = texts
+  end
+  return json.encode({ bans = moderation.bans, unbans = moderation.unbans, kicks = moderation.kicks, screens = screens })
+end
+
+-- Switches Players.BanningEnabled (a place setting only Studio changes).
+function control.setBanningEnabled(enabled)
+  playersState.values.BanningEnabled = enabled
 end
 
 function control.sleepingCount()

@@ -19,6 +19,7 @@ import * as twoFactor from './017-two-factor.ts';
 import * as passkeys from './018-passkeys.ts';
 import * as notifications from './019-notifications.ts';
 import * as players from './020-players.ts';
+import * as moderation from './021-moderation.ts';
 import * as openCloud from './022-open-cloud.ts';
 import * as massExecutionBatches from './024-mass-execution-batches.ts';
 
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '018-passkeys': passkeys,
   '019-notifications': notifications,
   '020-players': players,
+  '021-moderation': moderation,
   '022-open-cloud': openCloud,
   '024-mass-execution-batches': massExecutionBatches,
 };

@@ -8,7 +8,8 @@ import { auditRepo, type AuditRow } from './audit.repo.ts';
 /**
  * What the audit log records (spec: every admin action, and the security events worth a look).
  * Names are `<who>.<what>`: admin.* by an admin in the panel, account.* by users on their own
- * account, security.* by the server, cli.* from the command line.
+ * account, security.* by the server, cli.* from the command line, moderation.* by owners (or admins)
+ * on the players of their games (the target is the Roblox user id; the owner is in the details).
  */
 export const AUDIT_ACTIONS = {
   adminKeyRegenerated: 'admin.key_regenerated',
@@ -34,6 +35,14 @@ export const AUDIT_ACTIONS = {
   accountOpenCloudKeyRemoved: 'account.open_cloud_key_removed',
   loginLocked: 'security.login_locked',
   cliRoleChanged: 'cli.role_changed',
+  moderationNote: 'moderation.note',
+  moderationWarning: 'moderation.warning',
+  moderationKick: 'moderation.kick',
+  moderationBan: 'moderation.ban',
+  moderationBanEdited: 'moderation.ban_edited',
+  moderationUnban: 'moderation.unban',
+  /** A kick, warning, ban or unban's result came back (applied, or failed with Roblox's error). */
+  moderationOutcome: 'moderation.outcome',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
@@ -45,7 +54,7 @@ export interface AuditActor {
 export interface AuditRecord {
   actor: AuditActor;
   action: AuditAction;
-  targetType: 'user' | 'batch';
+  targetType: 'user' | 'batch' | 'player';
   targetId: string | null;
   details?: Record<string, unknown>;
 }

@@ -91,7 +91,12 @@ export function createCommandsService(deps: {
   };
 
   return {
-    async enqueue(userId: string, request: GameCommandRequest, options: EnqueueOptions): Promise<CommandRow[]> {
+    /** Queues a command: a request from the dashboard or API, or one of moderation's (ban, unban, kick, warn). */
+    async enqueue(
+      userId: string,
+      request: GameCommandRequest | { type: GameCommandType; data?: Record<string, unknown> },
+      options: EnqueueOptions,
+    ): Promise<CommandRow[]> {
       const createdAt = nowIso();
       const rows: CommandRow[] = options.serverIds.map((serverId, index) => ({
         id: options.idFor?.(serverId, index) ?? crypto.randomUUID(),

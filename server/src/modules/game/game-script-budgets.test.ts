@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as limits from '@moonrelay/contract/constants';
 import { DEFAULT_BODY_LIMIT_BYTES, endpoints } from '@moonrelay/contract/endpoints';
+import { BAN_MAX_USERS_PER_CALL } from '@moonrelay/contract/moderation';
 
 /**
  * The game script's budgets (docs/protocol.md, "The script's budgets") against the server's limits:
@@ -81,6 +82,7 @@ describe("the game script's budgets", () => {
       'CONSOLE_BUFFER_LINES',
       'ROSTER_MAX_PLAYERS',
       'ROSTER_NAME_MAX_BYTES',
+      'BAN_ERROR_MAX_BYTES',
     ]);
     for (const row of rows) expect(row.value, row.what).toBe(budget(row.constant));
   });
@@ -116,6 +118,14 @@ describe("the game script's budgets", () => {
       limits.GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS,
     );
     expect(budget('PLAYER_NAME_MAX_BYTES')).toBeLessThanOrEqual(limits.GAME_PLAYER_NAME_MAX_CHARS);
+  });
+
+  it('moderation: a report on the most players one BanAsync call takes, each with the longest error, fits one output', () => {
+    // Each failed player costs its id as a key (16 digits and quotes), the error (control characters
+    // are made spaces, so only quotes and backslashes escape: two bytes a byte at worst), and the
+    // JSON around them; the applied list is empty then.
+    const perPlayer = 20 + 2 * budget('BAN_ERROR_MAX_BYTES') + 10;
+    expect(BAN_MAX_USERS_PER_CALL * perPlayer + 40).toBeLessThanOrEqual(budget('MAX_TEXT_BYTES'));
   });
 
   it('roster: no more players than the server takes; a whole roster with one result fits the largest ping', () => {

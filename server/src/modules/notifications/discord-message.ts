@@ -22,6 +22,10 @@ export const DISCORD_COLOURS: Record<NotificationEventKind, number> = {
   'mass-execution.finished': 0x3498db,
   'api-key.regenerated': 0x9b59b6,
   'sign-in.new-address': 0xf1c40f,
+  'player.kicked': 0xe59866,
+  'player.warned': 0xf4d03f,
+  'player.banned': 0x922b21,
+  'player.unbanned': 0x1abc9c,
   test: 0x95a5a6,
 };
 

@@ -30,7 +30,7 @@ export function mountOpenCloudRoutes(
     return { success: true as const };
   });
   // Bans are the players' business: who may see them is decided where the players' is.
-  mountEndpoint(router, endpoints.listBans, limits, ({ principal, query }) =>
+  mountEndpoint(router, endpoints.listRobloxBans, limits, ({ principal, query }) =>
     deps.bans.list(playersOwner(viewerOf(principal), query.ownerId), query.limit),
   );
   mountEndpoint(router, endpoints.importBans, limits, ({ principal, query }) =>

@@ -138,11 +138,20 @@ async function exampleContext(server: TestServer) {
       serverId: 'b0f3c0de-5d1e-4f4e-9a49-1c2d3e4f5a6b',
       roster: {
         count: 1,
-        players: [{ userId: 156, name: 'builderman', displayName: 'Builder', accountAgeDays: 7215 }],
+        players: [
+          { userId: 156, name: 'builderman', displayName: 'Builder', accountAgeDays: 7215 },
+          { userId: 157, name: 'builderwoman', displayName: 'Builder', accountAgeDays: 7000 },
+        ],
       },
     },
   });
   expect(game.status).toBe(200);
+  // The second player is banned, for the ban list, its edit and its unban.
+  const banned = await server.call('POST', '/api/players/157/ban', {
+    token,
+    body: { durationSeconds: -1, displayReason: 'Exploiting: flying out of the map' },
+  });
+  expect(banned.status).toBe(200);
   const destination = await server.call('POST', '/api/notifications/destinations', {
     token,
     body: EXAMPLES.createNotificationDestination!.body,

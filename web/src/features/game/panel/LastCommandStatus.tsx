@@ -11,6 +11,10 @@ const COMMAND_NAMES: Record<GameCommandType, string> = {
   reset: 'Reset',
   execute: 'Script',
   script: 'Script',
+  ban: 'Ban',
+  unban: 'Unban',
+  kick: 'Kick',
+  warn: 'Warning',
 };
 
 /**

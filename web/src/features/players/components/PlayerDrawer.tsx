@@ -15,6 +15,7 @@ import type { PlayerRecord } from '@moonrelay/contract/players';
 import { ApiError, messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { usePlayerRecord } from '../api/players.ts';
+import { PlayerModeration } from './PlayerModeration.tsx';
 
 /** Seconds as "3 h 12 min" (or "45 s"). */
 export function formatPlayTime(seconds: number): string {
@@ -24,7 +25,7 @@ export function formatPlayTime(seconds: number): string {
   return `${Math.floor(minutes / 60).toLocaleString()} h ${minutes % 60} min`;
 }
 
-/** One player's record: totals, names seen and latest sessions. */
+/** One player's record: totals, moderation, names seen and latest sessions. */
 export function PlayerDrawer({ userId, onClose }: { userId: number | null; onClose(): void }) {
   return (
     <Drawer.Root
@@ -115,6 +116,8 @@ function PlayerBody({ player }: { player: PlayerRecord }) {
           </DataList.ItemValue>
         </DataList.Item>
       </DataList.Root>
+
+      <PlayerModeration userId={player.userId} online={player.online} />
 
       <Stack gap="2">
         <Text fontWeight="semibold">Names seen</Text>

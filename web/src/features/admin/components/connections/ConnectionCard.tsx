@@ -109,6 +109,10 @@ const COMMAND_NAMES: Record<GameCommandType, string> = {
   reset: 'Reset',
   execute: 'Script',
   script: 'Script',
+  ban: 'Ban',
+  unban: 'Unban',
+  kick: 'Kick',
+  warn: 'Warning',
 };
 
 /** How the last command sent from this card is doing, as `command:update` events tell. */

@@ -1,0 +1,182 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { ModerationActionsTable } from '../../db/schema.ts';
+
+export type ModerationRow = Selectable<ModerationActionsTable>;
+
+/** The game command kinds a moderation row may be carried by. */
+const CARRIED_BY_GAME = ['ban', 'unban'] as const;
+/** A ban that is not failed and not ended (expiry is checked by the caller, in one place). */
+const IN_FORCE = ['pending', 'applied'] as const;
+
+export const moderationRepo = {
+  async insert(db: Db, rows: Insertable<ModerationActionsTable>[]): Promise<void> {
+    if (rows.length) await db.insertInto('moderationActions').values(rows).execute();
+  },
+
+  find(db: Db, id: string): Promise<ModerationRow | undefined> {
+    return db.selectFrom('moderationActions').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** A player's actions, newest first. */
+  history(db: Db, userId: string, robloxUserId: string, limit: number): Promise<ModerationRow[]> {
+    return db
+      .selectFrom('moderationActions')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('robloxUserId', '=', robloxUserId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  /** The bans not failed and not replaced or lifted (of one player, or all of the owner's), newest first. */
+  unendedBans(db: Db, userId: string, robloxUserIds?: string[]): Promise<(ModerationRow & { name: string | null })[]> {
+    let query = db
+      .selectFrom('moderationActions as m')
+      .leftJoin('players as p', (join) =>
+        join.onRef('p.userId', '=', 'm.userId').onRef('p.robloxUserId', '=', 'm.robloxUserId'),
+      )
+      .selectAll('m')
+      .select('p.name')
+      .where('m.userId', '=', userId)
+      .where('m.kind', '=', 'ban')
+      .where('m.state', 'in', IN_FORCE)
+      .where('m.endedBy', 'is', null);
+    if (robloxUserIds) query = query.where('m.robloxUserId', 'in', robloxUserIds);
+    return query.orderBy('m.createdAt', 'desc').orderBy('m.id', 'desc').execute();
+  },
+
+  /** Marks a ban as replaced (an edit) or lifted (an unban) by another action. */
+  async endBan(db: Db, banId: string, endedBy: string): Promise<void> {
+    await db.updateTable('moderationActions').set({ endedBy }).where('id', '=', banId).execute();
+  },
+
+  /** Bans and unbans waiting for a live game server of this owner, oldest first. */
+  waitingForGame(db: Db, userId: string): Promise<ModerationRow[]> {
+    return db
+      .selectFrom('moderationActions')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .where('userId', '=', userId)
+      .where('path', '=', 'game')
+      .where('kind', 'in', CARRIED_BY_GAME)
+      .where('commandId', 'is', null)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** Owners with bans or unbans waiting for a live game server. */
+  async ownersWaiting(db: Db): Promise<string[]> {
+    const rows = await db
+      .selectFrom('moderationActions')
+      .select('userId')
+      .distinct()
+      .where('state', '=', 'pending')
+      .where('path', '=', 'game')
+      .where('kind', 'in', CARRIED_BY_GAME)
+      .where('commandId', 'is', null)
+      .execute();
+    return rows.map((row) => row.userId);
+  },
+
+  /**
+   * Gives waiting rows to a command. The UPDATE repeats "still waiting", so two dispatchers racing
+   * (two instances, or a connect and a sweep) cannot both send a row: each row goes to one command.
+   */
+  claim(db: Db, ids: string[], commandId: string): Promise<ModerationRow[]> {
+    return db
+      .updateTable('moderationActions')
+      .set({ commandId })
+      .where('id', 'in', ids)
+      .where('state', '=', 'pending')
+      .where('commandId', 'is', null)
+      .returningAll()
+      .execute();
+  },
+
+  /** The pending rows a command carries. */
+  pendingForCommand(db: Db, commandId: string): Promise<ModerationRow[]> {
+    return db
+      .selectFrom('moderationActions')
+      .selectAll()
+      .where('commandId', '=', commandId)
+      .where('state', '=', 'pending')
+      .execute();
+  },
+
+  /** The command never ran: its rows wait for a server again. */
+  async release(db: Db, commandId: string): Promise<void> {
+    await db
+      .updateTable('moderationActions')
+      .set({ commandId: null, serverId: null })
+      .where('commandId', '=', commandId)
+      .where('state', '=', 'pending')
+      .execute();
+  },
+
+  /** Records an outcome once: a row that is no longer pending is left as it is (answers undefined). */
+  complete(
+    db: Db,
+    id: string,
+    outcome: { state: 'applied' | 'failed'; error: string | null; serverId?: string | null },
+    now: string,
+  ): Promise<ModerationRow | undefined> {
+    return db
+      .updateTable('moderationActions')
+      .set((eb) => ({
+        state: outcome.state,
+        error: outcome.error,
+        completedAt: now,
+        // The game server that carried it out, once known.
+        serverId: outcome.serverId ? eb.val(outcome.serverId) : eb.ref('serverId'),
+      }))
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /**
+   * Pending rows whose command has finished (or is gone), with that command: what a crash between a
+   * command's result and its rows' update leaves behind, settled by the sweep from the stored result.
+   */
+  stranded(db: Db) {
+    return db
+      .selectFrom('moderationActions as m')
+      .leftJoin('gameCommands as c', 'c.id', 'm.commandId')
+      .select(['m.commandId', 'c.id as foundId', 'c.type', 'c.status', 'c.output', 'c.error', 'c.serverId'])
+      .distinct()
+      .where('m.state', '=', 'pending')
+      .where('m.commandId', 'is not', null)
+      .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.status', 'not in', ['queued', 'delivered'])]))
+      .execute();
+  },
+
+  /** The server a player is on now (their newest open session), if any. */
+  async onlineServer(db: Db, userId: string, robloxUserId: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('playerSessions')
+      .select('serverId')
+      .where('userId', '=', userId)
+      .where('robloxUserId', '=', robloxUserId)
+      .where('leftAt', 'is', null)
+      .orderBy('joinedAt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.serverId;
+  },
+
+  async knownPlayers(db: Db, userId: string, robloxUserIds: string[]): Promise<Map<string, string>> {
+    if (robloxUserIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('players')
+      .select(['robloxUserId', 'name'])
+      .where('userId', '=', userId)
+      .where('robloxUserId', 'in', robloxUserIds)
+      .execute();
+    return new Map(rows.map((row) => [row.robloxUserId, row.name]));
+  },
+};

@@ -1,0 +1,439 @@
+import crypto from 'node:crypto';
+import type { CommandView, GameCommandType } from '@moonrelay/contract/game';
+import {
+  BAN_MAX_USERS_PER_CALL,
+  MODERATION_ERRORS,
+  MODERATION_HISTORY_MAX,
+  PERMANENT_BAN,
+  type BanList,
+  type BanRequest,
+  type ModerationAction,
+  type ModerationHistory,
+  type ModerationKind,
+} from '@moonrelay/contract/moderation';
+import type { Db } from '../../db/database.ts';
+import { nowIso } from '../../db/time.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Logger } from '../../logger.ts';
+import { AUDIT_ACTIONS, type AuditAction, type AuditActor, type AuditService } from '../audit/audit.service.ts';
+import type { CommandsService } from '../game/commands.service.ts';
+import type { RaisedEvent } from '../notifications/notifier.ts';
+import { PLAYER_NOT_FOUND } from '../players/players.service.ts';
+import { chooseBanPath } from './ban-path.ts';
+import { readGameOutcome } from './game-report.ts';
+import { moderationRepo, type ModerationRow } from './moderation.repo.ts';
+import { moderationEvent } from './moderation-events.ts';
+
+const DEFAULT_HISTORY = 100;
+
+export function toModerationAction(row: ModerationRow): ModerationAction {
+  return {
+    id: row.id,
+    userId: Number(row.robloxUserId),
+    kind: row.kind as ModerationKind,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    message: row.message,
+    privateReason: row.privateReason,
+    durationSeconds: row.durationSeconds,
+    excludeAltAccounts: Boolean(row.excludeAltAccounts),
+    path: row.path as ModerationAction['path'],
+    state: row.state as ModerationAction['state'],
+    error: row.error,
+    serverId: row.serverId,
+    replaces: row.replaces,
+    endedBy: row.endedBy,
+    createdAt: row.createdAt,
+    completedAt: row.completedAt,
+  };
+}
+
+/** A timed ban runs from when it was applied (or asked for, while pending); a permanent one never ends. */
+const banInForce = (row: ModerationRow, nowMs: number) =>
+  row.durationSeconds === null || Date.parse(row.completedAt ?? row.createdAt) + row.durationSeconds * 1000 > nowMs;
+
+/** The ban settings a batched BanAsync call shares: bans alike go in one call. */
+const banSettings = (row: ModerationRow) =>
+  JSON.stringify([row.durationSeconds, row.message, row.privateReason, row.excludeAltAccounts]);
+
+export interface ModerationDeps {
+  db: Db;
+  audit: AuditService;
+  commands: Pick<CommandsService, 'enqueue'>;
+  /** The owner's live game servers, newest first. */
+  liveServers: (ownerId: string) => Promise<string[]>;
+  /** Raises a notification event (the notifier's raise). */
+  raise: (ownerId: string, build: () => RaisedEvent) => void;
+  logger: Logger;
+}
+
+/**
+ * Notes, warnings, kicks, bans and unbans of an owner's Roblox players (docs/decisions/037). Every
+ * action is a row kept for good and an audit entry; a ban or unban is pending until its path reports
+ * (recordBanOutcome), and the game path sends pending ones to a live server, 50 alike to a call.
+ */
+export function createModerationService(deps: ModerationDeps) {
+  const { db, audit, logger } = deps;
+
+  const requirePlayer = async (ownerId: string, robloxUserId: string): Promise<string> => {
+    const names = await moderationRepo.knownPlayers(db, ownerId, [robloxUserId]);
+    const name = names.get(robloxUserId);
+    if (name === undefined) throw new AppError(404, PLAYER_NOT_FOUND);
+    return name;
+  };
+
+  const currentBan = async (ownerId: string, robloxUserId: string): Promise<ModerationRow | undefined> => {
+    const nowMs = Date.now();
+    return (await moderationRepo.unendedBans(db, ownerId, [robloxUserId])).find((row) => banInForce(row, nowMs));
+  };
+
+  const newRow = (
+    ownerId: string,
+    actor: AuditActor,
+    robloxUserId: string,
+    kind: ModerationKind,
+    fields: Partial<ModerationRow> & { message: string },
+  ): ModerationRow => ({
+    id: crypto.randomUUID(),
+    userId: ownerId,
+    robloxUserId,
+    kind,
+    actorId: actor.id,
+    actorName: actor.name,
+    privateReason: null,
+    durationSeconds: null,
+    excludeAltAccounts: 0,
+    path: null,
+    state: 'pending',
+    error: null,
+    commandId: null,
+    serverId: null,
+    replaces: null,
+    endedBy: null,
+    createdAt: nowIso(),
+    completedAt: null,
+    ...fields,
+  });
+
+  const banRow = (ownerId: string, actor: AuditActor, robloxUserId: string, ban: BanRequest, replaces: string | null) =>
+    newRow(ownerId, actor, robloxUserId, 'ban', {
+      message: ban.displayReason,
+      privateReason: ban.privateReason || null,
+      durationSeconds: ban.durationSeconds === PERMANENT_BAN ? null : ban.durationSeconds,
+      excludeAltAccounts: ban.excludeAltAccounts ? 1 : 0,
+      path: chooseBanPath({ hasOpenCloudKey: false }),
+      replaces,
+    });
+
+  const auditAction = (
+    actor: AuditActor,
+    action: AuditAction,
+    row: ModerationRow,
+    extra: Record<string, unknown> = {},
+  ) =>
+    audit.record({
+      actor,
+      action,
+      targetType: 'player',
+      targetId: row.robloxUserId,
+      details: {
+        ownerId: row.userId,
+        actionId: row.id,
+        reason: row.message,
+        ...(row.privateReason ? { privateReason: row.privateReason } : {}),
+        ...(row.kind === 'ban'
+          ? { durationSeconds: row.durationSeconds, excludeAltAccounts: Boolean(row.excludeAltAccounts) }
+          : {}),
+        path: row.path,
+        result: row.state,
+        ...extra,
+      },
+    });
+
+  /** An outcome arrived: stored once, audited, and told to the owner's notification destinations. */
+  async function settle(
+    row: ModerationRow,
+    outcome: { state: 'applied' | 'failed'; error: string | null; serverId?: string | null },
+  ) {
+    const done = await moderationRepo.complete(db, row.id, outcome, nowIso());
+    if (!done) return false;
+    await audit.record({
+      actor: { id: null, name: null },
+      action: AUDIT_ACTIONS.moderationOutcome,
+      targetType: 'player',
+      targetId: done.robloxUserId,
+      details: {
+        ownerId: done.userId,
+        actionId: done.id,
+        kind: done.kind,
+        takenBy: done.actorName,
+        path: done.path,
+        result: done.state,
+        ...(done.error ? { error: done.error } : {}),
+      },
+    });
+    const names = await moderationRepo.knownPlayers(db, done.userId, [done.robloxUserId]);
+    const event = moderationEvent(toModerationAction(done), names.get(done.robloxUserId) ?? null);
+    if (event) deps.raise(done.userId, () => event);
+    return true;
+  }
+
+  /**
+   * Sends the owner's waiting bans and unbans to one live game server (bans are universe-wide, one
+   * server is enough), bans alike 50 to a command as BanAsync takes them. With no live server they
+   * keep waiting; the next server to connect (or the sweep) sends them.
+   */
+  async function dispatch(ownerId: string): Promise<number> {
+    const waiting = await moderationRepo.waitingForGame(db, ownerId);
+    if (waiting.length === 0) return 0;
+    if ((await deps.liveServers(ownerId)).length === 0) return 0;
+    const groups = new Map<string, ModerationRow[]>();
+    for (const row of waiting) {
+      const key = row.kind === 'ban' ? `ban ${banSettings(row)}` : 'unban';
+      const group = groups.get(key);
+      if (group) group.push(row);
+      else groups.set(key, [row]);
+    }
+    let sent = 0;
+    for (const rows of groups.values()) {
+      for (let start = 0; start < rows.length; start += BAN_MAX_USERS_PER_CALL) {
+        const commandId = crypto.randomUUID();
+        const claimed = await moderationRepo.claim(
+          db,
+          rows.slice(start, start + BAN_MAX_USERS_PER_CALL).map((row) => row.id),
+          commandId,
+        );
+        if (claimed.length === 0) continue;
+        const first = claimed[0]!;
+        const userIds = [...new Set(claimed.map((row) => Number(row.robloxUserId)))];
+        const type: GameCommandType = first.kind === 'ban' ? 'ban' : 'unban';
+        const data =
+          type === 'ban'
+            ? {
+                userIds,
+                durationSeconds: first.durationSeconds ?? PERMANENT_BAN,
+                displayReason: first.message,
+                privateReason: first.privateReason ?? '',
+                excludeAltAccounts: Boolean(first.excludeAltAccounts),
+              }
+            : { userIds };
+        // To whichever of the owner's servers pings first: bans are universe-wide, and if the server
+        // that takes it goes before answering, the lease runs out and another one takes it.
+        await deps.commands.enqueue(
+          ownerId,
+          { type, data },
+          { source: 'moderation', serverIds: [null], idFor: () => commandId },
+        );
+        sent += claimed.length;
+      }
+    }
+    return sent;
+  }
+
+  /** Warnings and kicks go at once to the server the player is on; 409 when they are on none. */
+  async function toPlayer(
+    ownerId: string,
+    actor: AuditActor,
+    robloxUserId: number,
+    kind: 'warning' | 'kick',
+    message: string,
+  ): Promise<ModerationAction> {
+    const id = String(robloxUserId);
+    await requirePlayer(ownerId, id);
+    const serverId = await moderationRepo.onlineServer(db, ownerId, id);
+    if (serverId === undefined) throw new AppError(409, MODERATION_ERRORS.notOnline);
+    const commandId = crypto.randomUUID();
+    const row = newRow(ownerId, actor, id, kind, { message, path: 'game', commandId, serverId });
+    await moderationRepo.insert(db, [row]);
+    await deps.commands.enqueue(
+      ownerId,
+      { type: kind === 'kick' ? 'kick' : 'warn', data: { userId: robloxUserId, message } },
+      { source: 'moderation', serverIds: [serverId], idFor: () => commandId },
+    );
+    await auditAction(actor, kind === 'kick' ? AUDIT_ACTIONS.moderationKick : AUDIT_ACTIONS.moderationWarning, row, {
+      serverId,
+    });
+    return toModerationAction(row);
+  }
+
+  const afterBanChange = async (ownerId: string) => {
+    try {
+      await dispatch(ownerId);
+    } catch (error) {
+      // The rows are stored: the sweep sends them. The caller's request still succeeded.
+      logger.warn({ err: error }, 'sending bans to the game failed; the sweep retries');
+    }
+  };
+
+  return {
+    async history(ownerId: string, robloxUserId: number, limit?: number): Promise<ModerationHistory> {
+      const id = String(robloxUserId);
+      await requirePlayer(ownerId, id);
+      const [rows, ban] = await Promise.all([
+        moderationRepo.history(db, ownerId, id, Math.min(limit ?? DEFAULT_HISTORY, MODERATION_HISTORY_MAX)),
+        currentBan(ownerId, id),
+      ]);
+      return { actions: rows.map(toModerationAction), ban: ban ? toModerationAction(ban) : null };
+    },
+
+    async bans(ownerId: string): Promise<BanList> {
+      const nowMs = Date.now();
+      const rows = (await moderationRepo.unendedBans(db, ownerId)).filter((row) => banInForce(row, nowMs));
+      return { bans: rows.map((row) => ({ ...toModerationAction(row), name: row.name })) };
+    },
+
+    async note(ownerId: string, actor: AuditActor, robloxUserId: number, text: string): Promise<ModerationAction> {
+      const id = String(robloxUserId);
+      await requirePlayer(ownerId, id);
+      const now = nowIso();
+      const row = newRow(ownerId, actor, id, 'note', { message: text, state: 'applied', completedAt: now });
+      await moderationRepo.insert(db, [row]);
+      await auditAction(actor, AUDIT_ACTIONS.moderationNote, row);
+      return toModerationAction(row);
+    },
+
+    warn: (ownerId: string, actor: AuditActor, robloxUserId: number, message: string) =>
+      toPlayer(ownerId, actor, robloxUserId, 'warning', message),
+
+    kick: (ownerId: string, actor: AuditActor, robloxUserId: number, message: string) =>
+      toPlayer(ownerId, actor, robloxUserId, 'kick', message),
+
+    /** Bans players (one, or up to 50 alike); every one must be known and not banned already. */
+    async ban(
+      ownerId: string,
+      actor: AuditActor,
+      robloxUserIds: number[],
+      ban: BanRequest,
+    ): Promise<ModerationAction[]> {
+      const ids = [...new Set(robloxUserIds.map(String))];
+      if (ids.length > BAN_MAX_USERS_PER_CALL) throw new AppError(400, MODERATION_ERRORS.tooManyPlayers);
+      const known = await moderationRepo.knownPlayers(db, ownerId, ids);
+      const unknown = ids.find((id) => !known.has(id));
+      if (unknown !== undefined)
+        throw new AppError(404, ids.length === 1 ? PLAYER_NOT_FOUND : `${PLAYER_NOT_FOUND}: ${unknown}`);
+      const nowMs = Date.now();
+      const banned = (await moderationRepo.unendedBans(db, ownerId, ids)).find((row) => banInForce(row, nowMs));
+      if (banned) {
+        throw new AppError(
+          409,
+          ids.length === 1
+            ? MODERATION_ERRORS.alreadyBanned
+            : `${MODERATION_ERRORS.alreadyBanned}: ${banned.robloxUserId}`,
+        );
+      }
+      const rows = ids.map((id) => banRow(ownerId, actor, id, ban, null));
+      await moderationRepo.insert(db, rows);
+      for (const row of rows) await auditAction(actor, AUDIT_ACTIONS.moderationBan, row);
+      await afterBanChange(ownerId);
+      return Promise.all(rows.map(async (row) => toModerationAction((await moderationRepo.find(db, row.id)) ?? row)));
+    },
+
+    /** A changed ban is a new ban replacing the one in force; the old one stays in the history. */
+    async editBan(
+      ownerId: string,
+      actor: AuditActor,
+      robloxUserId: number,
+      ban: BanRequest,
+    ): Promise<ModerationAction> {
+      const id = String(robloxUserId);
+      await requirePlayer(ownerId, id);
+      const old = await currentBan(ownerId, id);
+      if (!old) throw new AppError(409, MODERATION_ERRORS.notBanned);
+      const row = banRow(ownerId, actor, id, ban, old.id);
+      await db.transaction().execute(async (trx) => {
+        await moderationRepo.insert(trx, [row]);
+        await moderationRepo.endBan(trx, old.id, row.id);
+      });
+      await auditAction(actor, AUDIT_ACTIONS.moderationBanEdited, row, { replaces: old.id });
+      await afterBanChange(ownerId);
+      return toModerationAction((await moderationRepo.find(db, row.id)) ?? row);
+    },
+
+    async unban(
+      ownerId: string,
+      actor: AuditActor,
+      robloxUserId: number,
+      reason: string | undefined,
+    ): Promise<ModerationAction> {
+      const id = String(robloxUserId);
+      await requirePlayer(ownerId, id);
+      const ban = await currentBan(ownerId, id);
+      if (!ban) throw new AppError(409, MODERATION_ERRORS.notBanned);
+      const row = newRow(ownerId, actor, id, 'unban', {
+        message: reason ?? '',
+        path: chooseBanPath({ hasOpenCloudKey: false }),
+      });
+      await db.transaction().execute(async (trx) => {
+        await moderationRepo.insert(trx, [row]);
+        await moderationRepo.endBan(trx, ban.id, row.id);
+      });
+      await auditAction(actor, AUDIT_ACTIONS.moderationUnban, row, { lifts: ban.id });
+      await afterBanChange(ownerId);
+      return toModerationAction((await moderationRepo.find(db, row.id)) ?? row);
+    },
+
+    /**
+     * The outcome of a ban or unban from its path (the game's report, or the Open Cloud path's
+     * answer). Recorded once: an outcome for an action that already has one changes nothing and
+     * answers false.
+     */
+    async recordBanOutcome(
+      actionId: string,
+      outcome: { state: 'applied' } | { state: 'failed'; error: string },
+    ): Promise<boolean> {
+      const row = await moderationRepo.find(db, actionId);
+      if (!row || row.state !== 'pending') return false;
+      return settle(row, { state: outcome.state, error: outcome.state === 'failed' ? outcome.error : null });
+    },
+
+    /** Game commands that finished (the commands service's onFinished): their moderation rows' outcomes. */
+    async commandsFinished(
+      commands: Pick<CommandView, 'id' | 'type' | 'status' | 'output' | 'error' | 'source' | 'serverId'>[],
+    ) {
+      for (const command of commands) {
+        if (command.source !== 'moderation') continue;
+        await settleCommand(command);
+      }
+    },
+
+    dispatch,
+
+    /**
+     * Puts right what a crash or a lost message left: rows whose command finished without their
+     * outcome being stored are settled from the stored result, then waiting bans go to live servers.
+     */
+    async sweep(): Promise<void> {
+      for (const stranded of await moderationRepo.stranded(db)) {
+        if (stranded.foundId === null) await moderationRepo.release(db, stranded.commandId!);
+        else
+          await settleCommand({
+            id: stranded.commandId!,
+            type: stranded.type as GameCommandType,
+            status: stranded.status as CommandView['status'],
+            output: stranded.output,
+            error: stranded.error,
+            serverId: stranded.serverId,
+          });
+      }
+      for (const ownerId of await moderationRepo.ownersWaiting(db)) await dispatch(ownerId);
+    },
+  };
+
+  async function settleCommand(command: Pick<CommandView, 'id' | 'type' | 'status' | 'output' | 'error' | 'serverId'>) {
+    const rows = await moderationRepo.pendingForCommand(db, command.id);
+    if (rows.length === 0) return;
+    const outcome = readGameOutcome(command);
+    if (outcome.kind === 'retry') {
+      if (command.type === 'ban' || command.type === 'unban') {
+        await moderationRepo.release(db, command.id);
+        return;
+      }
+      // A kick or warning is for the player where they are now: it is not sent again later.
+      for (const row of rows) await settle(row, { state: 'failed', error: 'The game server did not take it in time' });
+      return;
+    }
+    for (const row of rows) await settle(row, { ...outcome.outcome(row.robloxUserId), serverId: command.serverId });
+  }
+}
+
+export type ModerationService = ReturnType<typeof createModerationService>;

@@ -1,0 +1,130 @@
+import { Badge, Button, Center, HStack, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
+import { useState } from 'react';
+import type { ModerationAction } from '@moonrelay/contract/moderation';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useModerationHistory } from '../api/moderation.ts';
+import { ModerationDialog, type ModerationDialogKind } from './ModerationDialog.tsx';
+
+const KIND_LABELS: Record<ModerationAction['kind'], string> = {
+  note: 'Note',
+  warning: 'Warning',
+  kick: 'Kick',
+  ban: 'Ban',
+  unban: 'Unban',
+};
+const STATE_PALETTES: Record<ModerationAction['state'], string> = {
+  pending: 'yellow',
+  applied: 'green',
+  failed: 'red',
+};
+const PATH_LABELS = { game: 'game server', open_cloud: 'Open Cloud' } as const;
+
+/** "permanent", or the length of a timed ban in the largest whole unit. */
+export function formatBanLength(seconds: number | null): string {
+  if (seconds === null) return 'permanent';
+  for (const [unit, size] of [
+    ['day', 86400],
+    ['hour', 3600],
+    ['minute', 60],
+  ] as const) {
+    if (seconds >= size && seconds % size === 0) {
+      const count = seconds / size;
+      return `${count.toLocaleString()} ${unit}${count === 1 ? '' : 's'}`;
+    }
+  }
+  return `${seconds.toLocaleString()} s`;
+}
+
+/** The player's moderation: the actions (kick and warn while online) and every action taken, newest first. */
+export function PlayerModeration({ userId, online }: { userId: number; online: boolean }) {
+  const history = useModerationHistory(userId);
+  const [dialog, setDialog] = useState<ModerationDialogKind | null>(null);
+  const ban = history.data?.ban ?? null;
+  return (
+    <Stack gap="3" data-testid="player-moderation">
+      <Text fontWeight="semibold">Moderation</Text>
+      <Wrap gap="2">
+        <Button size="xs" variant="outline" onClick={() => setDialog('note')}>
+          Note
+        </Button>
+        <Button size="xs" variant="outline" onClick={() => setDialog('warning')} disabled={!online}>
+          Warn
+        </Button>
+        <Button size="xs" variant="outline" colorPalette="red" onClick={() => setDialog('kick')} disabled={!online}>
+          Kick
+        </Button>
+        {ban ? (
+          <>
+            <Button size="xs" variant="outline" onClick={() => setDialog('editBan')}>
+              Edit ban
+            </Button>
+            <Button size="xs" variant="outline" onClick={() => setDialog('unban')}>
+              Unban
+            </Button>
+          </>
+        ) : (
+          <Button size="xs" colorPalette="red" onClick={() => setDialog('ban')}>
+            Ban
+          </Button>
+        )}
+      </Wrap>
+      {!online && (
+        <Text fontSize="xs" color="fg.muted">
+          Warnings and kicks reach a player who is online.
+        </Text>
+      )}
+      {history.isPending ? (
+        <Center py="4">
+          <Spinner size="sm" aria-label="Loading moderation history" />
+        </Center>
+      ) : history.data && history.data.actions.length === 0 ? (
+        <Text fontSize="sm" color="fg.muted">
+          No moderation yet.
+        </Text>
+      ) : (
+        <Stack gap="2" as="ol" listStyleType="none" aria-label="Moderation history">
+          {history.data?.actions.map((action) => (
+            <HistoryEntry key={action.id} action={action} />
+          ))}
+        </Stack>
+      )}
+      <ModerationDialog userId={userId} kind={dialog} ban={ban} onClose={() => setDialog(null)} />
+    </Stack>
+  );
+}
+
+function HistoryEntry({ action }: { action: ModerationAction }) {
+  return (
+    <Stack as="li" gap="1" borderWidth="1px" borderRadius="md" p="2" data-testid="moderation-entry">
+      <HStack gap="2" flexWrap="wrap">
+        <Badge>{action.kind === 'ban' && action.replaces ? 'Ban (edited)' : KIND_LABELS[action.kind]}</Badge>
+        {action.kind !== 'note' && (
+          <Badge colorPalette={STATE_PALETTES[action.state]} data-testid="moderation-state">
+            {action.state}
+          </Badge>
+        )}
+        {action.kind === 'ban' && <Text fontSize="xs">{formatBanLength(action.durationSeconds)}</Text>}
+        {action.kind === 'ban' && action.endedBy && (
+          <Text fontSize="xs" color="fg.muted">
+            ended
+          </Text>
+        )}
+      </HStack>
+      {action.message && <Text fontSize="sm">{action.message}</Text>}
+      {action.privateReason && (
+        <Text fontSize="xs" color="fg.muted">
+          Private: {action.privateReason}
+        </Text>
+      )}
+      {action.error && (
+        <Text fontSize="xs" color="fg.error">
+          Roblox: {action.error}
+        </Text>
+      )}
+      <Text fontSize="xs" color="fg.muted">
+        {action.actorName ?? 'Someone'} · {formatDateTime(action.createdAt)}
+        {action.path ? ` · by ${PATH_LABELS[action.path]}` : ''}
+      </Text>
+    </Stack>
+  );
+}
