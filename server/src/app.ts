@@ -287,6 +287,12 @@ export function createServices(
     commands,
     liveServers: (ownerId) => gameLink.liveServers(ownerId),
     raise: (userId, build) => notifier.raise(userId, build),
+    // The Open Cloud queue is made further down; these run only once requests come in.
+    openCloud: {
+      hasKey: (ownerId) => restrictions.hasKey(ownerId),
+      enqueue: (request) => restrictions.enqueue(request),
+      find: (actionId) => restrictions.find(actionId),
+    },
     logger,
   });
   settleModeration = (finished) => moderation.commandsFinished(finished);
@@ -384,6 +390,12 @@ export function createServices(
     logger,
     onOutcome: openCloudOutcomes.tell,
     onlyProcess: platform.mode === 'embedded',
+  });
+  // Bans and unbans sent through Open Cloud end in the moderation rows that asked for them.
+  openCloudOutcomes.listen((actionId, outcome) => {
+    moderation
+      .recordBanOutcome(actionId, outcome)
+      .catch((error: unknown) => logger.warn({ err: error, actionId }, 'recording an Open Cloud outcome failed'));
   });
   const openCloudKeys = createOpenCloudKeys({
     db,

@@ -54,6 +54,19 @@ export const moderationRepo = {
   },
 
   /** Bans and unbans waiting for a live game server of this owner, oldest first. */
+  /** Bans and unbans on the Open Cloud path still waiting for Roblox, made before `before` (oldest first). */
+  waitingForOpenCloud(db: Db, before: string): Promise<ModerationRow[]> {
+    return db
+      .selectFrom('moderationActions')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .where('path', '=', 'open_cloud')
+      .where('createdAt', '<=', before)
+      .orderBy('createdAt')
+      .limit(200)
+      .execute();
+  },
+
   waitingForGame(db: Db, userId: string): Promise<ModerationRow[]> {
     return db
       .selectFrom('moderationActions')

@@ -12,19 +12,23 @@ import {
   type ModerationKind,
 } from '@moonrelay/contract/moderation';
 import type { Db } from '../../db/database.ts';
-import { nowIso } from '../../db/time.ts';
+import { isoPlus, nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditActor, type AuditService } from '../audit/audit.service.ts';
 import type { CommandsService } from '../game/commands.service.ts';
 import type { RaisedEvent } from '../notifications/notifier.ts';
+import type { RestrictionRequest } from '../open-cloud/restrictions.ts';
 import { PLAYER_NOT_FOUND } from '../players/players.service.ts';
+import type { BanPath } from '@moonrelay/contract/moderation';
 import { chooseBanPath } from './ban-path.ts';
 import { readGameOutcome } from './game-report.ts';
 import { moderationRepo, type ModerationRow } from './moderation.repo.ts';
 import { moderationEvent } from './moderation-events.ts';
 
 const DEFAULT_HISTORY = 100;
+/** How old a pending Open Cloud ban must be before the sweep queues it again (it was queued at once). */
+const OPEN_CLOUD_REQUEUE_AFTER_MS = 30_000;
 
 export function toModerationAction(row: ModerationRow): ModerationAction {
   return {
@@ -64,6 +68,16 @@ export interface ModerationDeps {
   liveServers: (ownerId: string) => Promise<string[]>;
   /** Raises a notification event (the notifier's raise). */
   raise: (ownerId: string, build: () => RaisedEvent) => void;
+  /**
+   * The Open Cloud path (modules/open-cloud): an owner with a saved key has bans and unbans sent
+   * through it, with no game server needed; its outcomes come back through recordBanOutcome.
+   */
+  openCloud: {
+    hasKey(ownerId: string): Promise<boolean>;
+    enqueue(request: RestrictionRequest): Promise<void>;
+    /** The queued update of an action, if any: where Roblox's answer stands. */
+    find(actionId: string): Promise<{ state: string; error: string | null } | undefined>;
+  };
   logger: Logger;
 }
 
@@ -115,13 +129,22 @@ export function createModerationService(deps: ModerationDeps) {
     ...fields,
   });
 
-  const banRow = (ownerId: string, actor: AuditActor, robloxUserId: string, ban: BanRequest, replaces: string | null) =>
+  const pathFor = async (ownerId: string) => chooseBanPath({ hasOpenCloudKey: await deps.openCloud.hasKey(ownerId) });
+
+  const banRow = (
+    ownerId: string,
+    actor: AuditActor,
+    robloxUserId: string,
+    ban: BanRequest,
+    replaces: string | null,
+    path: BanPath,
+  ) =>
     newRow(ownerId, actor, robloxUserId, 'ban', {
       message: ban.displayReason,
       privateReason: ban.privateReason || null,
       durationSeconds: ban.durationSeconds === PERMANENT_BAN ? null : ban.durationSeconds,
       excludeAltAccounts: ban.excludeAltAccounts ? 1 : 0,
-      path: chooseBanPath({ hasOpenCloudKey: false }),
+      path,
       replaces,
     });
 
@@ -256,12 +279,30 @@ export function createModerationService(deps: ModerationDeps) {
     return toModerationAction(row);
   }
 
-  const afterBanChange = async (ownerId: string) => {
+  /** Hands bans and unbans on the Open Cloud path to its queue (idempotent by the action's id). */
+  async function toOpenCloud(rows: ModerationRow[]): Promise<void> {
+    for (const row of rows) {
+      if (row.path !== 'open_cloud' || row.state !== 'pending') continue;
+      await deps.openCloud.enqueue({
+        actionId: row.id,
+        ownerId: row.userId,
+        robloxUserId: Number(row.robloxUserId),
+        active: row.kind === 'ban',
+        durationSeconds: row.kind === 'ban' ? row.durationSeconds : null,
+        displayReason: row.kind === 'ban' ? row.message : '',
+        privateReason: row.privateReason ?? '',
+        excludeAltAccounts: Boolean(row.excludeAltAccounts),
+      });
+    }
+  }
+
+  const afterBanChange = async (ownerId: string, rows: ModerationRow[]) => {
     try {
+      await toOpenCloud(rows);
       await dispatch(ownerId);
     } catch (error) {
       // The rows are stored: the sweep sends them. The caller's request still succeeded.
-      logger.warn({ err: error }, 'sending bans to the game failed; the sweep retries');
+      logger.warn({ err: error }, 'sending bans failed; the sweep retries');
     }
   };
 
@@ -321,10 +362,11 @@ export function createModerationService(deps: ModerationDeps) {
             : `${MODERATION_ERRORS.alreadyBanned}: ${banned.robloxUserId}`,
         );
       }
-      const rows = ids.map((id) => banRow(ownerId, actor, id, ban, null));
+      const path = await pathFor(ownerId);
+      const rows = ids.map((id) => banRow(ownerId, actor, id, ban, null, path));
       await moderationRepo.insert(db, rows);
       for (const row of rows) await auditAction(actor, AUDIT_ACTIONS.moderationBan, row);
-      await afterBanChange(ownerId);
+      await afterBanChange(ownerId, rows);
       return Promise.all(rows.map(async (row) => toModerationAction((await moderationRepo.find(db, row.id)) ?? row)));
     },
 
@@ -339,13 +381,13 @@ export function createModerationService(deps: ModerationDeps) {
       await requirePlayer(ownerId, id);
       const old = await currentBan(ownerId, id);
       if (!old) throw new AppError(409, MODERATION_ERRORS.notBanned);
-      const row = banRow(ownerId, actor, id, ban, old.id);
+      const row = banRow(ownerId, actor, id, ban, old.id, await pathFor(ownerId));
       await db.transaction().execute(async (trx) => {
         await moderationRepo.insert(trx, [row]);
         await moderationRepo.endBan(trx, old.id, row.id);
       });
       await auditAction(actor, AUDIT_ACTIONS.moderationBanEdited, row, { replaces: old.id });
-      await afterBanChange(ownerId);
+      await afterBanChange(ownerId, [row]);
       return toModerationAction((await moderationRepo.find(db, row.id)) ?? row);
     },
 
@@ -361,14 +403,14 @@ export function createModerationService(deps: ModerationDeps) {
       if (!ban) throw new AppError(409, MODERATION_ERRORS.notBanned);
       const row = newRow(ownerId, actor, id, 'unban', {
         message: reason ?? '',
-        path: chooseBanPath({ hasOpenCloudKey: false }),
+        path: await pathFor(ownerId),
       });
       await db.transaction().execute(async (trx) => {
         await moderationRepo.insert(trx, [row]);
         await moderationRepo.endBan(trx, ban.id, row.id);
       });
       await auditAction(actor, AUDIT_ACTIONS.moderationUnban, row, { lifts: ban.id });
-      await afterBanChange(ownerId);
+      await afterBanChange(ownerId, [row]);
       return toModerationAction((await moderationRepo.find(db, row.id)) ?? row);
     },
 
@@ -416,6 +458,16 @@ export function createModerationService(deps: ModerationDeps) {
           });
       }
       for (const ownerId of await moderationRepo.ownersWaiting(db)) await dispatch(ownerId);
+      // Open Cloud bans still pending a while after they were queued: one whose answer came but was
+      // not recorded (the database went away just then) is recorded from the queue's row; one a
+      // stopped process never queued is queued now (one update per action: never sent twice).
+      const stale = await moderationRepo.waitingForOpenCloud(db, isoPlus(nowIso(), -OPEN_CLOUD_REQUEUE_AFTER_MS));
+      for (const row of stale) {
+        const update = await deps.openCloud.find(row.id);
+        if (update?.state === 'applied') await settle(row, { state: 'applied', error: null });
+        else if (update?.state === 'failed') await settle(row, { state: 'failed', error: update.error ?? 'Failed' });
+        else if (!update) await toOpenCloud([row]);
+      }
     },
   };
 

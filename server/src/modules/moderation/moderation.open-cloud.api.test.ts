@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
+import { describeEachEngine } from '../../../test/engines.ts';
+import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
+import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+
+const UNIVERSE = '4483381587';
+const KEY = 'rbx-moderation-key-1234567890abcdefghij';
+
+/**
+ * Bans of an owner who saved an Open Cloud key go through Roblox's user-restrictions API (the fake
+ * here), with no game server running, and end applied or failed in the same moderation rows.
+ */
+describeEachEngine('moderation through Open Cloud', (engine) => {
+  const roblox = fakeOpenCloud({ retryAfterSeconds: 1 });
+  let server: TestServer;
+  beforeAll(async () => {
+    const base = await roblox.start();
+    roblox.addKey(KEY, UNIVERSE);
+    server = await startTestServer(engine, { ROBLOX_OPEN_CLOUD_URL: base, OPEN_CLOUD_RETRY_BASE_MS: '50' });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await roblox.stop();
+  });
+
+  /** A user with a saved Open Cloud key whose game saw `ids` before; none of its servers is live. */
+  async function owner(ids: number[]) {
+    const { token, user } = await registerUser(server);
+    const saved = await server.call('PUT', '/api/open-cloud/key', {
+      token,
+      body: { universeId: UNIVERSE, apiKey: KEY },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const now = new Date().toISOString();
+    await server.app.database.db
+      .insertInto('players')
+      .values(
+        ids.map((id) => ({
+          userId: user.id,
+          robloxUserId: String(id),
+          name: `Player${id}`,
+          firstSeen: now,
+          lastSeen: now,
+        })),
+      )
+      .execute();
+    return { token };
+  }
+
+  /** The action as stored once it is no longer pending. */
+  async function settled(token: string, userId: number, actionId: string): Promise<ModerationAction> {
+    for (;;) {
+      const res = await server.call('GET', `/api/players/${userId}/moderation`, { token });
+      expect(res.status, res.text).toBe(200);
+      const action = (res.body as ModerationHistory).actions.find((a) => a.id === actionId);
+      if (action && action.state !== 'pending') return action;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('bans and unbans with no game server live, as Roblox applies them', async () => {
+    const { token } = await owner([7001]);
+    const patched = roblox.nextRequest((request) => request.method === 'PATCH' && request.path.endsWith('/7001'));
+    const banned = await server.call('POST', '/api/players/7001/ban', {
+      token,
+      body: {
+        durationSeconds: 86400,
+        displayReason: 'Exploiting',
+        privateReason: 'Speed hack',
+        excludeAltAccounts: true,
+      },
+    });
+    expect(banned.status, banned.text).toBe(200);
+    expect(banned.body).toMatchObject({ kind: 'ban', path: 'open_cloud', state: 'pending' });
+    const request = await patched;
+    expect(request.apiKey).toBe(KEY);
+    expect(request.body).toEqual({
+      gameJoinRestriction: {
+        active: true,
+        duration: '86400s',
+        displayReason: 'Exploiting',
+        privateReason: 'Speed hack',
+        excludeAltAccounts: true,
+      },
+    });
+    expect(await settled(token, 7001, banned.body.id)).toMatchObject({ state: 'applied', path: 'open_cloud' });
+    expect(roblox.restriction(UNIVERSE, '7001')).toMatchObject({ gameJoinRestriction: { active: true } });
+
+    const unbanned = await server.call('POST', '/api/players/7001/unban', {
+      token,
+      body: { reason: 'Appeal accepted' },
+    });
+    expect(unbanned.status, unbanned.text).toBe(200);
+    expect(unbanned.body).toMatchObject({ kind: 'unban', path: 'open_cloud' });
+    expect(await settled(token, 7001, unbanned.body.id)).toMatchObject({ state: 'applied' });
+    expect(roblox.restriction(UNIVERSE, '7001')).toMatchObject({ gameJoinRestriction: { active: false } });
+  });
+
+  it("records Roblox's refusal as the ban's failure, in Roblox's words", async () => {
+    const { token } = await owner([7002]);
+    // The key stops being accepted after it was saved (revoked in Creator Hub).
+    roblox.addKey(KEY, '0');
+    try {
+      const banned = await server.call('POST', '/api/players/7002/ban', {
+        token,
+        body: { durationSeconds: -1, displayReason: 'Exploiting' },
+      });
+      expect(banned.status, banned.text).toBe(200);
+      const action = await settled(token, 7002, banned.body.id);
+      expect(action.state).toBe('failed');
+      expect(action.error).toEqual(expect.any(String));
+      expect(action.error!.length).toBeGreaterThan(0);
+    } finally {
+      roblox.addKey(KEY, UNIVERSE);
+    }
+  });
+});
