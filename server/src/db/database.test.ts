@@ -62,6 +62,7 @@ describeEachEngine('data layer', (engine) => {
       '018-passkeys',
       '019-notifications',
       '020-players',
+      '023-roster-speed',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -19,6 +19,7 @@ import * as twoFactor from './017-two-factor.ts';
 import * as passkeys from './018-passkeys.ts';
 import * as notifications from './019-notifications.ts';
 import * as players from './020-players.ts';
+import * as rosterSpeed from './023-roster-speed.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '018-passkeys': passkeys,
   '019-notifications': notifications,
   '020-players': players,
+  '023-roster-speed': rosterSpeed,
 };
 
 export const migrationProvider: MigrationProvider = {
