@@ -7,7 +7,8 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
 // "C"), the order SQLite's default already is, so a prefix is one contiguous range on both.
 //
 // `player_sessions_open_order` serves the list of everyone online (newest arrival first, ties by
-// id) and its total from the open sessions alone, without sorting them.
+// id) and its total from the open sessions alone, without sorting them; it replaces
+// `player_sessions_online`, which held every session ever.
 
 const BACKFILL_ROWS = 500;
 
@@ -56,9 +57,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['user_id', 'joined_at', 'roblox_user_id'])
     .where(sql.ref('left_at'), 'is', null)
     .execute();
+  // Served by the one above; kept, it also drew SQLite to it for one server's players (equal on
+  // user and left_at) instead of the open-session index by server.
+  await db.schema.dropIndex('player_sessions_online').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createIndex('player_sessions_online')
+    .on('player_sessions')
+    .columns(['user_id', 'left_at', 'joined_at'])
+    .execute();
   await db.schema.dropIndex('player_sessions_open_order').execute();
   await db.schema.dropIndex('players_display_name_key').execute();
   await db.schema.dropIndex('players_name_key').execute();
