@@ -616,7 +616,7 @@ export const endpoints = {
     path: '/api/players/online',
     tag: 'Players',
     summary:
-      'Who is playing in your games now, across every server, newest arrival first (cursor paging), with how many in all; search by name, display name or user id, filter by server. Admins may pass ownerId.',
+      'Who is playing in your games now, across every server, newest arrival first (cursor paging), with how many in all; search by the start of a name or display name, or a user id; filter by server. Admins may pass ownerId.',
     auth: 'session-or-key',
     keyScopes: ['moderation'],
     rateLimit: 'general',
@@ -629,7 +629,7 @@ export const endpoints = {
     path: '/api/players',
     tag: 'Players',
     summary:
-      'Everyone ever seen in your games, most recently seen first (cursor paging), with play time and sessions; search by name, display name or user id. Admins may pass ownerId.',
+      'Everyone ever seen in your games, most recently seen first (cursor paging), with play time and sessions; search by the start of a name or display name, or a user id. Admins may pass ownerId.',
     auth: 'session-or-key',
     keyScopes: ['moderation'],
     rateLimit: 'general',

@@ -100,7 +100,7 @@ export const PlayerRecordSchema = PlayerSummarySchema.extend({
 export type PlayerRecord = z.infer<typeof PlayerRecordSchema>;
 
 const LimitSchema = z.coerce.number().int().min(1).max(PLAYERS_PAGE_MAX).optional();
-/** A search: part of a name or display name, or a whole user id. */
+/** A search: the start of a name or display name (ignoring case), or a whole user id. */
 const SearchSchema = z.string().trim().max(100).optional();
 const CursorSchema = z.string().max(200).optional();
 

@@ -26,6 +26,19 @@ async function reportRoster(user: TestUser, serverId: string, roster: RosterRepo
   expect(answer.status, answer.text).toBe(200);
 }
 
+/**
+ * Scrolls the players list: to its end, to its top, or a screen down (answering whether it reached
+ * the end).
+ */
+function scrollList(page: Page, to: 'end' | 'top' | 'screen'): Promise<boolean> {
+  return page.evaluate((to) => {
+    const list = document.querySelector('main [data-testid="players-scroller"]')!;
+    if (to === 'screen') list.scrollBy({ top: list.clientHeight, behavior: 'instant' });
+    else list.scrollTo({ top: to === 'end' ? list.scrollHeight : 0, behavior: 'instant' });
+    return list.scrollTop + list.clientHeight >= list.scrollHeight - 1;
+  }, to);
+}
+
 describe('players', () => {
   it('shows who is online across servers, live as players join and leave, searchable, with a record per player', async () => {
     const page = await suite.browser.newPage();
@@ -46,8 +59,14 @@ describe('players', () => {
     await expect.poll(() => onlineCount(page).innerText(), { timeout: 10_000 }).toBe('123 players online, 50 shown');
     await screenshot(page, 'players-desktop');
 
-    await mainArea(page).getByRole('button', { name: 'Load more' }).click();
-    await expect.poll(() => rows(page).count()).toBe(100);
+    // Scrolling to the end fetches the rest; only the rows in view are drawn.
+    await expect
+      .poll(async () => {
+        await scrollList(page, 'end');
+        return onlineCount(page).innerText();
+      })
+      .toBe('123 players online');
+    expect(await rows(page).count()).toBeLessThan(50);
 
     // Joins and leaves change the list in place.
     await reportRoster(user, 'server-west', { count: 3, joined: [player(77, 'newcomer')], left: [261] });
@@ -74,4 +93,53 @@ describe('players', () => {
     await screenshot(page, 'players-phone');
     await page.close();
   }, 60_000);
+
+  it('keeps a long list light: only the rows in view are drawn, further pages come as it scrolls, the arrows move through it', async () => {
+    const page = await suite.browser.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const user = await createUser(suite.app);
+    // 600 players on three servers: twelve pages of 50.
+    for (const [index, serverId] of ['server-a', 'server-b', 'server-c'].entries()) {
+      const roster = Array.from({ length: 200 }, (_, i) => player(10_000 + index * 1_000 + i, `Long${index}x${i}`));
+      await reportRoster(user, serverId, { count: roster.length, players: roster });
+    }
+    await signInAs(page, suite.app, user, '/players');
+    await expect.poll(() => onlineCount(page).innerText(), { timeout: 10_000 }).toBe('600 players online, 50 shown');
+    const drawn = await rows(page).count();
+    expect(drawn).toBeGreaterThan(5);
+    expect(drawn).toBeLessThan(40);
+
+    // Down the list a screen at a time: pages arrive, the rows drawn stay few.
+    let most = 0;
+    for (let step = 0; step < 200; step++) {
+      const done = await scrollList(page, 'screen');
+      most = Math.max(most, await rows(page).count());
+      if (done && (await onlineCount(page).innerText()) === '600 players online') break;
+    }
+    await expect.poll(() => onlineCount(page).innerText()).toBe('600 players online');
+    expect(most).toBeLessThan(40);
+    // The last row is the one after the last drawn: the whole list is reachable.
+    await expect
+      .poll(() => page.locator('main [data-testid="player-row"]').last().getAttribute('aria-rowindex'))
+      .toBe('601');
+
+    // Keyboard: back at the top, Tab reaches the first player and the arrow keys walk down past the view.
+    await scrollList(page, 'top');
+    const first = page.locator('main [data-row-index="0"] button');
+    await first.focus();
+    for (let i = 0; i < 25; i++) await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-row-index')))
+      .toBe('25');
+    expect(
+      await page.evaluate(() => document.querySelector('main [data-testid="players-scroller"]')!.scrollTop),
+    ).toBeGreaterThan(0);
+    await page.keyboard.press('ArrowUp');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-row-index')))
+      .toBe('24');
+    await page.keyboard.press('Enter');
+    await expectVisible(page.getByTestId('player-record'));
+    await page.close();
+  }, 90_000);
 });

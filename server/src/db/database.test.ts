@@ -64,6 +64,7 @@ describeEachEngine('data layer', (engine) => {
       '020-players',
       '021-moderation',
       '022-open-cloud',
+      '023-roster-speed',
       '024-mass-execution-batches',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);

@@ -383,6 +383,10 @@ export interface PlayersTable {
   robloxUserId: string;
   name: string;
   displayName: string | null;
+  /** `name` lower-cased, for search by prefix (migration 023). */
+  nameKey: Generated<string>;
+  /** `displayName` lower-cased. */
+  displayNameKey: string | null;
   accountAgeDays: number | null;
   firstSeen: string;
   lastSeen: string;

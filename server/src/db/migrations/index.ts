@@ -21,6 +21,7 @@ import * as notifications from './019-notifications.ts';
 import * as players from './020-players.ts';
 import * as moderation from './021-moderation.ts';
 import * as openCloud from './022-open-cloud.ts';
+import * as rosterSpeed from './023-roster-speed.ts';
 import * as massExecutionBatches from './024-mass-execution-batches.ts';
 
 /**
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '020-players': players,
   '021-moderation': moderation,
   '022-open-cloud': openCloud,
+  '023-roster-speed': rosterSpeed,
   '024-mass-execution-batches': massExecutionBatches,
 };
 

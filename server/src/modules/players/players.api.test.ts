@@ -118,6 +118,61 @@ describeEachEngine('players: rosters from the pings, records, sessions', (engine
     expect(rows).toHaveLength(1);
   });
 
+  it("reports that arrive together are written as one batch, each server's in the order they were sent", async () => {
+    const { token, user } = await registerUser(server);
+    const roster = createRoster({
+      db: server.app.database.db,
+      logger: { info: () => {}, warn: () => {} },
+      sessionRetentionDays: 90,
+      isLive: async () => true,
+    });
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    await Promise.all([
+      roster.apply(user.id, 'srv-q', { count: 2, players: [player(1101), player(1102)] }, t0),
+      roster.apply(user.id, 'srv-q', { count: 1, left: [1101] }, t0 + 5_000),
+      roster.apply(user.id, 'srv-r', { count: 1, players: [player(1103)] }, t0),
+      roster.apply(user.id, 'srv-q', { count: 2, joined: [player(1101, 'Renamed')] }, t0 + 9_000),
+    ]);
+    expect(roster.stats()).toEqual({ batches: 1, reports: 4 });
+    expect(await onlineIds(token)).toEqual([1101, 1102, 1103]);
+    const back = await record(token, 1101);
+    expect(back).toMatchObject({ name: 'Renamed', sessions: 2, playSeconds: 5, online: true });
+    expect(back.recentSessions).toEqual([
+      { serverId: 'srv-q', joinedAt: new Date(t0 + 9_000).toISOString(), leftAt: null },
+      { serverId: 'srv-q', joinedAt: new Date(t0).toISOString(), leftAt: new Date(t0 + 5_000).toISOString() },
+    ]);
+    expect(back.namesSeen.map((n) => n.name)).toEqual(['Player1101', 'Renamed']);
+  });
+
+  it('a report that cannot be stored fails alone, stores nothing, and goes through when sent again', async () => {
+    const { token, user } = await registerUser(server);
+    const roster = createRoster({
+      db: server.app.database.db,
+      logger: { info: () => {}, warn: () => {} },
+      sessionRetentionDays: 90,
+      isLive: async () => true,
+    });
+    const now = Date.now();
+    // An owner deleted meanwhile: the batch fails, and each of its reports is tried on its own.
+    const [gone, kept] = await Promise.allSettled([
+      roster.apply('no-such-user', 'srv-s', { count: 1, players: [player(1201)] }, now),
+      roster.apply(user.id, 'srv-s', { count: 1, players: [player(1202)] }, now),
+    ]);
+    expect(gone.status).toBe('rejected');
+    expect(kept.status).toBe('fulfilled');
+    const stray = await server.app.database.db
+      .selectFrom('playerSessions')
+      .select('id')
+      .where('userId', '=', 'no-such-user')
+      .execute();
+    expect(stray).toEqual([]);
+    expect(await onlineIds(token)).toEqual([1202]);
+    // A ping that failed is sent again with its changes (the game keeps them): nothing is lost.
+    await roster.apply(user.id, 'srv-s', { count: 2, joined: [player(1203)] }, now + 2_000);
+    expect(await onlineIds(token)).toEqual([1202, 1203]);
+    expect((await record(token, 1202)).sessions).toBe(1);
+  });
+
   it('asks a roster-keeping server new to presence for its whole roster, and answers at once', async () => {
     const { user } = await registerUser(server);
     // First ping with changes only (the server restarted, the game did not): asked, without a hold.

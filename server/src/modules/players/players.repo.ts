@@ -1,122 +1,57 @@
-import { sql, type Selectable } from 'kysely';
-import type { RosterPlayer } from '@moonrelay/contract/players';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { containsIgnoringCase } from '../../db/like.ts';
 import type { PlayersTable } from '../../db/schema.ts';
 
 export type PlayerRow = Selectable<PlayersTable>;
 
-/** Whole seconds between two ISO times (0 when the clock went back). */
-const secondsBetween = (from: string, to: string) =>
-  Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
-
 /** A search that is a whole number is also a user id. */
 const searchedId = (search: string) => (/^-?\d{1,16}$/.test(search) ? String(Number(search)) : null);
 
+/**
+ * A sort key the rows are sorted by after they are found, not read in: without it SQLite walks the
+ * whole ordered index (every player online, or seen) testing each row against a search or server
+ * that matches a few, instead of finding those few by their own index and sorting them.
+ */
+const sortedAfter = (column: RawBuilder<unknown>) => sql<string>`(${column} || '')`;
+
+/**
+ * The first text after every text that starts with `prefix` (its last character moved up one), so
+ * that "starts with" is the index range [prefix, end); null when there is none.
+ */
+function prefixEnd(prefix: string): string | null {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const code = chars.pop()!.codePointAt(0)!;
+    if (code < 0x10ffff) return chars.join('') + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
+  }
+  return null;
+}
+
+/**
+ * The owner's players a search finds (decision 039): those whose name or display name starts with
+ * it, ignoring case, and the one whose user id it is. Each part is a range of an index
+ * (players_name_key, players_display_name_key, the key), so a search costs what it finds, not the
+ * number of players seen.
+ */
+function matching(db: Db, userId: string, search: string) {
+  const key = search.toLowerCase();
+  const end = prefixEnd(key);
+  const id = searchedId(search);
+  const startsWith = (column: 'nameKey' | 'displayNameKey') => {
+    let query = db.selectFrom('players').select('robloxUserId').where('userId', '=', userId).where(column, '>=', key);
+    if (end !== null) query = query.where(column, '<', end);
+    return query;
+  };
+  let found = startsWith('nameKey').union(startsWith('displayNameKey'));
+  if (id !== null) {
+    found = found.union(
+      db.selectFrom('players').select('robloxUserId').where('userId', '=', userId).where('robloxUserId', '=', id),
+    );
+  }
+  return found;
+}
+
 export const playersRepo = {
-  /** The Roblox ids with an open session on this server. */
-  async openOnServer(db: Db, userId: string, serverId: string): Promise<string[]> {
-    const rows = await db
-      .selectFrom('playerSessions')
-      .select('robloxUserId')
-      .where('userId', '=', userId)
-      .where('serverId', '=', serverId)
-      .where('leftAt', 'is', null)
-      .execute();
-    return rows.map((row) => row.robloxUserId);
-  },
-
-  /** Creates or refreshes the players' records (names, account age, last seen). */
-  async upsertPlayers(db: Db, userId: string, players: RosterPlayer[], now: string): Promise<void> {
-    if (players.length === 0) return;
-    await db
-      .insertInto('players')
-      .values(
-        players.map((player) => ({
-          userId,
-          robloxUserId: String(player.userId),
-          name: player.name,
-          displayName: player.displayName ?? null,
-          accountAgeDays: player.accountAgeDays ?? null,
-          firstSeen: now,
-          lastSeen: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['userId', 'robloxUserId']).doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          displayName: eb.ref('excluded.displayName'),
-          accountAgeDays: eb.fn.coalesce('excluded.accountAgeDays', 'players.accountAgeDays'),
-          lastSeen: eb.ref('excluded.lastSeen'),
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('playerNames')
-      .values(
-        players.map((player) => ({
-          userId,
-          robloxUserId: String(player.userId),
-          name: player.name,
-          displayName: player.displayName ?? '',
-          firstSeen: now,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  },
-
-  /** Opens a session for each player without one on this server; answers whose were opened. */
-  async openSessions(db: Db, userId: string, serverId: string, ids: string[], now: string): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const opened = await db
-      .insertInto('playerSessions')
-      .values(ids.map((robloxUserId) => ({ id: crypto.randomUUID(), userId, robloxUserId, serverId, joinedAt: now })))
-      .onConflict((oc) => oc.columns(['userId', 'serverId', 'robloxUserId']).where('leftAt', 'is', null).doNothing())
-      .returning('robloxUserId')
-      .execute();
-    const openedIds = opened.map((row) => row.robloxUserId);
-    if (openedIds.length > 0) {
-      await db
-        .updateTable('players')
-        .set((eb) => ({ sessions: eb('sessions', '+', 1) }))
-        .where('userId', '=', userId)
-        .where('robloxUserId', 'in', openedIds)
-        .execute();
-    }
-    return openedIds;
-  },
-
-  /**
-   * Ends the open sessions on this server (of these players, or of everyone there) at `at`, and adds
-   * each stay to its player's play time. Answers how many ended.
-   */
-  async closeSessions(db: Db, userId: string, serverId: string, ids: string[] | 'all', at: string): Promise<number> {
-    if (ids !== 'all' && ids.length === 0) return 0;
-    let query = db
-      .updateTable('playerSessions')
-      .set({ leftAt: at })
-      .where('userId', '=', userId)
-      .where('serverId', '=', serverId)
-      .where('leftAt', 'is', null);
-    if (ids !== 'all') query = query.where('robloxUserId', 'in', ids);
-    const closed = await query.returning(['robloxUserId', 'joinedAt']).execute();
-    // In id order, so two transactions touching the same players lock them in the same order.
-    closed.sort((a, b) => (a.robloxUserId < b.robloxUserId ? -1 : 1));
-    for (const session of closed) {
-      await db
-        .updateTable('players')
-        .set((eb) => ({
-          playSeconds: eb('playSeconds', '+', secondsBetween(session.joinedAt, at)),
-          lastSeen: sql<string>`case when ${eb.ref('lastSeen')} < ${at} then ${at} else ${eb.ref('lastSeen')} end`,
-        }))
-        .where('userId', '=', userId)
-        .where('robloxUserId', '=', session.robloxUserId)
-        .execute();
-    }
-    return closed.length;
-  },
-
   /** Servers with players online, per owner (of these owners only, when given). */
   serversWithOpenSessions(db: Db, userIds?: string[]): Promise<{ userId: string; serverId: string }[]> {
     let query = db.selectFrom('playerSessions').select(['userId', 'serverId']).where('leftAt', 'is', null);
@@ -149,21 +84,21 @@ export const playersRepo = {
       )
       .where('s.userId', '=', userId)
       .where('s.leftAt', 'is', null);
-    if (filter.serverId !== undefined) query = query.where('s.serverId', '=', filter.serverId);
+    let sessions = db.selectFrom('playerSessions').where('userId', '=', userId).where('leftAt', 'is', null);
+    if (filter.serverId !== undefined) {
+      query = query.where('s.serverId', '=', filter.serverId);
+      sessions = sessions.where('serverId', '=', filter.serverId);
+    }
     if (filter.search) {
       const search = filter.search;
-      const id = searchedId(search);
-      query = query.where((eb) =>
-        eb.or([
-          containsIgnoringCase(eb.ref('p.name'), search),
-          containsIgnoringCase(eb.ref('p.displayName'), search),
-          ...(id === null ? [] : [eb('s.robloxUserId', '=', id)]),
-        ]),
-      );
+      query = query.where('s.robloxUserId', 'in', matching(db, userId, search));
+      sessions = sessions.where('robloxUserId', 'in', matching(db, userId, search));
     }
+    const narrowed = filter.search !== undefined || filter.serverId !== undefined;
     return {
+      // From the open sessions alone (every session has its player's record): an index count.
       count: async () =>
-        Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        Number((await sessions.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
       page: async (limit: number) => {
         let paged = query;
         const after = filter.after;
@@ -177,8 +112,8 @@ export const playersRepo = {
         }
         return paged
           .select(['s.robloxUserId', 's.serverId', 's.joinedAt', 'p.name', 'p.displayName', 'p.accountAgeDays'])
-          .orderBy('s.joinedAt', 'desc')
-          .orderBy('s.robloxUserId', 'desc')
+          .orderBy(narrowed ? sortedAfter(sql.ref('s.joinedAt')) : 's.joinedAt', 'desc')
+          .orderBy(narrowed ? sortedAfter(sql.ref('s.robloxUserId')) : 's.robloxUserId', 'desc')
           .limit(sql.lit(Math.trunc(limit)))
           .execute();
       },
@@ -192,17 +127,7 @@ export const playersRepo = {
     filter: { search?: string; after?: { lastSeen: string; robloxUserId: string }; limit: number },
   ): Promise<PlayerRow[]> {
     let query = db.selectFrom('players').selectAll().where('userId', '=', userId);
-    if (filter.search) {
-      const search = filter.search;
-      const id = searchedId(search);
-      query = query.where((eb) =>
-        eb.or([
-          containsIgnoringCase(eb.ref('name'), search),
-          containsIgnoringCase(eb.ref('displayName'), search),
-          ...(id === null ? [] : [eb('robloxUserId', '=', id)]),
-        ]),
-      );
-    }
+    if (filter.search) query = query.where('robloxUserId', 'in', matching(db, userId, filter.search));
     const after = filter.after;
     if (after) {
       query = query.where((eb) =>
@@ -213,8 +138,8 @@ export const playersRepo = {
       );
     }
     return query
-      .orderBy('lastSeen', 'desc')
-      .orderBy('robloxUserId', 'desc')
+      .orderBy(filter.search ? sortedAfter(sql.ref('lastSeen')) : 'lastSeen', 'desc')
+      .orderBy(filter.search ? sortedAfter(sql.ref('robloxUserId')) : 'robloxUserId', 'desc')
       .limit(sql.lit(Math.trunc(filter.limit)))
       .execute();
   },

@@ -3,12 +3,68 @@ import { inTransaction, type Db } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
 import { playersRepo } from './players.repo.ts';
+import { rosterWrites, type PlayerWrite } from './roster-writes.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ANNOUNCE_MS = 1_000;
 /** Owners per lookup of servers with players (well inside both engines' parameter limits). */
 const OWNERS_PER_QUERY = 500;
+
+/**
+ * Players per batch of reports: a batch holds SQLite's one writer (and the event loop, its
+ * statements being synchronous) while it runs, so it is kept to a few milliseconds of work.
+ */
+const MAX_BATCH_PLAYERS = 4_000;
+/** Servers whose sessions one statement ends (a sweep after a restart can find thousands). */
+const SERVERS_PER_END = 500;
+
+interface Pending {
+  userId: string;
+  serverId: string;
+  report: RosterReport;
+  at: string;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+const serverKey = (owner: string, serverId: string) => `${owner}\n${serverId}`;
+const playerKey = (owner: string, robloxUserId: string) => `${owner}\n${robloxUserId}`;
+const reportSize = (report: RosterReport) =>
+  (report.players?.length ?? 0) + (report.joined?.length ?? 0) + (report.left?.length ?? 0);
+
+/** The oldest waiting reports, up to `maxPlayers` players (always at least one report). */
+function takeBatch(queue: Pending[], maxPlayers: number): Pending[] {
+  let players = reportSize(queue[0]!.report);
+  let count = 1;
+  while (count < queue.length && players + reportSize(queue[count]!.report) <= maxPlayers) {
+    players += reportSize(queue[count]!.report);
+    count += 1;
+  }
+  return queue.splice(0, count);
+}
+
+/**
+ * A batch in rounds: each server's first report in the first round, its second in the next, and so
+ * on, so one server's reports are applied in the order they came, each round set-based.
+ */
+function rounds(batch: Pending[]): Pending[][] {
+  const seen = new Map<string, number>();
+  const result: Pending[][] = [];
+  for (const item of batch) {
+    const key = serverKey(item.userId, item.serverId);
+    const index = seen.get(key) ?? 0;
+    seen.set(key, index + 1);
+    (result[index] ??= []).push(item);
+  }
+  return result;
+}
+
+/** By owner, then player id: the order rows are written (and locked) in. */
+function byPlayer(a: { owner: string; robloxUserId: string }, b: { owner: string; robloxUserId: string }): number {
+  if (a.owner !== b.owner) return a.owner < b.owner ? -1 : 1;
+  return a.robloxUserId < b.robloxUserId ? -1 : a.robloxUserId > b.robloxUserId ? 1 : 0;
+}
 
 /** How often open sessions of servers that went unseen are ended, and old sessions pruned. */
 export const ROSTER_SWEEP_MS = 60_000;
@@ -23,10 +79,11 @@ const START_GRACE_MS = 60_000;
  * (docs/protocol.md, "Roster"). The database is the one place they live, so every instance of the
  * scale-out mode sees the same players online, and a restart loses nobody.
  *
- * A report is applied in one transaction. Joins open a session unless one is open (the partial
- * unique index makes a join reported twice a no-op, also when two pings of one server arrive at
- * once); leaves end it and add the stay to the player's play time; a whole roster ends the sessions
- * of players no longer in it. A server that stops pinging ends its players' sessions at its last
+ * Reports are applied in batches, each in one transaction (decision 039). Joins open a session
+ * unless one is open (the partial unique index makes a join reported twice a no-op, also when two
+ * pings of one server arrive at once); leaves end it and add the stay to the player's play time; a
+ * whole roster ends the sessions of players no longer in it. A player's record is written only when
+ * they are new, their names or account age changed, or a session of theirs was opened. A server that stops pinging ends its players' sessions at its last
  * ping.
  */
 export function createRoster(deps: {
@@ -38,10 +95,13 @@ export function createRoster(deps: {
   /** Whether the owner's server pinged within the connection window (presence). */
   isLive(userId: string, serverId: string): Promise<boolean>;
   now?: () => number;
+  /** Players (whole rosters and changes) per batch at most; a single larger report goes alone. */
+  maxBatchPlayers?: number;
 }) {
   const { db, logger } = deps;
   const now = deps.now ?? Date.now;
   const startedAt = now();
+  const maxBatchPlayers = deps.maxBatchPlayers ?? MAX_BATCH_PLAYERS;
 
   // Screens hear of changes once a second per user at most: a fleet's joins are one event, not one each.
   const changedUsers = new Set<string>();
@@ -57,71 +117,199 @@ export function createRoster(deps: {
     announceTimer.unref();
   }
 
-  async function apply(userId: string, serverId: string, report: RosterReport, atMs: number): Promise<void> {
-    const at = iso(atMs);
-    const arrivals = new Map<string, RosterPlayer>();
-    const departures = new Set<string>();
-    await inTransaction(db, async (trx) => {
-      if (report.players) {
-        const present = new Set(report.players.map((player) => String(player.userId)));
-        for (const id of await playersRepo.openOnServer(trx, userId, serverId)) {
-          if (!present.has(id)) departures.add(id);
-        }
-        for (const player of report.players) arrivals.set(String(player.userId), player);
+  /** Reports waiting for the next batch, in arrival order. */
+  const queue: Pending[] = [];
+  let draining = false;
+  const stats = { batches: 0, reports: 0 };
+
+  /**
+   * Applies a report. Reports that arrive while a batch is being written wait and go together in the
+   * next one (one transaction, a few set-based statements for all of them), so a restart storm costs
+   * a commit per batch instead of per ping. The promise settles when its batch is committed (or has
+   * failed): a ping is answered only once its roster is stored, and the game sends the changes of a
+   * ping that failed again with its next one, so a crash between batches loses nothing.
+   */
+  function apply(userId: string, serverId: string, report: RosterReport, atMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      queue.push({ userId, serverId, report, at: iso(atMs), resolve, reject });
+      if (!draining) {
+        draining = true;
+        // After the pings already read this turn of the event loop, so they join the first batch.
+        setImmediate(() => void drain());
       }
-      for (const player of report.joined ?? []) {
-        arrivals.set(String(player.userId), player);
-        departures.delete(String(player.userId));
-      }
-      for (const id of report.left ?? []) {
-        departures.add(String(id));
-        arrivals.delete(String(id));
-      }
-      // In id order: two pings at once lock the same rows in the same order (no deadlock).
-      const joining = [...arrivals.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-      await playersRepo.upsertPlayers(
-        trx,
-        userId,
-        joining.map(([, player]) => player),
-        at,
-      );
-      const opened = await playersRepo.openSessions(
-        trx,
-        userId,
-        serverId,
-        joining.map(([id]) => id),
-        at,
-      );
-      const left = await playersRepo.closeSessions(trx, userId, serverId, [...departures].sort(), at);
-      if (opened.length > 0 || left > 0) changed(userId);
     });
   }
 
-  /** The server stopped pinging: everyone on it left at its last ping. */
-  async function serverGone(userId: string, serverId: string, lastPingMs: number): Promise<number> {
-    const ended = await inTransaction(db, (trx) =>
-      playersRepo.closeSessions(trx, userId, serverId, 'all', iso(lastPingMs)),
+  async function drain(): Promise<void> {
+    try {
+      while (queue.length > 0) {
+        const batch = takeBatch(queue, maxBatchPlayers);
+        stats.batches += 1;
+        stats.reports += batch.length;
+        try {
+          await writeBatch(batch);
+          for (const item of batch) item.resolve();
+        } catch (error) {
+          if (batch.length === 1) {
+            batch[0]!.reject(error);
+            continue;
+          }
+          // One report can sink the batch (its owner was deleted meanwhile, a deadlock with another
+          // instance): each is tried on its own, and only those failing again fail their ping.
+          for (const item of batch) {
+            try {
+              await writeBatch([item]);
+              item.resolve();
+            } catch (itemError) {
+              item.reject(itemError);
+            }
+          }
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  async function writeBatch(batch: Pending[]): Promise<void> {
+    const touched = await inTransaction(db, async (trx) => {
+      const owners = new Set<string>();
+      for (const round of rounds(batch)) {
+        for (const owner of await applyRound(trx, round)) owners.add(owner);
+      }
+      return owners;
+    });
+    for (const owner of touched) changed(owner);
+  }
+
+  /** Applies one report per server at most; answers the owners whose players changed. */
+  async function applyRound(trx: Db, round: Pending[]): Promise<string[]> {
+    const openNow = new Map<string, Set<string>>();
+    const whole = round.filter((item) => item.report.players);
+    for (const open of await rosterWrites.openOn(
+      trx,
+      whole.map((item) => ({ owner: item.userId, serverId: item.serverId })),
+    )) {
+      const key = serverKey(open.owner, open.serverId);
+      const ids = openNow.get(key) ?? new Set<string>();
+      ids.add(open.robloxUserId);
+      openNow.set(key, ids);
+    }
+
+    const arrivals: { item: Pending; player: RosterPlayer; id: string; alreadyOpen: boolean }[] = [];
+    const departures: { owner: string; serverId: string; robloxUserId: string; at: string }[] = [];
+    for (const item of round) {
+      const { report } = item;
+      const open = openNow.get(serverKey(item.userId, item.serverId)) ?? new Set<string>();
+      const coming = new Map<string, RosterPlayer>();
+      const going = new Set<string>();
+      if (report.players) {
+        const present = new Set(report.players.map((player) => String(player.userId)));
+        for (const id of open) if (!present.has(id)) going.add(id);
+        for (const player of report.players) coming.set(String(player.userId), player);
+      }
+      for (const player of report.joined ?? []) {
+        coming.set(String(player.userId), player);
+        going.delete(String(player.userId));
+      }
+      for (const id of report.left ?? []) {
+        going.add(String(id));
+        coming.delete(String(id));
+      }
+      for (const [id, player] of coming) arrivals.push({ item, player, id, alreadyOpen: open.has(id) });
+      for (const id of going) {
+        departures.push({ owner: item.userId, serverId: item.serverId, robloxUserId: id, at: item.at });
+      }
+    }
+
+    const ended = await rosterWrites.endSessions(trx, departures.sort(byPlayer));
+    await rosterWrites.addStays(trx, ended);
+    const opened = await rosterWrites.openSessions(
+      trx,
+      arrivals
+        .filter((arrival) => !arrival.alreadyOpen)
+        .map((arrival) => ({
+          owner: arrival.item.userId,
+          serverId: arrival.item.serverId,
+          robloxUserId: arrival.id,
+          at: arrival.item.at,
+        }))
+        .sort(byPlayer),
     );
-    if (ended > 0) changed(userId);
-    return ended;
+    const openedPer = new Map<string, number>();
+    for (const session of opened) {
+      const key = playerKey(session.owner, session.robloxUserId);
+      openedPer.set(key, (openedPer.get(key) ?? 0) + 1);
+    }
+
+    // Records are written only when new, changed, or a session opened; a player's last report wins.
+    const latest = new Map<string, { item: Pending; player: RosterPlayer; id: string }>();
+    for (const arrival of arrivals) latest.set(playerKey(arrival.item.userId, arrival.id), arrival);
+    const stored = new Map<string, { name: string; displayName: string | null; accountAgeDays: number | null }>();
+    const lookups = [...latest.values()].map((arrival) => ({ owner: arrival.item.userId, robloxUserId: arrival.id }));
+    for (const row of await rosterWrites.players(trx, lookups.sort(byPlayer))) {
+      stored.set(playerKey(row.owner, row.robloxUserId), row);
+    }
+    const writes: PlayerWrite[] = [];
+    const newNames: PlayerWrite[] = [];
+    for (const [key, { item, player, id }] of latest) {
+      const write: PlayerWrite = {
+        owner: item.userId,
+        robloxUserId: id,
+        name: player.name,
+        displayName: player.displayName ?? null,
+        accountAgeDays: player.accountAgeDays ?? null,
+        at: item.at,
+        opened: openedPer.get(key) ?? 0,
+      };
+      const before = stored.get(key);
+      const renamed = !before || before.name !== write.name || before.displayName !== write.displayName;
+      const aged = write.accountAgeDays !== null && before?.accountAgeDays !== write.accountAgeDays;
+      if (renamed) newNames.push(write);
+      if (renamed || aged || write.opened > 0) writes.push(write);
+    }
+    await rosterWrites.writePlayers(trx, writes, newNames);
+
+    return [...new Set([...opened, ...ended].map((session) => session.owner))];
+  }
+
+  /** Everyone still on these servers left at the given times (their last pings). */
+  async function endServers(servers: { userId: string; serverId: string; atMs: number }[]): Promise<number> {
+    if (servers.length === 0) return 0;
+    const ends = servers
+      .map((s) => ({ owner: s.userId, serverId: s.serverId, robloxUserId: null, at: iso(s.atMs) }))
+      .sort((a, b) => (a.owner !== b.owner ? (a.owner < b.owner ? -1 : 1) : a.serverId < b.serverId ? -1 : 1));
+    const ended = await inTransaction(db, async (trx) => {
+      const sessions = await rosterWrites.endSessions(trx, ends);
+      await rosterWrites.addStays(trx, sessions);
+      return sessions;
+    });
+    for (const owner of new Set(ended.map((session) => session.owner))) changed(owner);
+    return ended.length;
+  }
+
+  /** The server stopped pinging: everyone on it left at its last ping. */
+  function serverGone(userId: string, serverId: string, lastPingMs: number): Promise<number> {
+    return endServers([{ userId, serverId, atMs: lastPingMs }]);
   }
 
   /**
    * Servers the disconnect sweep found gone: one query finds which of them had players (a fleet
-   * stopping is thousands of servers, most with no roster), and only those are ended.
+   * stopping is thousands of servers, most with no roster), and those are ended together.
    */
   async function serversGone(gone: { userId: string; serverId: string; lastPingMs: number }[]): Promise<number> {
     const owners = [...new Set(gone.map((entry) => entry.userId))];
     const withPlayers = new Set<string>();
     for (let start = 0; start < owners.length; start += OWNERS_PER_QUERY) {
       const open = await playersRepo.serversWithOpenSessions(db, owners.slice(start, start + OWNERS_PER_QUERY));
-      for (const { userId, serverId } of open) withPlayers.add(`${userId}\n${serverId}`);
+      for (const { userId, serverId } of open) withPlayers.add(serverKey(userId, serverId));
     }
+    const ending = gone
+      .filter((entry) => withPlayers.has(serverKey(entry.userId, entry.serverId)))
+      .map((entry) => ({ userId: entry.userId, serverId: entry.serverId, atMs: entry.lastPingMs }));
     let ended = 0;
-    for (const entry of gone) {
-      if (withPlayers.has(`${entry.userId}\n${entry.serverId}`)) {
-        ended += await serverGone(entry.userId, entry.serverId, entry.lastPingMs);
-      }
+    for (let start = 0; start < ending.length; start += SERVERS_PER_END) {
+      ended += await endServers(ending.slice(start, start + SERVERS_PER_END));
     }
     return ended;
   }
@@ -134,9 +322,12 @@ export function createRoster(deps: {
     const nowMs = now();
     let ended = 0;
     if (nowMs - startedAt >= START_GRACE_MS) {
+      const missing: { userId: string; serverId: string; atMs: number }[] = [];
       for (const { userId, serverId } of await playersRepo.serversWithOpenSessions(db)) {
-        if (await deps.isLive(userId, serverId)) continue;
-        ended += await serverGone(userId, serverId, nowMs);
+        if (!(await deps.isLive(userId, serverId))) missing.push({ userId, serverId, atMs: nowMs });
+      }
+      for (let start = 0; start < missing.length; start += SERVERS_PER_END) {
+        ended += await endServers(missing.slice(start, start + SERVERS_PER_END));
       }
     }
     const pruned = await playersRepo.pruneSessions(db, iso(nowMs - deps.sessionRetentionDays * DAY_MS));
@@ -144,7 +335,7 @@ export function createRoster(deps: {
     return { ended, pruned };
   }
 
-  return { apply, serverGone, serversGone, sweep };
+  return { apply, serverGone, serversGone, sweep, stats: () => ({ ...stats }) };
 }
 
 export type Roster = ReturnType<typeof createRoster>;

@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Card, Center, Flex, Input, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { Alert, Badge, Box, Button, Card, Center, Flex, Input, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { OnlinePlayer } from '@moonrelay/contract/players';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useRowWindow } from '../../../lib/row-window.ts';
 import { useOnlinePlayers, usePlayersLiveEvents } from '../api/players.ts';
 import { PlayerDrawer } from './PlayerDrawer.tsx';
 
@@ -16,7 +17,7 @@ export const PLAYERS_TEXT = {
   loadFailed: 'Could not load the players',
   empty: 'Nobody is playing in your games right now.',
   emptyFiltered: 'No player online matches these filters.',
-  loadMore: 'Load more',
+  loadingMore: 'Loading more players…',
   online: (shown: number, total: number) =>
     total === 1
       ? '1 player online'
@@ -87,21 +88,14 @@ export function PlayersScreen() {
               {filtered ? PLAYERS_TEXT.emptyFiltered : PLAYERS_TEXT.empty}
             </Text>
           ) : (
-            <Stack gap="4">
-              <OnlineTable players={players} onSelect={(player) => setSelected(player.userId)} />
-              {online.hasNextPage && (
-                <Center>
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    loading={online.isFetchingNextPage}
-                    onClick={() => void online.fetchNextPage()}
-                  >
-                    {PLAYERS_TEXT.loadMore}
-                  </Button>
-                </Center>
-              )}
-            </Stack>
+            <OnlineTable
+              players={players}
+              total={total}
+              more={online.hasNextPage}
+              loadingMore={online.isFetchingNextPage}
+              onNeedMore={() => void online.fetchNextPage()}
+              onSelect={(player) => setSelected(player.userId)}
+            />
           )}
         </Card.Body>
       </Card.Root>
@@ -111,13 +105,73 @@ export function PlayersScreen() {
 }
 
 const wideOnly = { hideBelow: 'md' } as const;
+/** Each row's height in pixels: fixed, so the list knows where any row is without drawing it. */
+const ROW_HEIGHT = 56;
+/** The next page is asked for this many rows before the end of those loaded. */
+const LOAD_AHEAD_ROWS = 20;
 
-function OnlineTable({ players, onSelect }: { players: OnlinePlayer[]; onSelect(player: OnlinePlayer): void }) {
+/**
+ * Everyone online as a table that draws only the rows in view (a few hundred or ten thousand
+ * players alike) and fetches the next page as the end comes near. Rows are reachable with Tab, and
+ * the up and down arrows move between players, scrolling the list.
+ */
+function OnlineTable({
+  players,
+  total,
+  more,
+  loadingMore,
+  onNeedMore,
+  onSelect,
+}: {
+  players: OnlinePlayer[];
+  total: number;
+  more: boolean;
+  loadingMore: boolean;
+  onNeedMore(): void;
+  onSelect(player: OnlinePlayer): void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = useRowWindow(scroller, players.length, ROW_HEIGHT);
+  const wantMore = more && !loadingMore && rows.end + LOAD_AHEAD_ROWS >= players.length;
+  // Asked once each time the end comes near, not again on every render while the page is on its way.
+  const needMore = useRef(onNeedMore);
+  needMore.current = onNeedMore;
+  useEffect(() => {
+    if (wantMore) needMore.current();
+  }, [wantMore]);
+
+  // Arrow keys: the row above or below is scrolled into view, drawn, then focused.
+  const [focusNext, setFocusNext] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusNext === null) return;
+    const button = scroller.current?.querySelector<HTMLButtonElement>(`[data-row-index="${focusNext}"] button`);
+    if (button) {
+      button.focus();
+      setFocusNext(null);
+    }
+  });
+  const onKeyDown = (index: number) => (event: KeyboardEvent<HTMLButtonElement>) => {
+    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+    const target = index + step;
+    if (step === 0 || target < 0 || target >= players.length) return;
+    event.preventDefault();
+    rows.reveal(target);
+    setFocusNext(target);
+  };
+
   return (
-    <Table.ScrollArea>
-      <Table.Root size="sm" interactive aria-label="Players online">
+    // No scroll anchoring: the browser moving the view to keep a row in place as the space above
+    // changes would scroll again, and again.
+    <Box
+      ref={scroller}
+      maxH="min(70vh, 42rem)"
+      overflow="auto"
+      style={{ overflowAnchor: 'none' }}
+      data-testid="players-scroller"
+    >
+      <Table.Root size="sm" interactive stickyHeader aria-label="Players online" aria-rowcount={total + 1}>
         <Table.Header>
-          <Table.Row>
+          <Table.Row aria-rowindex={1}>
             <Table.ColumnHeader>Player</Table.ColumnHeader>
             <Table.ColumnHeader {...wideOnly}>User id</Table.ColumnHeader>
             <Table.ColumnHeader>Server</Table.ColumnHeader>
@@ -128,43 +182,62 @@ function OnlineTable({ players, onSelect }: { players: OnlinePlayer[]; onSelect(
           </Table.Row>
         </Table.Header>
         <Table.Body>
-          {players.map((player) => (
-            <Table.Row key={`${player.serverId}:${player.userId}`} data-testid="player-row">
-              <Table.Cell>
-                <Button
-                  variant="plain"
-                  size="sm"
-                  px="0"
-                  h="auto"
-                  textAlign="start"
-                  onClick={() => onSelect(player)}
-                  aria-label={`Open ${player.name}`}
-                >
-                  <Stack gap="0" align="flex-start">
-                    <Text fontWeight="medium">{player.displayName ?? player.name}</Text>
-                    <Text fontSize="xs" color="fg.muted">
-                      @{player.name}
-                      {player.userId < 0 && (
-                        <Badge ms="2" size="xs">
-                          Studio
-                        </Badge>
-                      )}
-                    </Text>
-                  </Stack>
-                </Button>
-              </Table.Cell>
-              <Table.Cell {...wideOnly}>{player.userId}</Table.Cell>
-              <Table.Cell maxW="12rem" truncate title={player.serverId}>
-                {player.serverId}
-              </Table.Cell>
-              <Table.Cell {...wideOnly}>{formatDateTime(player.joinedAt)}</Table.Cell>
-              <Table.Cell textAlign="end" {...wideOnly}>
-                {player.accountAgeDays === null ? '—' : `${player.accountAgeDays.toLocaleString()} days`}
-              </Table.Cell>
-            </Table.Row>
-          ))}
+          {rows.before > 0 && <tr aria-hidden style={{ height: rows.before }} />}
+          {players.slice(rows.start, rows.end).map((player, offset) => {
+            const index = rows.start + offset;
+            return (
+              <Table.Row
+                key={`${player.serverId}:${player.userId}`}
+                data-testid="player-row"
+                data-row-index={index}
+                aria-rowindex={index + 2}
+                style={{ height: ROW_HEIGHT }}
+              >
+                <Table.Cell>
+                  <Button
+                    variant="plain"
+                    size="sm"
+                    px="0"
+                    h="auto"
+                    textAlign="start"
+                    onClick={() => onSelect(player)}
+                    onKeyDown={onKeyDown(index)}
+                    aria-label={`Open ${player.name}`}
+                  >
+                    <Stack gap="0" align="flex-start">
+                      <Text fontWeight="medium" lineClamp={1}>
+                        {player.displayName ?? player.name}
+                      </Text>
+                      <Text fontSize="xs" color="fg.muted" lineClamp={1}>
+                        @{player.name}
+                        {player.userId < 0 && (
+                          <Badge ms="2" size="xs">
+                            Studio
+                          </Badge>
+                        )}
+                      </Text>
+                    </Stack>
+                  </Button>
+                </Table.Cell>
+                <Table.Cell {...wideOnly}>{player.userId}</Table.Cell>
+                <Table.Cell maxW="12rem" truncate title={player.serverId}>
+                  {player.serverId}
+                </Table.Cell>
+                <Table.Cell {...wideOnly}>{formatDateTime(player.joinedAt)}</Table.Cell>
+                <Table.Cell textAlign="end" {...wideOnly}>
+                  {player.accountAgeDays === null ? '—' : `${player.accountAgeDays.toLocaleString()} days`}
+                </Table.Cell>
+              </Table.Row>
+            );
+          })}
+          {rows.after > 0 && <tr aria-hidden style={{ height: rows.after }} />}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
+      {loadingMore && (
+        <Center py="3" gap="2" color="fg.muted" fontSize="sm">
+          <Spinner size="xs" /> {PLAYERS_TEXT.loadingMore}
+        </Center>
+      )}
+    </Box>
   );
 }
