@@ -434,6 +434,8 @@ export interface ModerationActionsTable {
   state: string;
   error: string | null;
   commandId: string | null;
+  /** When commandId was set; a claim whose command never appeared is released after a while. */
+  claimedAt: string | null;
   serverId: string | null;
   replaces: string | null;
   endedBy: string | null;

@@ -29,6 +29,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('error', 'text')
     .addColumn('command_id', 'text')
+    // When the command was claimed: a claim whose command never appeared is let go only after a while.
+    .addColumn('claimed_at', 'text')
     .addColumn('server_id', 'text')
     .addColumn('replaces', 'text')
     // Set on a ban when a later ban replaced it (an edit) or an unban lifted it.

@@ -1,3 +1,4 @@
+import { nowIso } from '../../db/time.ts';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ModerationActionsTable } from '../../db/schema.ts';
@@ -102,7 +103,7 @@ export const moderationRepo = {
   claim(db: Db, ids: string[], commandId: string): Promise<ModerationRow[]> {
     return db
       .updateTable('moderationActions')
-      .set({ commandId })
+      .set({ commandId, claimedAt: nowIso() })
       .where('id', 'in', ids)
       .where('state', '=', 'pending')
       .where('commandId', 'is', null)
@@ -124,7 +125,7 @@ export const moderationRepo = {
   async release(db: Db, commandId: string): Promise<void> {
     await db
       .updateTable('moderationActions')
-      .set({ commandId: null, serverId: null })
+      .set({ commandId: null, claimedAt: null, serverId: null })
       .where('commandId', '=', commandId)
       .where('state', '=', 'pending')
       .execute();
@@ -156,7 +157,12 @@ export const moderationRepo = {
    * Pending rows whose command has finished (or is gone), with that command: what a crash between a
    * command's result and its rows' update leaves behind, settled by the sweep from the stored result.
    */
-  stranded(db: Db) {
+  /**
+   * Pending rows whose command finished without their outcome stored, and rows claimed before
+   * `claimedBefore` whose command never appeared (the process died between the claim and the
+   * command). A fresh claim is not among them: its command is being written as this runs.
+   */
+  stranded(db: Db, claimedBefore: string) {
     return db
       .selectFrom('moderationActions as m')
       .leftJoin('gameCommands as c', 'c.id', 'm.commandId')
@@ -164,7 +170,12 @@ export const moderationRepo = {
       .distinct()
       .where('m.state', '=', 'pending')
       .where('m.commandId', 'is not', null)
-      .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.status', 'not in', ['queued', 'delivered'])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('c.id', 'is', null), eb('m.claimedAt', '<', claimedBefore)]),
+          eb('c.status', 'not in', ['queued', 'delivered']),
+        ]),
+      )
       .execute();
   },
 

@@ -29,6 +29,8 @@ import { moderationEvent } from './moderation-events.ts';
 const DEFAULT_HISTORY = 100;
 /** How old a pending Open Cloud ban must be before the sweep queues it again (it was queued at once). */
 const OPEN_CLOUD_REQUEUE_AFTER_MS = 30_000;
+/** A claim whose command does not exist this long after is let go (its process died in between). */
+const CLAIM_LETGO_MS = 60_000;
 
 export function toModerationAction(row: ModerationRow): ModerationAction {
   return {
@@ -121,6 +123,7 @@ export function createModerationService(deps: ModerationDeps) {
     state: 'pending',
     error: null,
     commandId: null,
+    claimedAt: null,
     serverId: null,
     replaces: null,
     endedBy: null,
@@ -266,7 +269,7 @@ export function createModerationService(deps: ModerationDeps) {
     const serverId = await moderationRepo.onlineServer(db, ownerId, id);
     if (serverId === undefined) throw new AppError(409, MODERATION_ERRORS.notOnline);
     const commandId = crypto.randomUUID();
-    const row = newRow(ownerId, actor, id, kind, { message, path: 'game', commandId, serverId });
+    const row = newRow(ownerId, actor, id, kind, { message, path: 'game', commandId, claimedAt: nowIso(), serverId });
     await moderationRepo.insert(db, [row]);
     await deps.commands.enqueue(
       ownerId,
@@ -445,7 +448,7 @@ export function createModerationService(deps: ModerationDeps) {
      * outcome being stored are settled from the stored result, then waiting bans go to live servers.
      */
     async sweep(): Promise<void> {
-      for (const stranded of await moderationRepo.stranded(db)) {
+      for (const stranded of await moderationRepo.stranded(db, isoPlus(nowIso(), -CLAIM_LETGO_MS))) {
         if (stranded.foundId === null) await moderationRepo.release(db, stranded.commandId!);
         else
           await settleCommand({
