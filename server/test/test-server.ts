@@ -176,3 +176,19 @@ export async function rememberedSignInAddresses(server: TestServer, userId: stri
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+/** Roblox players `ownerId`'s game saw before, none of them online now (a factory for moderation tests). */
+export async function playersSeenBefore(
+  server: TestServer,
+  ownerId: string,
+  ids: number[],
+  nameOf: (id: number) => string = (id) => `Player${id}`,
+): Promise<void> {
+  const now = new Date().toISOString();
+  await server.app.database.db
+    .insertInto('players')
+    .values(
+      ids.map((id) => ({ userId: ownerId, robloxUserId: String(id), name: nameOf(id), firstSeen: now, lastSeen: now })),
+    )
+    .execute();
+}

@@ -9,7 +9,7 @@ import {
 } from '@moonrelay/contract/moderation';
 import type { RosterPlayer } from '@moonrelay/contract/players';
 import { describeEachEngine } from '../../../test/engines.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { playersSeenBefore, registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { PLAYER_NOT_FOUND, PLAYERS_OF_ANOTHER_USER } from '../players/players.service.ts';
 import { NOT_REPORTED } from './game-report.ts';
 
@@ -32,19 +32,7 @@ describeEachEngine('moderation: notes, warnings, kicks, bans through the game', 
   const owner = async (ids: number[], serverId: string | null = 'srv-1') => {
     const { token, user } = await registerUser(server);
     if (serverId === null) {
-      const now = new Date().toISOString();
-      await server.app.database.db
-        .insertInto('players')
-        .values(
-          ids.map((id) => ({
-            userId: user.id,
-            robloxUserId: String(id),
-            name: `Player${id}`,
-            firstSeen: now,
-            lastSeen: now,
-          })),
-        )
-        .execute();
+      await playersSeenBefore(server, user.id, ids);
     } else {
       const res = await server.call('POST', '/api/game/ping', {
         body: { key: user.apiKey, serverId, roster: { count: ids.length, players: ids.map(player) } },

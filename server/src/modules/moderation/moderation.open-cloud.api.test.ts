@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { playersSeenBefore, registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const UNIVERSE = '4483381587';
 const KEY = 'rbx-moderation-key-1234567890abcdefghij';
@@ -32,19 +32,7 @@ describeEachEngine('moderation through Open Cloud', (engine) => {
       body: { universeId: UNIVERSE, apiKey: KEY },
     });
     expect(saved.status, saved.text).toBe(200);
-    const now = new Date().toISOString();
-    await server.app.database.db
-      .insertInto('players')
-      .values(
-        ids.map((id) => ({
-          userId: user.id,
-          robloxUserId: String(id),
-          name: `Player${id}`,
-          firstSeen: now,
-          lastSeen: now,
-        })),
-      )
-      .execute();
+    await playersSeenBefore(server, user.id, ids);
     return { token };
   }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ModerationHistory } from '@moonrelay/contract/moderation';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { playersSeenBefore, registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 /**
  * Bans survive Moonrelay going down: stopped with bans waiting (the database kept, as a deployed
@@ -30,14 +30,8 @@ describeEachEngine('moderation across a restart', (engine) => {
 
   it('bans pending when Moonrelay stops are each applied once after it starts again', async () => {
     const { token, user } = await registerUser(server);
-    const now = new Date().toISOString();
     // Players seen before, in a game no server of which is live now.
-    await server.app.database.db
-      .insertInto('players')
-      .values(
-        ids.map((id) => ({ userId: user.id, robloxUserId: String(id), name: `P${id}`, firstSeen: now, lastSeen: now })),
-      )
-      .execute();
+    await playersSeenBefore(server, user.id, ids, (id) => `P${id}`);
     for (const part of [ids.slice(0, 50), ids.slice(50)]) {
       const res = await server.call('POST', '/api/players/bans', { token, body: { ...ban, userIds: part } });
       expect(res.status, res.text).toBe(200);
