@@ -369,6 +369,48 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     });
   });
 
+  it("players of one user's games on both instances are one list; a ban posted on B goes to the game on A, once", async () => {
+    const user = await register(a);
+    const roster = (instance: Instance, serverId: string, ids: number[]) =>
+      call(instance, 'POST', '/api/game/ping', undefined, {
+        key: user.user.apiKey,
+        serverId,
+        roster: {
+          count: ids.length,
+          players: ids.map((id) => ({ userId: id, name: `Spread${id}`, displayName: `S${id}` })),
+        },
+      });
+    expect((await roster(a, 'roster-a', [801, 802])).status).toBe(200);
+    expect((await roster(b, 'roster-b', [803])).status).toBe(200);
+    for (const instance of [a, b]) {
+      const online = await call(instance, 'GET', '/api/players/online', user.token);
+      expect(online.status, online.text).toBe(200);
+      expect((online.body.players as { userId: number }[]).map((p) => p.userId).sort()).toEqual([801, 802, 803]);
+    }
+
+    // The player is on B's server; the ban goes to whichever server of the game pings first: here A's.
+    const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'roster-a' });
+    const banned = await call(b, 'POST', '/api/players/803/ban', user.token, {
+      durationSeconds: -1,
+      displayReason: 'Exploiting',
+    });
+    expect(banned.status, banned.text).toBe(200);
+    expect(banned.body).toMatchObject({ path: 'game', state: 'pending' });
+    const stateOnB = async () =>
+      (await call(b, 'GET', '/api/players/803/moderation', user.token)).body.actions[0].state as string;
+    await eventually(
+      async () => {
+        await game.ping();
+        return (await stateOnB()) !== 'pending';
+      },
+      20_000,
+      'the ban reported by the game on A',
+    );
+    expect(await stateOnB()).toBe('applied');
+    await game.ping();
+    expect(game.banCalls).toEqual([[803]]);
+  });
+
   it('shares the rate limit across instances', async () => {
     const user = await register(a);
     const statuses: number[] = [];
