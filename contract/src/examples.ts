@@ -853,9 +853,21 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
           name: 'builderwoman',
         },
       ],
+      elsewhere: [
+        {
+          userId: 158,
+          name: 'speedrunner',
+          durationSeconds: null,
+          startTime: '2026-11-20T09:00:00.000Z',
+          displayReason: 'Cheating',
+          privateReason: 'Banned in Creator Hub',
+          excludeAltAccounts: false,
+          updateTime: '2026-11-20T09:00:00.000Z',
+        },
+      ],
     },
     error: unauthorized(ERRORS.invalidApiKey),
-    note: "Each ban says its path (`game`: a live server ran Players:BanAsync; `open_cloud`) and its state: `pending` until that path reports, then `applied` or `failed` with Roblox's own error.",
+    note: "`elsewhere` lists the bans in force in Roblox that Moonrelay did not make (Creator Hub, other tools), from the last Open Cloud import. Each ban says its path (`game`: a live server ran Players:BanAsync; `open_cloud`) and its state: `pending` until that path reports, then `applied` or `failed` with Roblox's own error.",
   },
   banPlayers: {
     body: { userIds: [156], ...exampleBan },

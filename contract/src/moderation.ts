@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActiveBanSchema } from './open-cloud.ts';
 
 /**
  * Moderation of the players in a user's games (docs/decisions/037-moderation.md): private notes,
@@ -87,6 +88,11 @@ export type ModerationHistory = z.infer<typeof ModerationHistorySchema>;
 export const BanListSchema = z
   .object({
     bans: z.array(ModerationActionSchema.extend({ name: z.string().nullable() })),
+    /**
+     * Bans in force in Roblox that no Moonrelay ban covers (made in Creator Hub, by BanAsync in other
+     * scripts, or by other tools), as of the last Open Cloud import; empty without an Open Cloud key.
+     */
+    elsewhere: z.array(ActiveBanSchema.extend({ name: z.string().nullable() })),
   })
   .meta({ id: 'BanList' });
 export type BanList = z.infer<typeof BanListSchema>;

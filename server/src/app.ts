@@ -126,6 +126,8 @@ const CONSOLE_PRUNE_MS = 5_000;
 const MODERATION_SWEEP_MS = 5_000;
 /** How often notification events whose next try came due (retries, rate limits) are handed out. */
 const NOTIFICATION_SWEEP_MS = 1_000;
+/** Roblox's bans in force listed beside Moonrelay's own (GET /api/players/bans). */
+const BANS_FROM_ROBLOX_LISTED = 1_000;
 
 /** Parts a test replaces: what notification deliveries resolve and dial. */
 export interface AppOverrides {
@@ -292,6 +294,7 @@ export function createServices(
       hasKey: (ownerId) => restrictions.hasKey(ownerId),
       enqueue: (request) => restrictions.enqueue(request),
       find: (actionId) => restrictions.find(actionId),
+      activeBans: async (ownerId) => (await bans.list(ownerId, BANS_FROM_ROBLOX_LISTED)).active,
     },
     logger,
   });

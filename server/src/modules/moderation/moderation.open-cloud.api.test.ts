@@ -85,6 +85,34 @@ describeEachEngine('moderation through Open Cloud', (engine) => {
     expect(roblox.restriction(UNIVERSE, '7001')).toMatchObject({ gameJoinRestriction: { active: false } });
   });
 
+  it('lists the bans in force made elsewhere (Creator Hub, other tools) beside its own', async () => {
+    const { token } = await owner([7003, 7004]);
+    const ours = await server.call('POST', '/api/players/7003/ban', {
+      token,
+      body: { durationSeconds: -1, displayReason: 'Exploiting' },
+    });
+    expect(ours.status, ours.text).toBe(200);
+    expect(await settled(token, 7003, ours.body.id)).toMatchObject({ state: 'applied' });
+    roblox.addLog(UNIVERSE, {
+      user: 'users/7004',
+      moderator: { robloxUser: 'users/261' },
+      createTime: '2026-11-27T12:00:00.000Z',
+      active: true,
+      startTime: '2026-11-27T12:00:00.000Z',
+      privateReason: 'Banned from Creator Hub',
+      displayReason: 'Cheating',
+      excludeAltAccounts: false,
+    });
+    expect((await server.call('POST', '/api/bans/import', { token })).status).toBe(200);
+    const listed = await server.call('GET', '/api/players/bans', { token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.bans.map((ban: { userId: number }) => ban.userId)).toEqual([7003]);
+    // Moonrelay's own ban reached Roblox too, but it is listed once, as Moonrelay's.
+    expect(listed.body.elsewhere).toEqual([
+      expect.objectContaining({ userId: 7004, name: 'Player7004', displayReason: 'Cheating', durationSeconds: null }),
+    ]);
+  });
+
   it("records Roblox's refusal as the ban's failure, in Roblox's words", async () => {
     const { token } = await owner([7002]);
     // The key stops being accepted after it was saved (revoked in Creator Hub).

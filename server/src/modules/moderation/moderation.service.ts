@@ -18,6 +18,7 @@ import type { Logger } from '../../logger.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditActor, type AuditService } from '../audit/audit.service.ts';
 import type { CommandsService } from '../game/commands.service.ts';
 import type { RaisedEvent } from '../notifications/notifier.ts';
+import type { ActiveBan } from '@moonrelay/contract/open-cloud';
 import type { RestrictionRequest } from '../open-cloud/restrictions.ts';
 import { PLAYER_NOT_FOUND } from '../players/players.service.ts';
 import type { BanPath } from '@moonrelay/contract/moderation';
@@ -77,6 +78,8 @@ export interface ModerationDeps {
   openCloud: {
     hasKey(ownerId: string): Promise<boolean>;
     enqueue(request: RestrictionRequest): Promise<void>;
+    /** Bans in force in Roblox as last imported with the owner's key (empty without one). */
+    activeBans(ownerId: string): Promise<ActiveBan[]>;
     /** The queued update of an action, if any: where Roblox's answer stands. */
     find(actionId: string): Promise<{ state: string; error: string | null } | undefined>;
   };
@@ -320,10 +323,21 @@ export function createModerationService(deps: ModerationDeps) {
       return { actions: rows.map(toModerationAction), ban: ban ? toModerationAction(ban) : null };
     },
 
+    /** Moonrelay's bans in force, and Roblox's bans in force that none of them covers (made elsewhere). */
     async bans(ownerId: string): Promise<BanList> {
       const nowMs = Date.now();
       const rows = (await moderationRepo.unendedBans(db, ownerId)).filter((row) => banInForce(row, nowMs));
-      return { bans: rows.map((row) => ({ ...toModerationAction(row), name: row.name })) };
+      const ours = new Set(rows.map((row) => Number(row.robloxUserId)));
+      const imported = (await deps.openCloud.activeBans(ownerId)).filter((ban) => !ours.has(ban.userId));
+      const names = await moderationRepo.knownPlayers(
+        db,
+        ownerId,
+        imported.map((ban) => String(ban.userId)),
+      );
+      return {
+        bans: rows.map((row) => ({ ...toModerationAction(row), name: row.name })),
+        elsewhere: imported.map((ban) => ({ ...ban, name: names.get(String(ban.userId)) ?? null })),
+      };
     },
 
     async note(ownerId: string, actor: AuditActor, robloxUserId: number, text: string): Promise<ModerationAction> {
