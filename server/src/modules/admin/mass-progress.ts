@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { MassProgress, MassProgressStatus } from '@moonrelay/contract/admin';
 import type { CommandView } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
-import type { Db } from '../../db/database.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import type { MassExecutionItemsTable } from '../../db/schema.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
@@ -251,26 +251,29 @@ export function createMassProgress(deps: {
     ): Promise<void> {
       if (items.length === 0) return;
       const now = nowIso();
-      await db
-        .insertInto('massExecutionBatches')
-        .values({ batchId: items[0]!.batchId, ...started, createdAt: now, finishedAt: null })
-        .execute();
-      await db
-        .insertInto('massExecutionItems')
-        .values(
-          items.map((item) => ({
-            batchId: item.batchId,
-            userId: item.userId,
-            status: item.status,
-            commandId: null,
-            executionId: null,
-            output: item.output,
-            error: item.error,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        )
-        .execute();
+      // One transaction: a batch row is never seen without its parts (it would look finished).
+      await inTransaction(db, async (trx) => {
+        await trx
+          .insertInto('massExecutionBatches')
+          .values({ batchId: items[0]!.batchId, ...started, createdAt: now, finishedAt: null })
+          .execute();
+        await trx
+          .insertInto('massExecutionItems')
+          .values(
+            items.map((item) => ({
+              batchId: item.batchId,
+              userId: item.userId,
+              status: item.status,
+              commandId: null,
+              executionId: null,
+              output: item.output,
+              error: item.error,
+              createdAt: now,
+              updatedAt: now,
+            })),
+          )
+          .execute();
+      });
       // Every part may have ended already (no such users): then it is finished now.
       await finishIfDone(items[0]!.batchId);
     },
