@@ -9,7 +9,7 @@
  *   total), a search by name and by user id, and a player's record;
  * - as the baseline in the same run, GET /api/user (a signed-in call that reads one row);
  * - ping latency without a roster, with `count` alone and with a change (p50 / p99);
- * and the server's RSS before and after, per online player. Targets (issue 27): the first page
+ * and the server's RSS before and after, per online player. Targets: the first page
  * <= 300 ms and search <= 50 ms server side with 100,000 online.
  */
 import { parseArgs } from 'node:util';
