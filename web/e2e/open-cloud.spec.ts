@@ -28,12 +28,12 @@ describe('Settings → Roblox Open Cloud', () => {
     await expectSignedIn(page, user.name);
     const form = card(page).getByRole('form', { name: 'Open Cloud key' });
     await form.getByRole('textbox', { name: 'Universe ID' }).fill(UNIVERSE);
-    await form.getByLabel('API key').fill('rbxoc_not_a_key_roblox_knows_000000');
+    await form.getByLabel('Open Cloud API key').fill('rbxoc_not_a_key_roblox_knows_000000');
     await form.getByRole('button', { name: 'Save key' }).click();
     await expectVisible(form.getByText(/Roblox refused this API key.*Invalid API Key/));
     await screenshot(page, 'settings-open-cloud-refused');
 
-    await form.getByLabel('API key').fill(KEY);
+    await form.getByLabel('Open Cloud API key').fill(KEY);
     await form.getByRole('button', { name: 'Save key' }).click();
     await expectToast(page, 'Open Cloud key saved');
     const shown = card(page).getByTestId('open-cloud-key');
@@ -42,7 +42,7 @@ describe('Settings → Roblox Open Cloud', () => {
     await screenshot(page, 'settings-open-cloud-saved');
 
     await card(page).getByRole('button', { name: 'Replace' }).click();
-    await card(page).getByLabel('API key').fill(SECOND_KEY);
+    await card(page).getByLabel('Open Cloud API key').fill(SECOND_KEY);
     await card(page).getByRole('button', { name: 'Replace key' }).click();
     await expectVisible(shown.getByText('rbxo…QRST'));
 

@@ -40,7 +40,7 @@ function KeyForm({ current, onDone }: { current: OpenCloudKey | null; onDone?: (
           <Field.HelperText>Creator Hub → your experience → the universe id on its overview.</Field.HelperText>
         </Field.Root>
         <Field.Root required>
-          <Field.Label>API key</Field.Label>
+          <Field.Label>Open Cloud API key</Field.Label>
           <Input
             type="password"
             autoComplete="off"
