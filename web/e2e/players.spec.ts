@@ -119,7 +119,7 @@ describe('players', () => {
           most = Math.max(most, await rows(page).count());
           return onlineCount(page).innerText();
         },
-        { timeout: 60_000, intervals: [50] },
+        { timeout: 60_000, interval: 50 },
       )
       .toBe('600 players online');
     expect(most).toBeLessThan(40);

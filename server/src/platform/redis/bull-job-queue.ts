@@ -45,7 +45,7 @@ export function createBullJobQueue(options: {
     defaultJobOptions: { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } },
   });
   const heard = (part: 'queue' | 'events' | 'worker') => (error: unknown) => {
-    if (unreachable(error)) options.onUnreachable?.(part);
+    if (unreachable(error) || lostWithRedis(error)) options.onUnreachable?.(part);
     else options.onError(error, part);
   };
   queue.on('error', heard('queue'));
@@ -66,7 +66,9 @@ export function createBullJobQueue(options: {
           },
           { connection: options.connection, concurrency: options.concurrency, settings: { repeatStrategy } },
         );
-        worker.on('failed', (job, error) => options.onError(error, job?.name ?? 'unknown'));
+        worker.on('failed', (job, error) =>
+          lostWithRedis(error) ? options.onUnreachable?.('worker') : options.onError(error, job?.name ?? 'unknown'),
+        );
         worker.on('error', heard('worker'));
       }
     },
@@ -97,6 +99,15 @@ export function createBullJobQueue(options: {
       await queue.close();
     },
   };
+}
+
+/**
+ * BullMQ finishing a job whose record Redis no longer has: Redis restarted empty (it keeps nothing on
+ * disk here) between the job's start and its end. The outage is what happened, and it is logged once
+ * by the connection; the job's own work is done or is redone from the database by its sweep.
+ */
+function lostWithRedis(error: unknown): boolean {
+  return error instanceof Error && /^Missing (key|lock) for job /.test(error.message);
 }
 
 const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
