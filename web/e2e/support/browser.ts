@@ -63,6 +63,11 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
         '--disable-sync',
       ],
       viewport: { width: 1366, height: 900 },
+      // Exit animations end on an animationend event that Chakra's presence code can miss when a
+      // loaded machine delays its listener past the animation's end; the element (an invisible
+      // dialog backdrop, say) then stays and takes every click. With reduced motion nothing
+      // animates (reduced-motion.css), as for a user who asks their system for that.
+      reducedMotion: 'reduce',
     });
   } catch (error) {
     fs.rmSync(userDataDir, { recursive: true, force: true });
