@@ -770,7 +770,7 @@ export const endpoints = {
     path: '/api/players/:userId/unban',
     tag: 'Players',
     summary:
-      'Lift the ban in force (Players:UnbanAsync), pending until applied like a ban. 409 when the player is not banned.',
+      "Lift the ban in force (Players:UnbanAsync), pending until applied like a ban: Moonrelay's own, or a ban made elsewhere (Creator Hub, another tool) that your last Open Cloud import lists, lifted through Open Cloud. 409 when the player is not banned.",
     auth: 'session-or-key',
     keyScopes: ['moderation'],
     rateLimit: 'general',

@@ -920,6 +920,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
         state: 'applied',
         completedAt: '2026-11-27T14:05:02.000Z',
       }),
+      elsewhere: null,
     },
     error: { status: 404, body: { error: 'Player not found' } },
   },

@@ -26,6 +26,7 @@ export const MODERATION_HISTORY_MAX = 200;
 export const MODERATION_ERRORS = {
   notOnline: 'The player is not online in any of your game servers, so there is nobody to kick or warn',
   notBanned: 'The player is not banned',
+  banChanged: 'The ban was changed or lifted meanwhile: reload the player and try again',
   alreadyBanned: 'The player is already banned: edit the ban instead (PUT /api/players/{userId}/ban)',
   tooManyPlayers: `userIds: at most ${BAN_MAX_USERS_PER_CALL} players in one request (Roblox's BanAsync limit)`,
   duration: `durationSeconds: a number of seconds above 0 (at most ${BAN_MAX_SECONDS}), or ${PERMANENT_BAN} for a permanent ban`,
@@ -81,6 +82,11 @@ export const ModerationHistorySchema = z
     actions: z.array(ModerationActionSchema),
     /** The ban in force (or pending), if any. */
     ban: ModerationActionSchema.nullable(),
+    /**
+     * With no Moonrelay ban: a ban in force in Roblox made elsewhere (Creator Hub, another tool), as
+     * of the last Open Cloud import; POST .../unban lifts it through Open Cloud.
+     */
+    elsewhere: ActiveBanSchema.nullable(),
   })
   .meta({ id: 'ModerationHistory' });
 export type ModerationHistory = z.infer<typeof ModerationHistorySchema>;

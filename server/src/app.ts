@@ -295,6 +295,7 @@ export function createServices(
       enqueue: (request) => restrictions.enqueue(request),
       find: (actionId) => restrictions.find(actionId),
       activeBans: async (ownerId) => (await bans.list(ownerId, BANS_FROM_ROBLOX_LISTED)).active,
+      forgetImportedBan: (trx, ownerId, robloxUserId) => bans.forget(trx, ownerId, robloxUserId),
     },
     logger,
   });

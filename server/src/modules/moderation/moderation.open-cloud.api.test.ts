@@ -113,6 +113,49 @@ describeEachEngine('moderation through Open Cloud', (engine) => {
     ]);
   });
 
+  it('lifts a ban made elsewhere through Open Cloud, once, however many unbans come at once', async () => {
+    const { token } = await owner([7005]);
+    roblox.addLog(UNIVERSE, {
+      user: 'users/7005',
+      moderator: { robloxUser: 'users/261' },
+      createTime: '2026-11-27T12:30:00.000Z',
+      active: true,
+      startTime: '2026-11-27T12:30:00.000Z',
+      privateReason: 'Banned from Creator Hub',
+      displayReason: 'Griefing',
+      excludeAltAccounts: false,
+    });
+    expect((await server.call('POST', '/api/bans/import', { token })).status).toBe(200);
+    const before = await server.call('GET', '/api/players/7005/moderation', { token });
+    expect(before.body).toMatchObject({ ban: null, elsewhere: { userId: 7005, displayReason: 'Griefing' } });
+
+    const patches = () => roblox.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/7005')).length;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        server.call('POST', '/api/players/7005/unban', { token, body: { reason: 'Appeal accepted' } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const lifted = answers.find((a) => a.status === 200)!;
+    expect(lifted.body).toMatchObject({ kind: 'unban', path: 'open_cloud' });
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(refused.body).toEqual({ error: 'The player is not banned' });
+    // Off the list at once, though Roblox has not answered yet.
+    expect((await server.call('GET', '/api/players/bans', { token })).body.elsewhere).not.toContainEqual(
+      expect.objectContaining({ userId: 7005 }),
+    );
+
+    expect(await settled(token, 7005, lifted.body.id)).toMatchObject({ state: 'applied' });
+    expect(roblox.restriction(UNIVERSE, '7005')).toMatchObject({ gameJoinRestriction: { active: false } });
+    expect(patches()).toBe(1);
+    // Roblox's list agrees on the next import: the player stays unbanned, and a second unban is refused.
+    expect((await server.call('POST', '/api/bans/import', { token })).status).toBe(200);
+    const after = await server.call('GET', '/api/players/7005/moderation', { token });
+    expect(after.body).toMatchObject({ ban: null, elsewhere: null });
+    expect((await server.call('POST', '/api/players/7005/unban', { token, body: {} })).status).toBe(409);
+    expect(patches()).toBe(1);
+  });
+
   it("records Roblox's refusal as the ban's failure, in Roblox's words", async () => {
     const { token } = await owner([7002]);
     // The key stops being accepted after it was saved (revoked in Creator Hub).

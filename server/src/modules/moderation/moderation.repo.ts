@@ -50,8 +50,27 @@ export const moderationRepo = {
   },
 
   /** Marks a ban as replaced (an edit) or lifted (an unban) by another action. */
-  async endBan(db: Db, banId: string, endedBy: string): Promise<void> {
-    await db.updateTable('moderationActions').set({ endedBy }).where('id', '=', banId).execute();
+  async endBan(db: Db, banId: string, endedBy: string): Promise<boolean> {
+    // Guarded: of two edits or unbans of one ban sent at once, one ends it; the other is told so.
+    const result = await db
+      .updateTable('moderationActions')
+      .set({ endedBy })
+      .where('id', '=', banId)
+      .where('endedBy', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Of these players, those with an unban still waiting for its path (lifting a ban made elsewhere). */
+  async pendingUnbans(db: Db, userId: string, robloxUserIds?: string[]): Promise<Set<string>> {
+    let query = db
+      .selectFrom('moderationActions')
+      .select('robloxUserId')
+      .where('userId', '=', userId)
+      .where('kind', '=', 'unban')
+      .where('state', '=', 'pending');
+    if (robloxUserIds) query = query.where('robloxUserId', 'in', robloxUserIds);
+    return new Set((await query.execute()).map((row) => row.robloxUserId));
   },
 
   /** Bans and unbans waiting for a live game server of this owner, oldest first. */

@@ -82,6 +82,11 @@ export interface ModerationDeps {
     activeBans(ownerId: string): Promise<ActiveBan[]>;
     /** The queued update of an action, if any: where Roblox's answer stands. */
     find(actionId: string): Promise<{ state: string; error: string | null } | undefined>;
+    /**
+     * Takes a ban made elsewhere off the imported list, inside the unban's transaction; false when it
+     * is no longer there (another unban took it first).
+     */
+    forgetImportedBan(trx: Db, ownerId: string, robloxUserId: string): Promise<boolean>;
   };
   logger: Logger;
 }
@@ -104,6 +109,25 @@ export function createModerationService(deps: ModerationDeps) {
   const currentBan = async (ownerId: string, robloxUserId: string): Promise<ModerationRow | undefined> => {
     const nowMs = Date.now();
     return (await moderationRepo.unendedBans(db, ownerId, [robloxUserId])).find((row) => banInForce(row, nowMs));
+  };
+
+  /**
+   * Roblox's bans in force (last import) that Moonrelay did not make and is not already lifting,
+   * of one player or all of the owner's.
+   */
+  const bansMadeElsewhere = async (ownerId: string, robloxUserId?: string): Promise<ActiveBan[]> => {
+    const imported = (await deps.openCloud.activeBans(ownerId)).filter(
+      (ban) => robloxUserId === undefined || String(ban.userId) === robloxUserId,
+    );
+    if (imported.length === 0) return [];
+    const ids = imported.map((ban) => String(ban.userId));
+    const nowMs = Date.now();
+    const [ours, lifting] = await Promise.all([
+      moderationRepo.unendedBans(db, ownerId, ids),
+      moderationRepo.pendingUnbans(db, ownerId, ids),
+    ]);
+    const covered = new Set(ours.filter((row) => banInForce(row, nowMs)).map((row) => row.robloxUserId));
+    return imported.filter((ban) => !covered.has(String(ban.userId)) && !lifting.has(String(ban.userId)));
   };
 
   const newRow = (
@@ -316,19 +340,23 @@ export function createModerationService(deps: ModerationDeps) {
     async history(ownerId: string, robloxUserId: number, limit?: number): Promise<ModerationHistory> {
       const id = String(robloxUserId);
       await requirePlayer(ownerId, id);
-      const [rows, ban] = await Promise.all([
+      const [rows, ban, elsewhere] = await Promise.all([
         moderationRepo.history(db, ownerId, id, Math.min(limit ?? DEFAULT_HISTORY, MODERATION_HISTORY_MAX)),
         currentBan(ownerId, id),
+        bansMadeElsewhere(ownerId, id),
       ]);
-      return { actions: rows.map(toModerationAction), ban: ban ? toModerationAction(ban) : null };
+      return {
+        actions: rows.map(toModerationAction),
+        ban: ban ? toModerationAction(ban) : null,
+        elsewhere: ban ? null : (elsewhere[0] ?? null),
+      };
     },
 
     /** Moonrelay's bans in force, and Roblox's bans in force that none of them covers (made elsewhere). */
     async bans(ownerId: string): Promise<BanList> {
       const nowMs = Date.now();
       const rows = (await moderationRepo.unendedBans(db, ownerId)).filter((row) => banInForce(row, nowMs));
-      const ours = new Set(rows.map((row) => Number(row.robloxUserId)));
-      const imported = (await deps.openCloud.activeBans(ownerId)).filter((ban) => !ours.has(ban.userId));
+      const imported = await bansMadeElsewhere(ownerId);
       const names = await moderationRepo.knownPlayers(
         db,
         ownerId,
@@ -401,13 +429,17 @@ export function createModerationService(deps: ModerationDeps) {
       const row = banRow(ownerId, actor, id, ban, old.id, await pathFor(ownerId));
       await db.transaction().execute(async (trx) => {
         await moderationRepo.insert(trx, [row]);
-        await moderationRepo.endBan(trx, old.id, row.id);
+        if (!(await moderationRepo.endBan(trx, old.id, row.id))) throw new AppError(409, MODERATION_ERRORS.banChanged);
       });
       await auditAction(actor, AUDIT_ACTIONS.moderationBanEdited, row, { replaces: old.id });
       await afterBanChange(ownerId, [row]);
       return toModerationAction((await moderationRepo.find(db, row.id)) ?? row);
     },
 
+    /**
+     * Lifts the ban in force: Moonrelay's own, or else one made elsewhere (Creator Hub, another tool)
+     * that the last Open Cloud import listed; that one goes off the imported list at once.
+     */
     async unban(
       ownerId: string,
       actor: AuditActor,
@@ -417,16 +449,26 @@ export function createModerationService(deps: ModerationDeps) {
       const id = String(robloxUserId);
       await requirePlayer(ownerId, id);
       const ban = await currentBan(ownerId, id);
-      if (!ban) throw new AppError(409, MODERATION_ERRORS.notBanned);
+      const elsewhere = ban ? undefined : (await bansMadeElsewhere(ownerId, id))[0];
+      if (!ban && !elsewhere) throw new AppError(409, MODERATION_ERRORS.notBanned);
       const row = newRow(ownerId, actor, id, 'unban', {
         message: reason ?? '',
         path: await pathFor(ownerId),
       });
       await db.transaction().execute(async (trx) => {
         await moderationRepo.insert(trx, [row]);
-        await moderationRepo.endBan(trx, ban.id, row.id);
+        // Guarded either way: of two unbans sent at once, one lifts the ban and the other is a 409.
+        const lifted = ban
+          ? await moderationRepo.endBan(trx, ban.id, row.id)
+          : await deps.openCloud.forgetImportedBan(trx, ownerId, id);
+        if (!lifted) throw new AppError(409, MODERATION_ERRORS.notBanned);
       });
-      await auditAction(actor, AUDIT_ACTIONS.moderationUnban, row, { lifts: ban.id });
+      await auditAction(
+        actor,
+        AUDIT_ACTIONS.moderationUnban,
+        row,
+        ban ? { lifts: ban.id } : { lifts: 'elsewhere', bannedSince: elsewhere?.startTime ?? null },
+      );
       await afterBanChange(ownerId, [row]);
       return toModerationAction((await moderationRepo.find(db, row.id)) ?? row);
     },

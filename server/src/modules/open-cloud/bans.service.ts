@@ -48,6 +48,12 @@ export function createBansService(deps: { db: Db }) {
         lastImportError: key.lastImportError,
       };
     },
+
+    /**
+     * A ban made elsewhere is being lifted from Moonrelay: it leaves the imported list now (in the
+     * caller's transaction), not at the next import. False when it is not listed (any more).
+     */
+    forget: (trx: Db, ownerId: string, robloxUserId: string) => bansRepo.removeActive(trx, ownerId, robloxUserId),
   };
 }
 

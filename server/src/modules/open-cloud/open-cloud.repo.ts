@@ -239,6 +239,16 @@ export const bansRepo = {
     });
   },
 
+  /** Takes one player's ban off the imported list (it is being lifted); false when it was not there. */
+  async removeActive(db: Db, ownerId: string, robloxUserId: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('openCloudActiveBans')
+      .where('ownerId', '=', ownerId)
+      .where('robloxUserId', '=', robloxUserId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
   active(db: Db, ownerId: string, universeId: string, limit: number): Promise<ActiveBanRow[]> {
     return db
       .selectFrom('openCloudActiveBans')
