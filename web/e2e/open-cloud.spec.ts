@@ -53,3 +53,85 @@ describe('Settings → Roblox Open Cloud', () => {
     await expectVisible(card(page).getByRole('button', { name: 'Save key' }));
   });
 });
+
+describe('Players → Bans', () => {
+  it("lists Moonrelay's bans and those made elsewhere, and lifts one made elsewhere through Open Cloud", async () => {
+    const user = await createUser(suite.app, { name: 'Desk Dana' });
+    const token = user.token;
+    const saved = await suite.app.call('PUT', '/api/open-cloud/key', {
+      token,
+      body: { universeId: UNIVERSE, apiKey: KEY },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const seen = await suite.app.call('POST', '/api/game/ping', {
+      body: {
+        key: user.user.apiKey,
+        serverId: 'srv-bans',
+        roster: {
+          count: 2,
+          players: [
+            { userId: 9101, name: 'speedrunner', displayName: 'Speedy' },
+            { userId: 9102, name: 'griefer', displayName: 'Grief' },
+          ],
+        },
+      },
+    });
+    expect(seen.status, seen.text).toBe(200);
+    const ours = await suite.app.call('POST', '/api/players/9101/ban', {
+      token,
+      body: { durationSeconds: 86400, displayReason: 'Speed hacking' },
+    });
+    expect(ours.status, ours.text).toBe(200);
+    roblox.addLog(UNIVERSE, {
+      user: 'users/9102',
+      moderator: { robloxUser: 'users/261' },
+      createTime: '2026-11-27T12:00:00.000Z',
+      active: true,
+      startTime: '2026-11-27T12:00:00.000Z',
+      privateReason: 'From Creator Hub',
+      displayReason: 'Griefing the spawn',
+      excludeAltAccounts: false,
+    });
+    expect((await suite.app.call('POST', '/api/bans/import', { token })).status).toBe(200);
+
+    const page = await suite.browser.newPage();
+    await signInAs(page, suite.app, user, '/players?tab=bans');
+    await expectSignedIn(page, user.name);
+    const main = mainArea(page);
+    const ourRow = main.getByTestId('ban-row').filter({ hasText: 'speedrunner' });
+    await expectVisible(ourRow.getByText('Speed hacking'));
+    await expectVisible(ourRow.getByText('Open Cloud'));
+    await expectVisible(ourRow.getByText('applied'));
+    await expectVisible(ourRow.getByText('1 day'));
+    const elsewhereRow = main.getByTestId('ban-elsewhere-row').filter({ hasText: 'griefer' });
+    await expectVisible(elsewhereRow.getByText('Griefing the spawn'));
+    await expectVisible(elsewhereRow.getByText('permanent'));
+    await screenshot(page, 'players-bans');
+
+    // By keyboard: the player's button opens their record, which offers to lift the ban.
+    await elsewhereRow.getByRole('button', { name: 'Open griefer' }).focus();
+    await page.keyboard.press('Enter');
+    const record = page.getByTestId('player-record');
+    await expectVisible(record.getByTestId('ban-elsewhere').getByText(/Griefing the spawn/));
+    expect(await record.getByRole('button', { name: 'Ban', exact: true }).count()).toBe(0);
+    await screenshot(page, 'players-ban-elsewhere');
+    await record.getByRole('button', { name: 'Unban' }).click();
+    const dialog = page.getByTestId('moderation-dialog');
+    await dialog.getByRole('button', { name: 'Unban' }).click();
+    const entry = record.getByTestId('moderation-entry').first();
+    await expectVisible(entry.getByText('Unban'));
+    await expect.poll(() => entry.getByTestId('moderation-state').innerText(), { timeout: 10_000 }).toBe('applied');
+    expect(roblox.restriction(UNIVERSE, '9102')).toMatchObject({ gameJoinRestriction: { active: false } });
+    await expectVisible(record.getByRole('button', { name: 'Ban', exact: true }));
+    await page.keyboard.press('Escape');
+    await expectHidden(record);
+    await expectHidden(elsewhereRow);
+    await expectVisible(main.getByText('None found at the last Open Cloud import.'));
+
+    // At phone width the tables scroll inside themselves; the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectVisible(ourRow);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, 'players-bans-phone');
+  }, 60_000);
+});

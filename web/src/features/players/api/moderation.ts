@@ -1,10 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { BanRequest, ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
+import type { BanList, BanRequest, ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 
 const historyKey = (userId: number) => ['/api/players', 'moderation', userId] as const;
+const BAN_LIST_KEY = ['/api/players', 'bans'] as const;
 /** While an action is pending, the history is fetched again this often, so its state shows when it lands. */
 const PENDING_POLL_MS = 2_000;
 
@@ -17,6 +18,21 @@ export function useModerationHistory(userId: number) {
     enabled: Boolean(token),
     refetchInterval: (query) =>
       query.state.data?.actions.some((action) => action.state === 'pending') ? PENDING_POLL_MS : false,
+  });
+}
+
+/**
+ * The bans in force: Moonrelay's (with path and state) and those made elsewhere that the last Open
+ * Cloud import found (GET /api/players/bans).
+ */
+export function useBanList() {
+  const token = useSession((state) => state.token);
+  return useQuery({
+    queryKey: BAN_LIST_KEY,
+    queryFn: () => apiRequest<BanList>('GET', '/api/players/bans'),
+    enabled: Boolean(token),
+    refetchInterval: (query) =>
+      query.state.data?.bans.some((ban) => ban.state === 'pending') ? PENDING_POLL_MS : false,
   });
 }
 
@@ -48,6 +64,10 @@ function send(userId: number, request: ModerationRequest): Promise<ModerationAct
 export function useModerate(userId: number) {
   return useMutation({
     mutationFn: (request: ModerationRequest) => send(userId, request),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: historyKey(userId) }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: historyKey(userId) }),
+        queryClient.invalidateQueries({ queryKey: BAN_LIST_KEY }),
+      ]),
   });
 }

@@ -1,8 +1,9 @@
-import { Badge, Button, Center, HStack, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
+import { Alert, Badge, Button, Center, HStack, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { ModerationAction } from '@moonrelay/contract/moderation';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useModerationHistory } from '../api/moderation.ts';
+import { BAN_PATH_LABELS, BAN_STATE_PALETTES, formatBanLength } from './ban-labels.ts';
 import { ModerationDialog, type ModerationDialogKind } from './ModerationDialog.tsx';
 
 const KIND_LABELS: Record<ModerationAction['kind'], string> = {
@@ -12,34 +13,12 @@ const KIND_LABELS: Record<ModerationAction['kind'], string> = {
   ban: 'Ban',
   unban: 'Unban',
 };
-const STATE_PALETTES: Record<ModerationAction['state'], string> = {
-  pending: 'yellow',
-  applied: 'green',
-  failed: 'red',
-};
-const PATH_LABELS = { game: 'game server', open_cloud: 'Open Cloud' } as const;
-
-/** "permanent", or the length of a timed ban in the largest whole unit. */
-export function formatBanLength(seconds: number | null): string {
-  if (seconds === null) return 'permanent';
-  for (const [unit, size] of [
-    ['day', 86400],
-    ['hour', 3600],
-    ['minute', 60],
-  ] as const) {
-    if (seconds >= size && seconds % size === 0) {
-      const count = seconds / size;
-      return `${count.toLocaleString()} ${unit}${count === 1 ? '' : 's'}`;
-    }
-  }
-  return `${seconds.toLocaleString()} s`;
-}
-
 /** The player's moderation: the actions (kick and warn while online) and every action taken, newest first. */
 export function PlayerModeration({ userId, online }: { userId: number; online: boolean }) {
   const history = useModerationHistory(userId);
   const [dialog, setDialog] = useState<ModerationDialogKind | null>(null);
   const ban = history.data?.ban ?? null;
+  const elsewhere = history.data?.elsewhere ?? null;
   return (
     <Stack gap="3" data-testid="player-moderation">
       <Text fontWeight="semibold">Moderation</Text>
@@ -62,12 +41,29 @@ export function PlayerModeration({ userId, online }: { userId: number; online: b
               Unban
             </Button>
           </>
+        ) : elsewhere ? (
+          <Button size="xs" variant="outline" onClick={() => setDialog('unban')}>
+            Unban
+          </Button>
         ) : (
           <Button size="xs" colorPalette="red" onClick={() => setDialog('ban')}>
             Ban
           </Button>
         )}
       </Wrap>
+      {elsewhere && (
+        <Alert.Root status="warning" size="sm" data-testid="ban-elsewhere">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Banned elsewhere</Alert.Title>
+            <Alert.Description>
+              A ban made outside Moonrelay (Creator Hub or another tool), {formatBanLength(elsewhere.durationSeconds)}
+              {elsewhere.startTime ? ` since ${formatDateTime(elsewhere.startTime)}` : ''}
+              {elsewhere.displayReason ? `: ${elsewhere.displayReason}` : ''}. Unban lifts it through Open Cloud.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
       {!online && (
         <Text fontSize="xs" color="fg.muted">
           Warnings and kicks reach a player who is online.
@@ -99,7 +95,7 @@ function HistoryEntry({ action }: { action: ModerationAction }) {
       <HStack gap="2" flexWrap="wrap">
         <Badge>{action.kind === 'ban' && action.replaces ? 'Ban (edited)' : KIND_LABELS[action.kind]}</Badge>
         {action.kind !== 'note' && (
-          <Badge colorPalette={STATE_PALETTES[action.state]} data-testid="moderation-state">
+          <Badge colorPalette={BAN_STATE_PALETTES[action.state]} data-testid="moderation-state">
             {action.state}
           </Badge>
         )}
@@ -123,7 +119,7 @@ function HistoryEntry({ action }: { action: ModerationAction }) {
       )}
       <Text fontSize="xs" color="fg.muted">
         {action.actorName ?? 'Someone'} · {formatDateTime(action.createdAt)}
-        {action.path ? ` · by ${PATH_LABELS[action.path]}` : ''}
+        {action.path ? ` · by ${BAN_PATH_LABELS[action.path]}` : ''}
       </Text>
     </Stack>
   );

@@ -1,16 +1,33 @@
-import { Alert, Badge, Box, Button, Card, Center, Flex, Input, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Center,
+  Flex,
+  Input,
+  Spinner,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+} from '@chakra-ui/react';
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { OnlinePlayer } from '@moonrelay/contract/players';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRowWindow } from '../../../lib/row-window.ts';
 import { useOnlinePlayers, usePlayersLiveEvents } from '../api/players.ts';
+import { BansList } from './BansList.tsx';
 import { PlayerDrawer } from './PlayerDrawer.tsx';
 
 export const PLAYERS_TEXT = {
   title: 'Players',
-  subtitle: 'Who is playing in your games now, across every server. Open a player for their record.',
+  subtitle: 'Who is playing in your games now, across every server, and who is banned. Open a player for their record.',
+  tabs: { online: 'Online now', bans: 'Bans' },
   search: 'Search by name, display name or user id',
   server: 'Server id',
   loading: 'Loading players…',
@@ -24,18 +41,17 @@ export const PLAYERS_TEXT = {
       : `${total.toLocaleString()} players online${shown < total ? `, ${shown.toLocaleString()} shown` : ''}`,
 };
 
-/** The Players screen: everyone online, live (joins and leaves refetch the list), searchable, by server. */
+type PlayersTab = 'online' | 'bans';
+
+/**
+ * The Players screen: everyone online, live (joins and leaves refetch the list), searchable, by
+ * server; and the game's ban list. The open tab is in the address (?tab=bans).
+ */
 export function PlayersScreen() {
   usePlayersLiveEvents();
-  const [q, setQ] = useState('');
-  const [serverId, setServerId] = useState('');
-  // Typing does not refetch on every key while the last answer is still arriving.
-  const filter = useDeferredValue(useMemo(() => ({ q, serverId }), [q, serverId]));
-  const online = useOnlinePlayers(filter);
-  const players = useMemo(() => online.data?.pages.flatMap((page) => page.players) ?? [], [online.data]);
-  const total = online.data?.pages[0]?.total ?? 0;
+  const [params, setParams] = useSearchParams();
+  const tab: PlayersTab = params.get('tab') === 'bans' ? 'bans' : 'online';
   const [selected, setSelected] = useState<number | null>(null);
-  const filtered = Boolean(q.trim() || serverId.trim());
 
   return (
     <Stack gap="6">
@@ -43,64 +59,101 @@ export function PlayersScreen() {
         <PageHeading>{PLAYERS_TEXT.title}</PageHeading>
         <Text color="fg.muted">{PLAYERS_TEXT.subtitle}</Text>
       </Stack>
-      <Card.Root size={{ base: 'sm', md: 'md' }}>
-        <Card.Header>
-          <Flex gap="3" wrap="wrap" align="center">
-            <Input
-              flex="2 1 16rem"
-              type="search"
-              aria-label={PLAYERS_TEXT.search}
-              placeholder={PLAYERS_TEXT.search}
-              value={q}
-              maxLength={100}
-              onChange={(event) => setQ(event.target.value)}
-            />
-            <Input
-              flex="1 1 10rem"
-              aria-label={PLAYERS_TEXT.server}
-              placeholder={PLAYERS_TEXT.server}
-              value={serverId}
-              maxLength={100}
-              onChange={(event) => setServerId(event.target.value)}
-            />
-            {online.data && (
-              <Text fontSize="sm" color="fg.muted" role="status" data-testid="players-online">
-                {PLAYERS_TEXT.online(players.length, total)}
-              </Text>
-            )}
-          </Flex>
-        </Card.Header>
-        <Card.Body>
-          {online.isPending ? (
-            <Center py="10" gap="2" color="fg.muted">
-              <Spinner size="sm" /> {PLAYERS_TEXT.loading}
-            </Center>
-          ) : online.isError && !online.data ? (
-            <Alert.Root status="error">
-              <Alert.Indicator />
-              <Alert.Content>
-                <Alert.Title>{PLAYERS_TEXT.loadFailed}</Alert.Title>
-                <Alert.Description>{messageOf(online.error, online.error.message)}</Alert.Description>
-              </Alert.Content>
-            </Alert.Root>
-          ) : players.length === 0 ? (
-            <Text color="fg.muted" py="6" textAlign="center">
-              {filtered ? PLAYERS_TEXT.emptyFiltered : PLAYERS_TEXT.empty}
-            </Text>
-          ) : (
-            <OnlineTable
-              players={players}
-              total={total}
-              more={online.hasNextPage}
-              loadingMore={online.isFetchingNextPage}
-              onNeedMore={() => void online.fetchNextPage()}
-              onSelect={(player) => setSelected(player.userId)}
-            />
-          )}
-        </Card.Body>
-      </Card.Root>
+      <Tabs.Root
+        value={tab}
+        onValueChange={(event) => setParams(event.value === 'bans' ? { tab: 'bans' } : {}, { replace: true })}
+        lazyMount
+        variant="line"
+        colorPalette="purple"
+      >
+        <Tabs.List>
+          <Tabs.Trigger value="online">{PLAYERS_TEXT.tabs.online}</Tabs.Trigger>
+          <Tabs.Trigger value="bans">{PLAYERS_TEXT.tabs.bans}</Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="online">
+          <OnlinePlayers onSelect={setSelected} />
+        </Tabs.Content>
+        <Tabs.Content value="bans">
+          <Card.Root size={{ base: 'sm', md: 'md' }}>
+            <Card.Body>
+              <BansList onSelect={setSelected} />
+            </Card.Body>
+          </Card.Root>
+        </Tabs.Content>
+      </Tabs.Root>
       <PlayerDrawer userId={selected} onClose={() => setSelected(null)} />
     </Stack>
+  );
+}
+
+/** Everyone online now, searchable by name or id and filterable by server. */
+function OnlinePlayers({ onSelect }: { onSelect(userId: number): void }) {
+  const [q, setQ] = useState('');
+  const [serverId, setServerId] = useState('');
+  // Typing does not refetch on every key while the last answer is still arriving.
+  const filter = useDeferredValue(useMemo(() => ({ q, serverId }), [q, serverId]));
+  const online = useOnlinePlayers(filter);
+  const players = useMemo(() => online.data?.pages.flatMap((page) => page.players) ?? [], [online.data]);
+  const total = online.data?.pages[0]?.total ?? 0;
+  const filtered = Boolean(q.trim() || serverId.trim());
+
+  return (
+    <Card.Root size={{ base: 'sm', md: 'md' }}>
+      <Card.Header>
+        <Flex gap="3" wrap="wrap" align="center">
+          <Input
+            flex="2 1 16rem"
+            type="search"
+            aria-label={PLAYERS_TEXT.search}
+            placeholder={PLAYERS_TEXT.search}
+            value={q}
+            maxLength={100}
+            onChange={(event) => setQ(event.target.value)}
+          />
+          <Input
+            flex="1 1 10rem"
+            aria-label={PLAYERS_TEXT.server}
+            placeholder={PLAYERS_TEXT.server}
+            value={serverId}
+            maxLength={100}
+            onChange={(event) => setServerId(event.target.value)}
+          />
+          {online.data && (
+            <Text fontSize="sm" color="fg.muted" role="status" data-testid="players-online">
+              {PLAYERS_TEXT.online(players.length, total)}
+            </Text>
+          )}
+        </Flex>
+      </Card.Header>
+      <Card.Body>
+        {online.isPending ? (
+          <Center py="10" gap="2" color="fg.muted">
+            <Spinner size="sm" /> {PLAYERS_TEXT.loading}
+          </Center>
+        ) : online.isError && !online.data ? (
+          <Alert.Root status="error">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>{PLAYERS_TEXT.loadFailed}</Alert.Title>
+              <Alert.Description>{messageOf(online.error, online.error.message)}</Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        ) : players.length === 0 ? (
+          <Text color="fg.muted" py="6" textAlign="center">
+            {filtered ? PLAYERS_TEXT.emptyFiltered : PLAYERS_TEXT.empty}
+          </Text>
+        ) : (
+          <OnlineTable
+            players={players}
+            total={total}
+            more={online.hasNextPage}
+            loadingMore={online.isFetchingNextPage}
+            onNeedMore={() => void online.fetchNextPage()}
+            onSelect={(player) => onSelect(player.userId)}
+          />
+        )}
+      </Card.Body>
+    </Card.Root>
   );
 }
 
