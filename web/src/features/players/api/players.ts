@@ -1,14 +1,22 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { OnlinePlayer, PlayerRecord } from '@moonrelay/contract/players';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
+import { createRefreshPacer } from '../../../lib/refresh-pacer.ts';
 import { liveSocketFor, useLiveSocketState } from '../../../lib/socket.ts';
 
 /** While the live socket is down, the lists are fetched again this often. */
 export const PLAYERS_POLL_MS = 10_000;
 const PLAYERS_KEY = ['/api/players'] as const;
+const ONLINE_KEY = [...PLAYERS_KEY, 'online'] as const;
+/**
+ * A live refresh fetches every page of the online list loaded so far again, one request each; it
+ * waits this long per page after the last one, so a viewer far down a list of 10,000 asks for about
+ * two pages a second, however fast players come and go.
+ */
+export const REFRESH_GAP_PER_PAGE_MS = 500;
 
 export interface OnlinePlayersFilter {
   q: string;
@@ -34,7 +42,7 @@ export function useOnlinePlayers(filter: OnlinePlayersFilter) {
   const token = useSession((state) => state.token);
   const socketConnected = useLiveSocketState((state) => state.connected);
   return useInfiniteQuery({
-    queryKey: [...PLAYERS_KEY, 'online', filter],
+    queryKey: [...ONLINE_KEY, filter],
     queryFn: ({ pageParam }) => apiRequest<OnlinePage>('GET', onlinePath(filter, pageParam)),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
@@ -54,18 +62,32 @@ export function usePlayerRecord(userId: number | null) {
   });
 }
 
-/** Joins and leaves arrive as `players:changed` (coalesced by the server): the lists are fetched again. */
+/** Pages of the online list loaded in the lists on screen. */
+const onlinePagesLoaded = () =>
+  queryClient
+    .getQueriesData<InfiniteData<OnlinePage>>({ queryKey: ONLINE_KEY, type: 'active' })
+    .reduce((sum, [, data]) => sum + (data?.pages.length ?? 0), 0);
+
+/**
+ * Joins and leaves arrive as `players:changed` (coalesced by the server): the lists are fetched
+ * again, spaced by how many pages that costs.
+ */
 export function usePlayersLiveEvents(): void {
   const token = useSession((state) => state.token);
   useEffect(() => {
     if (!token) return;
     const socket = liveSocketFor(token);
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: PLAYERS_KEY });
-    socket.on('players:changed', refresh);
-    socket.on('connect', refresh);
+    const pacer = createRefreshPacer(
+      () => void queryClient.invalidateQueries({ queryKey: PLAYERS_KEY }),
+      () => Math.max(1, onlinePagesLoaded()) * REFRESH_GAP_PER_PAGE_MS,
+    );
+    const changed = () => pacer.changed();
+    socket.on('players:changed', changed);
+    socket.on('connect', changed);
     return () => {
-      socket.off('players:changed', refresh);
-      socket.off('connect', refresh);
+      socket.off('players:changed', changed);
+      socket.off('connect', changed);
+      pacer.stop();
     };
   }, [token]);
 }
