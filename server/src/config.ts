@@ -79,6 +79,9 @@ const EnvSchema = z.object({
   ROBLOX_THUMBNAILS_API_URL: httpUrl.default('https://thumbnails.roblox.com'),
   ROBLOX_OPEN_CLOUD_URL: httpUrl.default('https://apis.roblox.com'),
   OPEN_CLOUD_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1_000),
+  // At least 40 s: renewed every half lease before an update, it outlasts one call (15 s) plus the
+  // wait a job sits out (2 s), so a live process never loses an owner's sending mid-call.
+  OPEN_CLOUD_LEASE_MS: z.coerce.number().int().min(40_000).max(3_600_000).default(60_000),
   SCRIPTBLOX_API_URL: httpUrl.default('https://scriptblox.com/api'),
   SCRIPTBLOX_SITE_URL: httpUrl.default(CATALOGUE_SITE_URL),
   SCRIPTBLOX_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(CATALOGUE_TIMEOUT_MS),
@@ -239,7 +242,7 @@ export interface Config {
    */
   notifications: { allowedHosts: string[]; discordOrigins: string[]; retryBaseMs: number; leaseMs: number };
   /** Roblox Open Cloud (bans with no game server running): its base URL and the first retry's wait. */
-  openCloud: { baseUrl: string; retryBaseMs: number };
+  openCloud: { baseUrl: string; retryBaseMs: number; leaseMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -303,7 +306,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     playerSessionRetentionDays: e.PLAYER_SESSION_RETENTION_DAYS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
-    openCloud: { baseUrl: e.ROBLOX_OPEN_CLOUD_URL, retryBaseMs: e.OPEN_CLOUD_RETRY_BASE_MS },
+    openCloud: {
+      baseUrl: e.ROBLOX_OPEN_CLOUD_URL,
+      retryBaseMs: e.OPEN_CLOUD_RETRY_BASE_MS,
+      leaseMs: e.OPEN_CLOUD_LEASE_MS,
+    },
     notifications: {
       allowedHosts: e.NOTIFY_ALLOWED_HOSTS,
       discordOrigins: e.NOTIFY_DISCORD_ORIGINS,

@@ -102,7 +102,7 @@ describeEachEngine('Open Cloud update pacing', (engine) => {
       jobs,
       box: createSecretBox(loadServerSecret(server.config.appSecret, server.config.dataDir), 'open-cloud-keys'),
       clock: time.clock,
-      config: { baseUrl: base, retryBaseMs: 50 },
+      config: { baseUrl: base, retryBaseMs: 50, leaseMs: 60_000 },
       logger: createLogger('silent'),
       onOutcome: (id, outcome) => void outcomes.set(id, outcome),
       onlyProcess: false,

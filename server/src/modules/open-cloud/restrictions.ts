@@ -34,6 +34,11 @@ export interface OpenCloudConfig {
   baseUrl: string;
   /** The first retry's wait after a 429 without Retry-After or a 5xx; each next one doubles. */
   retryBaseMs: number;
+  /**
+   * How long one process holds an owner's sending (the scale-out mode), renewed as it goes: a
+   * process that dies mid-send keeps the owner this long before another takes over.
+   */
+  leaseMs: number;
 }
 
 /** The job that sends an owner's waiting updates, oldest first; and the one that imports their bans. */
@@ -43,8 +48,6 @@ interface OwnerJob {
   ownerId: string;
 }
 
-/** How long one process holds an owner's sending; renewed as it goes. */
-const LEASE_MS = 60_000;
 /** A wait up to this long (the universe's second) is waited out in the job; a longer one by the sweep. */
 const WAIT_IN_JOB_MAX_MS = 2_000;
 /** An update Roblox keeps failing (5xx, no answer) is given up on after a day. */
@@ -206,7 +209,7 @@ export function createRestrictions(deps: {
       }
       return;
     }
-    if (!deps.onlyProcess && !(await keysRepo.lease(db, ownerId, 'sendingUntil', iso(), iso(clock.now() + LEASE_MS))))
+    if (!deps.onlyProcess && !(await keysRepo.lease(db, ownerId, 'sendingUntil', iso(), iso(clock.now() + deps.config.leaseMs))))
       return;
     try {
       while (!stopping.signal.aborted) {
@@ -230,9 +233,9 @@ export function createRestrictions(deps: {
             if (due > Date.parse(row.nextAttemptAt)) await updatesRepo.update(db, row.id, { nextAttemptAt: iso(due) });
             continue;
           }
-          if (!deps.onlyProcess && clock.now() - leasedAt > LEASE_MS / 2) {
+          if (!deps.onlyProcess && clock.now() - leasedAt > deps.config.leaseMs / 2) {
             leasedAt = clock.now();
-            await keysRepo.update(db, ownerId, { sendingUntil: iso(leasedAt + LEASE_MS) });
+            await keysRepo.update(db, ownerId, { sendingUntil: iso(leasedAt + deps.config.leaseMs) });
           }
           const result = await attempt(key, row);
           await settle(row, result);
