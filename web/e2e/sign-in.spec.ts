@@ -230,6 +230,32 @@ describe('sign-in screen', () => {
     expect(await storageItem(page, 'token')).toBeTruthy();
   });
 
+  it('logout drops the requests still out, so none comes back a 401 after the token is revoked', async () => {
+    const page = await suite.browser.newPage();
+    const user = await createUser(suite.app, { name: 'Lola Late' });
+    // The dashboard's script list stays unanswered until the server has revoked the token.
+    let revoked!: () => void;
+    const logoutAnswered = new Promise<void>((resolve) => (revoked = resolve));
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/auth/logout')) revoked();
+    });
+    let held = 0;
+    await page.route('**/api/scripts', async (route) => {
+      held += 1;
+      await logoutAnswered;
+      // Dropped by the page meanwhile, it can no longer go on.
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto(suite.app.url + '/');
+    await logInThroughForm(page, user.username, user.password);
+    await expectSignedIn(page, user.name);
+    await expect.poll(() => held).toBeGreaterThan(0);
+    await sidebar(page).getByRole('button', { name: 'Logout' }).click();
+    await expectSignInScreen(page);
+    await logoutAnswered;
+    // finishTest fails the test on any console error, such as a 401 for /api/scripts.
+  });
+
   it("a wrong password shows the 'Login Failed' toast and stays signed out", async () => {
     suite.browser.allowConsoleErrors(LOGIN_REJECTED);
     const page = await suite.browser.newPage();

@@ -26,6 +26,29 @@ export class ApiError extends Error {
 }
 
 /**
+ * Requests that carry the token are tied to this controller, so logout can drop those still out:
+ * answered after the server revoked the token, each would come back a 401 (and a console error).
+ */
+let signedInRequests = new AbortController();
+/** Set while logout is under way: nothing else is sent with the token being revoked. */
+let signingOut = false;
+
+/**
+ * Logout's first step: requests still out with the token are aborted, and until `signedOut()`
+ * only the logout call itself goes out with it.
+ */
+export function dropSignedInRequests(): void {
+  signingOut = true;
+  signedInRequests.abort();
+  signedInRequests = new AbortController();
+}
+
+/** Logout is over (the token is forgotten): requests go out again. */
+export function signedOut(): void {
+  signingOut = false;
+}
+
+/**
  * `idempotent`: the call enqueues work (a command, a run, a mass execution); it carries a new
  * Idempotency-Key, one per user action, so a repeat of the request the server already took runs
  * nothing twice (docs/operations.md).
@@ -34,9 +57,10 @@ export async function apiRequest<T>(
   method: string,
   path: string,
   body?: unknown,
-  options: { idempotent?: boolean } = {},
+  options: { idempotent?: boolean; logout?: boolean } = {},
 ): Promise<T> {
   const token = useSession.getState().token;
+  if (token && signingOut && !options.logout) throw new DOMException('Signing out', 'AbortError');
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -46,6 +70,7 @@ export async function apiRequest<T>(
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'include',
+    ...(token && !options.logout ? { signal: signedInRequests.signal } : {}),
   });
   if (!response.ok) {
     const text = await response.text();
