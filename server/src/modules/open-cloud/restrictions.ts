@@ -209,7 +209,10 @@ export function createRestrictions(deps: {
       }
       return;
     }
-    if (!deps.onlyProcess && !(await keysRepo.lease(db, ownerId, 'sendingUntil', iso(), iso(clock.now() + deps.config.leaseMs))))
+    if (
+      !deps.onlyProcess &&
+      !(await keysRepo.lease(db, ownerId, 'sendingUntil', iso(), iso(clock.now() + deps.config.leaseMs)))
+    )
       return;
     try {
       while (!stopping.signal.aborted) {
