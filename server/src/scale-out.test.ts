@@ -6,7 +6,7 @@ import type { ConsoleLine, ConsoleLinesEvent } from '@moonrelay/contract/console
 import { SOCKET_PATH, type GameServersEvent, type MassProgressEvent } from '@moonrelay/contract/events';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { engines } from '../test/engines.ts';
-import { startInstance, startRedis, type Instance } from '../test/instances.ts';
+import { callInstance, startInstance, startRedis, type Instance } from '../test/instances.ts';
 import { SimulatedGame } from '../test/simulated-game.ts';
 
 const postgres = engines.find((engine) => engine.name === 'PostgreSQL');
@@ -52,29 +52,10 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     await redis?.stop();
   }, 30_000);
 
-  const call = async (instance: Instance, method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(instance.url + path, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // metrics are text
-    }
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: response.status, body: parsed as any, text, headers: response.headers };
-  };
   let counter = 0;
   const register = async (instance: Instance) => {
     counter += 1;
-    const res = await call(instance, 'POST', '/api/auth/register', undefined, {
+    const res = await callInstance(instance, 'POST', '/api/auth/register', undefined, {
       email: `scale${counter}${Date.now()}@example.com`,
       username: `scale${counter}_${Date.now() % 100000}`,
       name: `Scale ${counter}`,
@@ -111,7 +92,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     expect(statuses[0]!.changes).toMatchObject([
       { userId: user.user.id, servers: [{ serverId: 'on-a', connected: true }] },
     ]);
-    const status = await call(b, 'GET', '/api/game/status', user.token);
+    const status = await callInstance(b, 'GET', '/api/game/status', user.token);
     expect(status.body).toMatchObject({ connected: true, servers: [{ serverId: 'on-a' }] });
     // Each instance emits bus events to its own sockets only: one event, not one per instance.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -145,11 +126,14 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     // Two instances' pings, merged per user: a handful of events for 200 connects, not one per ping.
     expect(events).toBeLessThan(SERVERS / 10);
     for (const instance of [a, b]) {
-      const status = await call(instance, 'GET', '/api/game/status', user.token);
+      const status = await callInstance(instance, 'GET', '/api/game/status', user.token);
       expect(status.body.servers).toHaveLength(SERVERS);
     }
     // A command for a server that pings the other instance gets there.
-    const queued = await call(a, 'POST', '/api/game/command', user.token, { type: 'heal', serverId: 'spread-0' });
+    const queued = await callInstance(a, 'POST', '/api/game/command', user.token, {
+      type: 'heal',
+      serverId: 'spread-0',
+    });
     expect(queued.status, queued.text).toBe(200);
     expect((await games[0]!.ping()).commands.map((c) => c.id)).toEqual([queued.body.id]);
   }, 30_000);
@@ -160,12 +144,16 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     const socket = await socketOn(b, user.token);
     const otherSocket = await socketOn(a, other.token);
     const time = Date.now();
-    const ping = (instance: Instance, key: string, serverId: string, texts: string[]) =>
-      call(instance, 'POST', '/api/game/ping', undefined, {
+    // Each server connects first as the game script does: an instance still busy after the last
+    // test's connect storm sheds a new server with 503 and Retry-After.
+    const ping = async (instance: Instance, key: string, serverId: string, texts: string[]) => {
+      await new SimulatedGame({ url: instance.url, key, serverId }).connect();
+      return callInstance(instance, 'POST', '/api/game/ping', undefined, {
         key,
         serverId,
         console: { lines: texts.map((text, i) => ({ time: time + i, level: 'output', text })) },
       });
+    };
     const received: ConsoleLine[] = [];
     const all = new Promise<void>((resolve) =>
       socket.on('console:lines', (event: ConsoleLinesEvent) => {
@@ -189,7 +177,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     ]);
     // Stored in the one database, so either instance answers them all (A's share within its write interval).
     await eventually(
-      async () => (await call(b, 'GET', '/api/game/console', user.token)).body.lines.length === 4,
+      async () => (await callInstance(b, 'GET', '/api/game/console', user.token)).body.lines.length === 4,
       3_000,
       'all four lines in the API on B',
     );
@@ -198,19 +186,19 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     expect((await ping(b, other.user.apiKey, 'console-other', ['mine'])).status).toBe(200);
     await own;
     expect(seenByOther.flatMap((event) => event.lines.map((line) => line.text))).toEqual(['mine']);
-    expect((await call(a, 'GET', '/api/game/console', other.token)).body.lines.map((l: ConsoleLine) => l.text)).toEqual(
-      ['mine'],
-    );
+    expect(
+      (await callInstance(a, 'GET', '/api/game/console', other.token)).body.lines.map((l: ConsoleLine) => l.text),
+    ).toEqual(['mine']);
   });
 
   it('a command posted on B reaches the game on A, and a long-poll held by A wakes at once', async () => {
     const user = await register(a);
     const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'poll-a' });
-    await game.ping();
+    expect((await game.connect()).status).toBe(200);
     const held = game.ping({ wait: 10 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const sentAt = Date.now();
-    const queued = await call(b, 'POST', '/api/game/command', user.token, { type: 'heal' });
+    const queued = await callInstance(b, 'POST', '/api/game/command', user.token, { type: 'heal' });
     expect(queued.status).toBe(200);
     const taken = await held;
     expect(taken.commands.map((c) => c.id)).toEqual([queued.body.id]);
@@ -219,7 +207,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
 
   it('runs a sandbox run posted on A in the worker process', async () => {
     const user = await register(a);
-    const res = await call(a, 'POST', '/api/scripts/execute', user.token, {
+    const res = await callInstance(a, 'POST', '/api/scripts/execute', user.token, {
       code: 'print("ran in a worker", 6 * 7)',
       target: 'sandbox',
     });
@@ -228,7 +216,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
   });
 
   it('fans a mass command out through the job queue to the worker process, onto games on both instances', async () => {
-    const admin = await call(a, 'POST', '/api/auth/register', undefined, {
+    const admin = await callInstance(a, 'POST', '/api/auth/register', undefined, {
       email: 'scale-admin@example.com',
       username: 'scale_admin',
       name: 'Scale Admin',
@@ -251,7 +239,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     }
     try {
       // Only the worker process takes jobs: server instances enqueue.
-      const res = await call(a, 'POST', '/api/admin/mass-execution', admin.body.token, {
+      const res = await callInstance(a, 'POST', '/api/admin/mass-execution', admin.body.token, {
         userIds: [onA.user.id, onB.user.id, without.user.id],
         command: { type: 'heal' },
       });
@@ -277,12 +265,12 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
 
   it('a worker killed mid-batch: every part still reaches its end, shown from the database, and no part runs twice', async () => {
     // The admin of the mass command test above, registered here when this test runs alone.
-    let login = await call(a, 'POST', '/api/auth/login', undefined, {
+    let login = await callInstance(a, 'POST', '/api/auth/login', undefined, {
       emailOrUsername: 'scale_admin',
       password: 'correct horse battery',
     });
     if (login.status === 401) {
-      login = await call(a, 'POST', '/api/auth/register', undefined, {
+      login = await callInstance(a, 'POST', '/api/auth/register', undefined, {
         email: 'scale-admin@example.com',
         username: 'scale_admin',
         name: 'Scale Admin',
@@ -302,13 +290,18 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     await db.connect();
     const queue = new Queue('moonrelay-jobs', { connection: { url: redis.url } });
     try {
-      const res = await call(a, 'POST', '/api/admin/mass-execution', login.body.token, {
+      const res = await callInstance(a, 'POST', '/api/admin/mass-execution', login.body.token, {
         userIds,
         code: 'print("ran once")',
       });
       expect(res.status, res.text).toBe(200);
       const parts = async (instance: Instance) => {
-        const answer = await call(instance, 'GET', `/api/admin/mass-executions/${res.body.batchId}`, login.body.token);
+        const answer = await callInstance(
+          instance,
+          'GET',
+          `/api/admin/mass-executions/${res.body.batchId}`,
+          login.body.token,
+        );
         expect(answer.status, answer.text).toBe(200);
         return answer.body.items as { userId: string; status: string; output: string | null }[];
       };
@@ -328,12 +321,14 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       const final = (await parts(a)).map((part) => [part.userId, part.status, part.output]);
       expect(final.sort()).toEqual(userIds.map((userId) => [userId, 'succeeded', 'ran once\n']).sort());
       // The queue runs the dead worker's jobs again once their locks run out; each finds its part taken.
+      // BullMQ moves a job only at a stalled check (every 30 s) that finds it unlocked after the last
+      // check saw it active: up to its lock (30 s) plus two checks after the kill.
       await eventually(
         async () => {
           const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
           return Object.values(counts).every((count) => count === 0);
         },
-        90_000,
+        150_000,
         "the dead worker's jobs run again",
       );
       const jobs = (await queue.getJobs(['completed'])).filter((job) => job.data.batchId === res.body.batchId);
@@ -352,11 +347,11 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       await queue.close();
       await db.end();
     }
-  }, 150_000);
+  }, 240_000);
 
   it('runs a dry run posted on A in the worker process, with its summary', async () => {
     const user = await register(a);
-    const res = await call(a, 'POST', '/api/scripts/execute', user.token, {
+    const res = await callInstance(a, 'POST', '/api/scripts/execute', user.token, {
       code: 'Instance.new("Part", workspace)\ntask.wait(1)\nprint("dry run in a worker", os.clock())',
       target: 'dry-run',
     });
@@ -371,8 +366,10 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
 
   it("players of one user's games on both instances are one list; a ban posted on B goes to the game on A, once", async () => {
     const user = await register(a);
-    const roster = (instance: Instance, serverId: string, ids: number[]) =>
-      call(instance, 'POST', '/api/game/ping', undefined, {
+    const roster = async (instance: Instance, serverId: string, ids: number[]) => {
+      // Connected first, as the game script does (a busy instance sheds a new server with 503).
+      await new SimulatedGame({ url: instance.url, key: user.user.apiKey, serverId }).connect();
+      return callInstance(instance, 'POST', '/api/game/ping', undefined, {
         key: user.user.apiKey,
         serverId,
         roster: {
@@ -380,24 +377,25 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
           players: ids.map((id) => ({ userId: id, name: `Spread${id}`, displayName: `S${id}` })),
         },
       });
+    };
     expect((await roster(a, 'roster-a', [801, 802])).status).toBe(200);
     expect((await roster(b, 'roster-b', [803])).status).toBe(200);
     for (const instance of [a, b]) {
-      const online = await call(instance, 'GET', '/api/players/online', user.token);
+      const online = await callInstance(instance, 'GET', '/api/players/online', user.token);
       expect(online.status, online.text).toBe(200);
       expect((online.body.players as { userId: number }[]).map((p) => p.userId).sort()).toEqual([801, 802, 803]);
     }
 
     // The player is on B's server; the ban goes to whichever server of the game pings first: here A's.
     const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'roster-a' });
-    const banned = await call(b, 'POST', '/api/players/803/ban', user.token, {
+    const banned = await callInstance(b, 'POST', '/api/players/803/ban', user.token, {
       durationSeconds: -1,
       displayReason: 'Exploiting',
     });
     expect(banned.status, banned.text).toBe(200);
     expect(banned.body).toMatchObject({ path: 'game', state: 'pending' });
     const stateOnB = async () =>
-      (await call(b, 'GET', '/api/players/803/moderation', user.token)).body.actions[0].state as string;
+      (await callInstance(b, 'GET', '/api/players/803/moderation', user.token)).body.actions[0].state as string;
     await eventually(
       async () => {
         await game.ping();
@@ -416,7 +414,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) {
       const instance = i % 2 === 0 ? a : b;
-      const res = await call(instance, 'POST', '/api/scripts/execute', user.token, {
+      const res = await callInstance(instance, 'POST', '/api/scripts/execute', user.token, {
         code: 'print(1)',
         target: 'game',
       });
@@ -428,12 +426,12 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
   });
 
   it('reports health and metrics', async () => {
-    const health = await call(b, 'GET', '/api/health');
+    const health = await callInstance(b, 'GET', '/api/health');
     expect(health.body).toMatchObject({ status: 'ok', mode: 'scale-out', database: 'ok', redis: 'ok' });
-    const ready = await call(b, 'GET', '/api/health/ready');
+    const ready = await callInstance(b, 'GET', '/api/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'ok', redis: 'ok', workers: { status: 'ok', count: 1 } });
-    expect((await call(b, 'GET', '/metrics')).status).toBe(401);
+    expect((await callInstance(b, 'GET', '/metrics')).status).toBe(401);
     const metrics = await fetch(`${b.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } });
     const text = await metrics.text();
     expect(metrics.status).toBe(200);
@@ -446,27 +444,35 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     const live = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'before-restart' });
     expect((await live.ping()).status).toBe(200);
     await redis.stop();
-    const during = await call(b, 'GET', '/api/health');
+    const during = await callInstance(b, 'GET', '/api/health');
     expect(during.body.redis).toBe('error');
     // Out of rotation while Redis is away, answered at once rather than after the clients' retries.
-    const notReady = await call(b, 'GET', '/api/health/ready');
+    const notReady = await callInstance(b, 'GET', '/api/health/ready');
     expect(notReady.status).toBe(503);
     expect(notReady.body).toMatchObject({ status: 'degraded', redis: 'error', workers: { status: 'error' } });
     // What games and users meet meanwhile: a clear, retryable refusal.
     const ping = await live.ping();
     expect(ping).toMatchObject({ status: 503, body: { error: ERRORS.serviceUnavailable } });
-    const command = await call(b, 'POST', '/api/game/command', user.token, { type: 'heal' });
+    const command = await callInstance(b, 'POST', '/api/game/command', user.token, { type: 'heal' });
     expect(command).toMatchObject({ status: 503, body: { error: ERRORS.serviceUnavailable } });
     expect(command.headers.get('retry-after')).toBe('1');
     redis = await startRedis(redis.port);
-    await eventually(async () => (await call(b, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'B reconnecting');
-    await eventually(async () => (await call(a, 'GET', '/api/health')).body.redis === 'ok', 15_000, 'A reconnecting');
+    await eventually(
+      async () => (await callInstance(b, 'GET', '/api/health')).body.redis === 'ok',
+      15_000,
+      'B reconnecting',
+    );
+    await eventually(
+      async () => (await callInstance(a, 'GET', '/api/health')).body.redis === 'ok',
+      15_000,
+      'A reconnecting',
+    );
     const socket = await socketOn(b, user.token);
     const seen = new Promise((resolve) => socket.once('game:servers', resolve));
     const game = new SimulatedGame({ url: a.url, key: user.user.apiKey, serverId: 'after-restart' });
     await eventually(async () => (await game.ping()).status === 200, 10_000, 'a ping after the restart');
     await seen;
-    const queued = await call(b, 'POST', '/api/game/command', user.token, { type: 'reset' });
+    const queued = await callInstance(b, 'POST', '/api/game/command', user.token, { type: 'reset' });
     expect(queued.status).toBe(200);
     await eventually(async () => (await game.ping()).commands.some((c) => c.id === queued.body.id), 5_000, 'delivery');
   }, 60_000);
@@ -488,12 +494,12 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     redis = await startRedis(redis.port);
     // Redis came back empty; A puts the server it holds a ping of back into presence.
     const listed = async () =>
-      (await call(b, 'GET', '/api/game/status', user.token)).body.servers?.some(
+      (await callInstance(b, 'GET', '/api/game/status', user.token)).body.servers?.some(
         (server: { serverId: string; connected: boolean }) =>
           server.serverId === 'held-across-restart' && server.connected,
       ) === true;
     await eventually(listed, 10_000, 'the held server known again');
-    const queued = await call(b, 'POST', '/api/game/command', user.token, {
+    const queued = await callInstance(b, 'POST', '/api/game/command', user.token, {
       type: 'heal',
       serverId: 'held-across-restart',
     });
@@ -509,7 +515,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     let failures = 0;
     const send = async (instance: Instance) => {
       try {
-        const res = await call(instance, 'POST', '/api/game/command', user.token, { type: 'heal' });
+        const res = await callInstance(instance, 'POST', '/api/game/command', user.token, { type: 'heal' });
         if (res.status === 200) acknowledged.push(res.body.id);
         else failures += 1;
       } catch {
@@ -526,7 +532,7 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
     crashed = true;
     await traffic;
     expect(failures).toBeGreaterThan(0);
-    expect((await call(b, 'GET', '/api/health')).status).toBe(200);
+    expect((await callInstance(b, 'GET', '/api/health')).status).toBe(200);
     // Every acknowledged command is in the database, queued for the user's next game.
     const game = new SimulatedGame({ url: b.url, key: user.user.apiKey, serverId: 'collector' });
     const received = new Set<string>();

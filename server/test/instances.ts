@@ -119,3 +119,27 @@ export async function startRedis(port?: number): Promise<{ url: string; port: nu
     },
   };
 }
+
+/**
+ * A call to a running instance as an API client makes it: JSON in, JSON out (text where the answer
+ * is not JSON, such as /metrics), with the session token as Bearer.
+ */
+export async function callInstance(instance: Instance, method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(instance.url + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON (metrics are text): the text is the body.
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: response.status, body: parsed as any, text, headers: response.headers };
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../../../test/engines.ts';
 import { fakeWebhookReceiver } from '../../../test/fake-webhook-receiver.ts';
-import { startInstance, startRedis, type Instance } from '../../../test/instances.ts';
+import { callInstance, startInstance, startRedis, type Instance } from '../../../test/instances.ts';
 
 const postgres = engines.find((engine) => engine.name === 'PostgreSQL');
 
@@ -43,18 +43,8 @@ describe.skipIf(!postgres)('notifications in the scale-out mode: an instance and
     await receiver.stop();
   }, 30_000);
 
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    callInstance(server, method, path, token, body);
 
   it('delivers on the worker; an event raised while the worker is down arrives once it is back', async () => {
     const registered = await call('POST', '/api/auth/register', undefined, {

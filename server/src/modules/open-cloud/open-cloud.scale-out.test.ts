@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
 import { engines } from '../../../test/engines.ts';
 import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
-import { startInstance, startRedis, type Instance } from '../../../test/instances.ts';
+import { callInstance, startInstance, startRedis, type Instance } from '../../../test/instances.ts';
 
 const postgres = engines.find((engine) => engine.name === 'PostgreSQL');
 const UNIVERSE = '6204381590';
@@ -54,23 +54,10 @@ describe.skipIf(!postgres)('Open Cloud bans in the scale-out mode: two instances
     await roblox.stop();
   }, 30_000);
 
-  const call = async (instance: Instance, method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(instance.url + path, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: response.status, body: (await response.json()) as any };
-  };
-
   /** The action as stored once it is no longer pending, read on `instance`. */
   async function settled(instance: Instance, token: string, userId: number, id: string): Promise<ModerationAction> {
     for (;;) {
-      const res = await call(instance, 'GET', `/api/players/${userId}/moderation`, token);
+      const res = await callInstance(instance, 'GET', `/api/players/${userId}/moderation`, token);
       expect(res.status).toBe(200);
       const action = (res.body as ModerationHistory).actions.find((entry) => entry.id === id);
       if (action && action.state !== 'pending') return action;
@@ -84,7 +71,7 @@ describe.skipIf(!postgres)('Open Cloud bans in the scale-out mode: two instances
 
   it('a ban posted on B is sent by the worker; killed mid-call with Redis restarted empty, it is applied once', async () => {
     const stamp = Date.now() % 1_000_000;
-    const registered = await call(a, 'POST', '/api/auth/register', undefined, {
+    const registered = await callInstance(a, 'POST', '/api/auth/register', undefined, {
       email: `ocso${stamp}@example.com`,
       username: `ocso${stamp}`,
       name: 'Scaled Moderator',
@@ -92,9 +79,9 @@ describe.skipIf(!postgres)('Open Cloud bans in the scale-out mode: two instances
     });
     expect(registered.status).toBe(200);
     const token = registered.body.token as string;
-    const saved = await call(a, 'PUT', '/api/open-cloud/key', token, { universeId: UNIVERSE, apiKey: KEY });
+    const saved = await callInstance(a, 'PUT', '/api/open-cloud/key', token, { universeId: UNIVERSE, apiKey: KEY });
     expect(saved.status).toBe(200);
-    const seen = await call(a, 'POST', '/api/game/ping', undefined, {
+    const seen = await callInstance(a, 'POST', '/api/game/ping', undefined, {
       key: registered.body.user.apiKey,
       serverId: 'srv-scale',
       roster: {
@@ -108,7 +95,7 @@ describe.skipIf(!postgres)('Open Cloud bans in the scale-out mode: two instances
     expect(seen.status).toBe(200);
     // With an Open Cloud key the bans go through it, though a game server is live.
 
-    const first = await call(b, 'POST', '/api/players/8101/ban', token, {
+    const first = await callInstance(b, 'POST', '/api/players/8101/ban', token, {
       durationSeconds: -1,
       displayReason: 'Exploiting',
     });
@@ -119,7 +106,7 @@ describe.skipIf(!postgres)('Open Cloud bans in the scale-out mode: two instances
 
     // Roblox applies the next update, but its answer never reaches the worker, which dies meanwhile.
     const held = roblox.holdNextAnswers();
-    const second = await call(b, 'POST', '/api/players/8102/ban', token, {
+    const second = await callInstance(b, 'POST', '/api/players/8102/ban', token, {
       durationSeconds: 3600,
       displayReason: 'Griefing',
     });
@@ -141,7 +128,7 @@ describe.skipIf(!postgres)('Open Cloud bans in the scale-out mode: two instances
     expect(appliedTo(8102)).toHaveLength(1);
     expect(roblox.restriction(UNIVERSE, '8102')).toMatchObject({ gameJoinRestriction: { active: true } });
     // One ban in the history, recorded once, on either instance.
-    const history = await call(a, 'GET', '/api/players/8102/moderation', token);
+    const history = await callInstance(a, 'GET', '/api/players/8102/moderation', token);
     expect((history.body as ModerationHistory).actions.map((action) => [action.kind, action.state])).toEqual([
       ['ban', 'applied'],
     ]);

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../../../test/engines.ts';
-import { startInstance, startRedis, type Instance } from '../../../test/instances.ts';
+import { callInstance, startInstance, startRedis, type Instance } from '../../../test/instances.ts';
 import { derivedId } from '../admin/mass-progress.ts';
 
 const postgres = engines.find((engine) => engine.name === 'PostgreSQL');
@@ -41,18 +41,6 @@ describe.skipIf(!postgres)('schedules in the scale-out mode: two instances and a
     await redis?.stop();
   }, 30_000);
 
-  const call = async (instance: Instance, method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(instance.url + path, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: response.status, body: (await response.json()) as any };
-  };
   const eventually = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -65,15 +53,15 @@ describe.skipIf(!postgres)('schedules in the scale-out mode: two instances and a
   };
 
   it('runs each due time of a one-second schedule exactly once, on the worker, however many instances set it up', async () => {
-    const registered = await call(a, 'POST', '/api/auth/register', undefined, {
+    const registered = await callInstance(a, 'POST', '/api/auth/register', undefined, {
       email: `sched${Date.now()}@example.com`,
       username: `sched${Date.now() % 100000}`,
       name: 'Scheduler',
       password: 'correct horse battery',
     });
     const token = registered.body.token as string;
-    const script = await call(a, 'POST', '/api/scripts', token, { name: 'Tick', code: 'print("tick")' });
-    const created = await call(a, 'POST', `/api/scripts/${script.body.id}/schedules`, token, {
+    const script = await callInstance(a, 'POST', '/api/scripts', token, { name: 'Tick', code: 'print("tick")' });
+    const created = await callInstance(a, 'POST', `/api/scripts/${script.body.id}/schedules`, token, {
       kind: 'interval',
       intervalSeconds: 1,
       target: 'sandbox',
@@ -81,17 +69,17 @@ describe.skipIf(!postgres)('schedules in the scale-out mode: two instances and a
     expect(created.status).toBe(200);
     const scheduleId = created.body.id as string;
     // Instance B sets the same job scheduler up again (a change made there), while it runs.
-    const changed = await call(b, 'PUT', `/api/schedules/${scheduleId}`, token, { target: 'sandbox' });
+    const changed = await callInstance(b, 'PUT', `/api/schedules/${scheduleId}`, token, { target: 'sandbox' });
     expect(changed.status).toBe(200);
 
     const runs = async () =>
-      (await call(b, 'GET', `/api/executions?scriptId=${script.body.id}&limit=100`, token)).body.runs as {
+      (await callInstance(b, 'GET', `/api/executions?scriptId=${script.body.id}&limit=100`, token)).body.runs as {
         id: string;
         startedBy: string;
         status: string;
       }[];
     await eventually(async () => (await runs()).length >= 6, 15_000, 'six scheduled runs');
-    expect((await call(b, 'PUT', `/api/schedules/${scheduleId}`, token, { enabled: false })).status).toBe(200);
+    expect((await callInstance(b, 'PUT', `/api/schedules/${scheduleId}`, token, { enabled: false })).status).toBe(200);
 
     const queue = new Queue('moonrelay-jobs', { connection: { host: '127.0.0.1', port: redis.port } });
     try {
