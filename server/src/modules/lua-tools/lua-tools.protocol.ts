@@ -16,6 +16,17 @@ export type SerializedError =
 export type LuaToolsReply =
   { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError };
 
+/** The thread's first message: its checker and formatter are loaded, it takes calls from now on. */
+export type LuaToolsReady = { ready: true };
+
+export type LuaToolsThreadMessage = LuaToolsReply | LuaToolsReady;
+
+/** What a thread is started with. */
+export type LuaToolsThreadData = {
+  /** Tests only: the thread waits this long before saying it is ready, as a slow start-up would. */
+  readyDelayMs?: number;
+};
+
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof LuauSyntaxError) return { kind: 'syntax', diagnostics: error.diagnostics };
   if (error instanceof LuauFormatError) return { kind: 'format', message: error.message };

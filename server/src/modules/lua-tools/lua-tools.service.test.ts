@@ -72,6 +72,29 @@ describe('lua tools service', () => {
     expect(await tools.check('local x = 1')).toEqual({ ok: true, diagnostics: [] });
   });
 
+  it("never counts a thread's start-up against a call's deadline", async () => {
+    // The thread holds its start-up for 3 s: a deadline counted from the call's acceptance (1.5 s)
+    // would end the call, and the thread it waits for, before the thread could take it.
+    const tools = service({ deadlineMs: 1_500, threadData: { readyDelayMs: 3_000 } });
+    expect(await tools.check('local x = 1')).toEqual({ ok: true, diagnostics: [] });
+    expect(await tools.format('local   x=1')).toEqual({ code: 'local x = 1\n' });
+    expect(tools.stats()).toMatchObject({ threads: 1, replaced: 0 });
+  });
+
+  it('fails the waiting calls of a thread that is not ready within the start-up limit, then starts afresh', async () => {
+    const tools = service({ startLimitMs: 200, threadData: { readyDelayMs: 60_000 } });
+    const calls = [tools.check('local a = 1'), tools.format('local b = 2')].map((call) =>
+      call.catch((thrown: unknown) => thrown),
+    );
+    for (const error of await Promise.all(calls)) {
+      expect(error).toBeInstanceOf(LuaToolsStoppedError);
+      expect((error as Error).message).toBe('The Luau tools thread did not start: not ready within 200 ms');
+    }
+    expect(tools.stats()).toMatchObject({ threads: 0, waiting: 0 });
+    // The next call starts a thread again (and this one is as slow, so it fails the same way).
+    await expect(tools.check('local c = 3')).rejects.toBeInstanceOf(LuaToolsStoppedError);
+  });
+
   it('applies the service deadline to every call', async () => {
     const tools = service({ deadlineMs: 1 });
     await expect(tools.check(oneMegabyte)).rejects.toBeInstanceOf(LuaToolsTimeoutError);

@@ -5,8 +5,9 @@ import { LuaToolsBusyError, LuaToolsStoppedError, LuaToolsTimeoutError } from '.
 import {
   deserializeError,
   type LuaToolsOperation,
-  type LuaToolsReply,
   type LuaToolsRequest,
+  type LuaToolsThreadData,
+  type LuaToolsThreadMessage,
 } from './lua-tools.protocol.ts';
 import type { CheckResult } from './luau-syntax.ts';
 
@@ -17,10 +18,15 @@ import type { CheckResult } from './luau-syntax.ts';
  *
  * Rules, with their numbers:
  * - Threads: availableParallelism - 1, at least 1 and at most 2 (1 on the 2-core server). None
- *   start before the first call.
+ *   start before the first call. A thread takes calls once it says it is ready (its checker and
+ *   StyLua's WASM loaded); one that is not ready within 60 s is terminated, and when no other
+ *   thread is ready or starting, the calls waiting fail with LuaToolsStoppedError.
  * - Deadline: 5 s per call by default, counted from when the call is accepted, so it covers both
- *   waiting and running. A waiting call is dropped; a running one has its thread terminated and
- *   replaced. Either way the call rejects with LuaToolsTimeoutError.
+ *   waiting and running; but never a thread's start-up: a call accepted while no thread is ready
+ *   (the first call, or the one after a replacement) is counted from when one is. Loading takes
+ *   seconds on a busy machine, and a deadline that counted it would kill the thread it waits for.
+ *   A waiting call is dropped; a running one has its thread terminated and replaced. Either way
+ *   the call rejects with LuaToolsTimeoutError.
  * - Queue: at most 64 calls wait for a thread; the next one rejects with LuaToolsBusyError (503).
  * - A thread whose WASM trapped (LuauParserCrashError) is replaced: the trap breaks its StyLua.
  * - A thread that dies on its own is started again only when a call needs it, so a thread that
@@ -29,6 +35,7 @@ import type { CheckResult } from './luau-syntax.ts';
  */
 
 const DEFAULT_DEADLINE_MS = 5_000;
+const DEFAULT_START_LIMIT_MS = 60_000;
 const DEFAULT_MAX_QUEUE = 64;
 const MAX_THREADS = 2;
 const THREAD_ENTRY = new URL('./lua-tools-thread.mjs', import.meta.url);
@@ -41,6 +48,10 @@ export type LuaToolsOptions = {
   threads?: number;
   deadlineMs?: number;
   maxQueue?: number;
+  /** How long a thread may take to be ready (60 s). */
+  startLimitMs?: number;
+  /** Tests only: what each thread is started with (a slow start-up, say). */
+  threadData?: LuaToolsThreadData;
   logger?: Logger;
 };
 
@@ -64,7 +75,14 @@ type Call = {
   reject(error: Error): void;
 };
 
-type Thread = { worker: Worker; call: Call | null; failure?: Error };
+type Thread = {
+  worker: Worker;
+  call: Call | null;
+  ready: boolean;
+  /** Ends a start-up that takes longer than the limit; cleared when the thread is ready. */
+  startTimer?: NodeJS.Timeout;
+  failure?: Error;
+};
 
 export function defaultThreadCount(): number {
   return Math.min(MAX_THREADS, Math.max(1, os.availableParallelism() - 1));
@@ -74,6 +92,7 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
   const size = Math.max(1, Math.floor(options.threads ?? defaultThreadCount()));
   const defaultDeadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+  const startLimitMs = options.startLimitMs ?? DEFAULT_START_LIMIT_MS;
   const log = options.logger?.child({ module: 'lua-tools' });
 
   // A slot is null until a call needs its thread, and again after its thread died on its own.
@@ -84,10 +103,17 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
   let closed = false;
 
   function startThread(): Thread {
-    const worker = new Worker(THREAD_ENTRY, { name: 'lua-tools', resourceLimits: THREAD_RESOURCE_LIMITS });
+    const worker = new Worker(THREAD_ENTRY, {
+      name: 'lua-tools',
+      resourceLimits: THREAD_RESOURCE_LIMITS,
+      workerData: options.threadData ?? {},
+    });
     worker.unref();
-    const thread: Thread = { worker, call: null };
-    worker.on('message', (reply: LuaToolsReply) => onReply(thread, reply));
+    const thread: Thread = { worker, call: null, ready: false };
+    thread.startTimer = setTimeout(() => onStartTimeout(thread), startLimitMs);
+    worker.on('message', (message: LuaToolsThreadMessage) =>
+      'ready' in message ? onReady(thread) : onReply(thread, message),
+    );
     worker.on('error', (error) => {
       thread.failure = error;
     });
@@ -95,18 +121,56 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
     return thread;
   }
 
-  function freeSlot(): number {
-    return slots.findIndex((thread) => thread === null || thread.call === null);
+  const anyReady = () => slots.some((thread) => thread?.ready);
+  const starting = () => slots.filter((thread) => thread !== null && !thread.ready).length;
+
+  function armDeadline(call: Call): void {
+    call.timer = setTimeout(() => onDeadline(call), call.deadlineMs);
   }
 
+  /** Gives waiting calls to idle ready threads, then starts threads for the calls still waiting. */
   function dispatch(): void {
-    for (let index = freeSlot(); index !== -1 && waiting.length > 0; index = freeSlot()) {
+    for (const thread of slots) {
+      if (waiting.length === 0) return;
+      if (!thread?.ready || thread.call) continue;
       const call = waiting.shift()!;
-      const thread = slots[index] ?? startThread();
-      slots[index] = thread;
       thread.call = call;
       thread.worker.postMessage(call.request);
     }
+    for (let index = 0; index < slots.length && waiting.length > starting(); index++) {
+      if (slots[index] === null) slots[index] = startThread();
+    }
+  }
+
+  function onReady(thread: Thread): void {
+    if (!slots.includes(thread)) return;
+    clearTimeout(thread.startTimer);
+    thread.ready = true;
+    // The calls that waited for a thread to start: their deadlines count from now.
+    for (const call of waiting) if (!call.timer) armDeadline(call);
+    dispatch();
+  }
+
+  /**
+   * A thread that could not start (it died loading, or passed the start-up limit). With no other
+   * thread ready or starting, the waiting calls fail now; the next call starts a thread again, so a
+   * thread that cannot start never restarts in a loop.
+   */
+  function lostStartingThread(reason: string): void {
+    log?.error({ reason }, 'lua-tools thread did not start');
+    if (anyReady() || starting() > 0) return;
+    for (const call of waiting.splice(0)) {
+      clearTimeout(call.timer);
+      call.reject(new LuaToolsStoppedError(`The Luau tools thread did not start: ${reason}`));
+    }
+  }
+
+  function onStartTimeout(thread: Thread): void {
+    const index = slots.indexOf(thread);
+    if (index === -1) return;
+    slots[index] = null;
+    void thread.worker.terminate();
+    lostStartingThread(`not ready within ${startLimitMs} ms`);
   }
 
   /** Terminates a thread we gave up on and starts its successor at once (it was healthy until now). */
@@ -114,13 +178,14 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
     const index = slots.indexOf(thread);
     if (index === -1) return;
     thread.call = null;
+    clearTimeout(thread.startTimer);
     slots[index] = closed ? null : startThread();
     replaced++;
     log?.warn({ reason }, 'lua-tools thread replaced');
     void thread.worker.terminate();
   }
 
-  function onReply(thread: Thread, reply: LuaToolsReply): void {
+  function onReply(thread: Thread, reply: Exclude<LuaToolsThreadMessage, { ready: true }>): void {
     const call = thread.call;
     // A reply for a call that already timed out comes from a thread being terminated: drop it.
     if (!call || call.request.id !== reply.id) return;
@@ -139,7 +204,13 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
     const index = slots.indexOf(thread);
     if (index === -1) return; // replaced or closed by us
     slots[index] = null;
+    clearTimeout(thread.startTimer);
     const detail = thread.failure ? `: ${thread.failure.message}` : '';
+    if (!thread.ready) {
+      // No dispatch(): it could start another thread at once, and one that cannot start would loop.
+      lostStartingThread(`exit code ${exitCode}${detail}`);
+      return;
+    }
     log?.error({ exitCode, err: thread.failure }, 'lua-tools thread stopped unexpectedly');
     const call = thread.call;
     if (call) {
@@ -166,7 +237,10 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
 
   function submit(operation: LuaToolsOperation, code: string, callOptions: LuaToolsCallOptions = {}) {
     if (closed) return Promise.reject(new LuaToolsStoppedError('The Luau tools service is closed'));
-    if (freeSlot() === -1 && waiting.length >= maxQueue) return Promise.reject(new LuaToolsBusyError(maxQueue));
+    // Each thread not running a call (idle, starting, or not started yet) takes one call of the
+    // queue; at most maxQueue more wait behind them.
+    const takers = slots.filter((thread) => thread?.call == null).length;
+    if (waiting.length >= maxQueue + takers) return Promise.reject(new LuaToolsBusyError(maxQueue));
     return new Promise<unknown>((resolve, reject) => {
       const call: Call = {
         request: { id: nextId++, operation, code },
@@ -174,7 +248,8 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
         resolve,
         reject,
       };
-      call.timer = setTimeout(() => onDeadline(call), call.deadlineMs);
+      // Counted from now only if a thread is ready; otherwise from when one is (onReady).
+      if (anyReady()) armDeadline(call);
       waiting.push(call);
       dispatch();
     });
@@ -205,6 +280,7 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
       const threads = slots.filter((thread) => thread !== null);
       slots.fill(null);
       for (const thread of threads) {
+        clearTimeout(thread.startTimer);
         if (!thread.call) continue;
         clearTimeout(thread.call.timer);
         thread.call.reject(stopped());
