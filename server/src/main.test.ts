@@ -114,13 +114,20 @@ describe('main (the server process)', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'poll@example.com', username: 'poller', name: 'P', password: 'password123' }),
-    }).then((res) => res.json() as Promise<{ user: { apiKey: string } }>);
+    }).then((res) => res.json() as Promise<{ token: string; user: { apiKey: string } }>);
     const held = fetch(`${base}/api/game/ping`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ key: registered.user.apiKey, serverId: 'held', wait: 20 }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The ping is held once the server has taken it: the game shows as connected.
+    for (;;) {
+      const status = await fetch(`${base}/api/game/status`, {
+        headers: { authorization: `Bearer ${registered.token}` },
+      }).then((res) => res.json() as Promise<{ connected: boolean }>);
+      if (status.connected) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const signalled = Date.now();
     started.child.kill('SIGTERM');
     const res = await held;

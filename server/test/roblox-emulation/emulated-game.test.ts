@@ -106,16 +106,19 @@ describe('the scheduler', () => {
 
   it('stop() ends it: sleeping threads never run again and a request in flight is dropped', async () => {
     const game = await start();
+    // The delay is due 40 emulated seconds (2 s here) after it is set: room for the stop to come
+    // first on a loaded machine (4 seconds, 200 ms here, was not). The echo answers 1 s later.
     game.run(`
-      task.delay(4, print, "too late")
+      task.delay(40, print, "too late")
       print("started")
-      game:GetService("HttpService"):GetAsync("${fake.url}/echo?delayMs=2000")
+      game:GetService("HttpService"):GetAsync("${fake.url}/echo?delayMs=3000")
     `);
     await game.waitForOutput(/started/);
+    expect(game.output()).toEqual(['started']);
     await game.stop();
     await game.stop();
-    // Past the delay's 4 emulated seconds (200 ms here).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Wait on the game's own clock until the delay was long due and the echo had answered.
+    await game.waitFor(() => game.now() > 80, 'the emulated clock to pass 80 s', 30_000);
     expect(game.output()).toEqual(['started']);
     expect(game.requests[0]).toMatchObject({ status: null, error: null });
     expect(() => game.run('print(1)')).toThrow(/stopped/);
