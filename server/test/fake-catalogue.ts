@@ -301,6 +301,8 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
     setFailing: (mode: 'no' | '500' | 'hang') => {
       failing = mode;
     },
+    /** How many `slow` searches have not been answered yet. */
+    slowPending: () => timers.size,
     /** How many API calls are being held ('hang'). */
     held: () => held.length,
     /** Resolves once `count` API calls are being held. */
