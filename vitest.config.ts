@@ -35,6 +35,9 @@ export default defineConfig({
           include: ['web/e2e/**/*.spec.ts'],
           environment: 'node',
           testTimeout: 120_000,
+          // As long as Playwright's own waits (10 s): the default 1 s is shorter than a tab that
+          // mounts a long panel takes to render on a loaded two-core machine.
+          expect: { poll: { timeout: 10_000 } },
           // One browser at a time: each file starts its own server and Chromium.
           fileParallelism: false,
         },

@@ -170,5 +170,7 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
     }
     await screenshot(page, `a11y-${size.name}-admin`);
     log.expectNone();
-  });
+    // Over twenty screens and tabs, each scanned by axe: about a minute on a quiet machine, longer
+    // than the browser tests' 120 s when both cores are busy.
+  }, 300_000);
 });
