@@ -16,7 +16,13 @@
  * Then Lighthouse 12.2.3 runs on every screen with its mobile and desktop presets against the built
  * app served by a real Moonrelay server (bench/support/lighthouse.ts), signed in where the screen
  * needs it, and a table of performance, accessibility and best practices is printed.
- * `--no-lighthouse` measures the sizes only.
+ * `--no-lighthouse` measures the sizes only; `--screens=sign-in,editor` runs Lighthouse on those
+ * screens only; `--presets=mobile` one preset only; `--reports=DIR` keeps each whole report there as
+ * JSON. `--baseline=DIR` also serves another build's dist folder (say, one built from an earlier
+ * commit and copied aside) and runs Lighthouse on both builds in turn for `--rounds=N` rounds
+ * (3 by default), then prints each build's medians and their ratios (the score table shows the
+ * first round). Each line also prints the metrics behind the performance score (FCP, LCP, TBT,
+ * CLS, speed index).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +30,14 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 import type { Script } from '@moonrelay/contract/scripts';
-import { lighthouseScreens, printScoreTable, type Screen } from './support/lighthouse.ts';
+import {
+  lighthouseScreens,
+  PRESETS,
+  printScoreTable,
+  type Preset,
+  type Screen,
+  type ScreenScores,
+} from './support/lighthouse.ts';
 import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -100,37 +113,118 @@ function sourceMapBytes(): { files: number; bytes: number } {
   };
 }
 
-/** A Moonrelay server over the fresh build, an admin with a saved script that has run, and Lighthouse on every screen. */
-async function runLighthouse(): Promise<void> {
+type BenchServers = ReturnType<typeof benchServers>;
+
+/** A Moonrelay server over a build folder, with an admin whose saved script has run. */
+async function serveBuild(servers: BenchServers, name: string, distDir: string) {
+  const port = await freePort();
+  const moonrelay = servers.start(name, 'npx', ['tsx', 'server/src/main.ts'], {
+    PORT: String(port),
+    HOST,
+    DATA_DIR: await servers.tempFolder(),
+    WEB_DIST_DIR: distDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  const base = `http://${HOST}:${port}`;
+  await waitUntilReady(moonrelay, `${base}/api/openapi.json`);
+  const { token, user } = await call<AuthResponse>(base, 'POST', '/api/auth/register', {
+    email: 'lighthouse@example.com',
+    username: 'lighthouse',
+    name: 'Lighthouse Admin',
+    password: 'correct horse battery',
+  });
+  const script = await call<Script>(base, 'POST', '/api/scripts', { name: 'Hello', code: 'print("hello")' }, token);
+  await call(base, 'POST', `/api/scripts/${script.id}/execute`, { target: 'sandbox' }, token);
+  return { base, session: { token, user } };
+}
+
+interface LighthouseOptions {
+  screens: Screen[];
+  presets: readonly Preset[];
+  reportDir?: string;
+  /** Another build's dist folder, measured in the same run, interleaved with this one. */
+  baselineDist?: string;
+  rounds: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * Lighthouse on every screen of the fresh build; with a baseline, on both builds in turn for each
+ * round (baseline first on odd rounds, second on even ones, so a change in the machine's load
+ * falls on both), then the medians and their ratios.
+ */
+async function runLighthouse(options: LighthouseOptions): Promise<void> {
   const servers = benchServers();
   try {
-    const port = await freePort();
-    const moonrelay = servers.start('moonrelay', 'npx', ['tsx', 'server/src/main.ts'], {
-      PORT: String(port),
-      HOST,
-      DATA_DIR: await servers.tempFolder(),
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-    });
-    const base = `http://${HOST}:${port}`;
-    await waitUntilReady(moonrelay, `${base}/api/openapi.json`);
-    const { token, user } = await call<AuthResponse>(base, 'POST', '/api/auth/register', {
-      email: 'lighthouse@example.com',
-      username: 'lighthouse',
-      name: 'Lighthouse Admin',
-      password: 'correct horse battery',
-    });
-    const script = await call<Script>(base, 'POST', '/api/scripts', { name: 'Hello', code: 'print("hello")' }, token);
-    await call(base, 'POST', `/api/scripts/${script.id}/execute`, { target: 'sandbox' }, token);
-    const results = await lighthouseScreens(base, SCREENS, { token, user });
-    printScoreTable(results);
-    console.log(`RESULT ${JSON.stringify({ bench: 'web-lighthouse', lighthouse: '12.2.3', results })}`);
+    const current = await serveBuild(servers, 'moonrelay', dist);
+    const baseline = options.baselineDist
+      ? await serveBuild(servers, 'moonrelay-baseline', path.resolve(options.baselineDist))
+      : null;
+    const runs: { build: 'current' | 'baseline'; results: ScreenScores[] }[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const order = baseline
+        ? round % 2
+          ? (['current', 'baseline'] as const)
+          : (['baseline', 'current'] as const)
+        : (['current'] as const);
+      for (const build of order) {
+        const target = build === 'current' ? current : baseline!;
+        console.log(`round ${round + 1}, ${build} build`);
+        const reportDir = options.reportDir && path.join(options.reportDir, `${build}-${round + 1}`);
+        if (reportDir) fs.mkdirSync(reportDir, { recursive: true });
+        runs.push({
+          build,
+          results: await lighthouseScreens(target.base, options.screens, target.session, reportDir, options.presets),
+        });
+      }
+    }
+    const currentResults = runs.filter((run) => run.build === 'current').flatMap((run) => run.results);
+    printScoreTable(currentResults);
+    if (baseline) printComparison(runs);
+    console.log(`RESULT ${JSON.stringify({ bench: 'web-lighthouse', lighthouse: '12.2.3', runs })}`);
   } catch (error) {
     servers.printOutputs();
     throw error;
   } finally {
     await servers.close();
+  }
+}
+
+/** Per screen and preset: the median performance score and metrics of each build, and current / baseline. */
+function printComparison(runs: { build: 'current' | 'baseline'; results: ScreenScores[] }[]): void {
+  const pick = (build: string, screen: string, preset: Preset) =>
+    runs
+      .filter((run) => run.build === build)
+      .flatMap((run) => run.results)
+      .filter((result) => result.screen === screen && result.preset === preset);
+  const keys = [...new Set(runs.flatMap((run) => run.results.map((result) => `${result.screen}|${result.preset}`)))];
+  console.log('');
+  console.log('medians, baseline -> current (current / baseline)');
+  for (const key of keys) {
+    const [screen, preset] = key.split('|') as [string, Preset];
+    const before = pick('baseline', screen, preset);
+    const after = pick('current', screen, preset);
+    const cells = [
+      ['performance', (r: ScreenScores) => r.scores.performance ?? 0],
+      ...(['fcp', 'lcp', 'tbt', 'si'] as const).map(
+        (metric) => [metric, (r: ScreenScores) => r.metrics[metric] ?? 0] as const,
+      ),
+    ] as const;
+    const text = cells
+      .map(([label, value]) => {
+        const a = median(before.map(value));
+        const b = median(after.map(value));
+        return `${label} ${Math.round(a)} -> ${Math.round(b)} (${a ? (b / a).toFixed(2) : '-'})`;
+      })
+      .join(', ');
+    console.log(`  ${preset.padEnd(7)} ${screen.padEnd(12)} ${text}`);
   }
 }
 
@@ -189,5 +283,25 @@ export async function run(args: string[] = []): Promise<void> {
   const maps = sourceMapBytes();
   console.log(`source maps (not loaded by pages, not counted above): ${maps.files} files, ${kb(maps.bytes)}`);
   if (problems.length) throw new Error(problems.join('; '));
-  if (!args.includes('--no-lighthouse')) await runLighthouse();
+  if (args.includes('--no-lighthouse')) return;
+  // `--screens=sign-in,editor` measures some screens only, to compare a change on the screens it touches.
+  const only = args
+    .find((arg) => arg.startsWith('--screens='))
+    ?.slice('--screens='.length)
+    .split(',');
+  const unknown = only?.filter((name) => !SCREENS.some((screen) => screen.name === name)) ?? [];
+  if (unknown.length) throw new Error(`unknown screens: ${unknown.join(', ')}`);
+  const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const presets = (option('presets')?.split(',') ?? PRESETS) as Preset[];
+  if (presets.some((preset) => !PRESETS.includes(preset))) throw new Error(`presets are ${PRESETS.join(', ')}`);
+  const baselineDist = option('baseline');
+  const rounds = Number(option('rounds') ?? (baselineDist ? 3 : 1));
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number from 1');
+  await runLighthouse({
+    screens: only ? SCREENS.filter((screen) => only.includes(screen.name)) : SCREENS,
+    presets,
+    reportDir: option('reports'),
+    baselineDist,
+    rounds,
+  });
 }

@@ -7,12 +7,17 @@
  * and user go into the origin's localStorage, as the app stores them after signing in, and
  * Lighthouse is told to keep storage between its runs.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { chromium } from 'playwright-core';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 type Category = (typeof CATEGORIES)[number];
+
+export const PRESETS = ['mobile', 'desktop'] as const;
+export type Preset = (typeof PRESETS)[number];
 
 export interface Screen {
   name: string;
@@ -27,12 +32,24 @@ export interface Session {
 
 export interface ScreenScores {
   screen: string;
-  preset: 'mobile' | 'desktop';
+  preset: Preset;
   /** 0-100 per category; null when Lighthouse could not score it. */
   scores: Record<Category, number | null>;
   /** The audits that kept accessibility or best practices under 100, by id. */
   failing: string[];
+  /** The performance score's inputs (milliseconds, CLS unitless), so a change shows which one it moved. */
+  metrics: Record<Metric, number | null>;
 }
+
+/** The metrics Lighthouse 12 weighs into the performance score. */
+export const METRICS = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+  si: 'speed-index',
+} as const;
+type Metric = keyof typeof METRICS;
 
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
 
@@ -62,7 +79,13 @@ async function setSession(port: number, origin: string, session: Session | null)
 }
 
 /** Runs Lighthouse on each screen with the mobile and the desktop preset. */
-export async function lighthouseScreens(origin: string, screens: Screen[], session: Session): Promise<ScreenScores[]> {
+export async function lighthouseScreens(
+  origin: string,
+  screens: Screen[],
+  session: Session,
+  reportDir?: string,
+  presets: readonly Preset[] = PRESETS,
+): Promise<ScreenScores[]> {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: CHROME_FLAGS,
@@ -71,7 +94,7 @@ export async function lighthouseScreens(origin: string, screens: Screen[], sessi
   try {
     for (const screen of screens) {
       await setSession(chrome.port, origin, screen.signedIn ? session : null);
-      for (const preset of ['mobile', 'desktop'] as const) {
+      for (const preset of presets) {
         const runnerResult = await lighthouse(
           origin + screen.path,
           {
@@ -86,6 +109,9 @@ export async function lighthouseScreens(origin: string, screens: Screen[], sessi
         );
         if (!runnerResult) throw new Error(`Lighthouse gave no result for ${screen.path}`);
         const { lhr } = runnerResult;
+        // The whole report, for finding what a score is made of (the LCP element, long tasks, requests).
+        if (reportDir)
+          fs.writeFileSync(path.join(reportDir, `${screen.name}-${preset}.json`), JSON.stringify(lhr, null, 1));
         if (lhr.runtimeError) throw new Error(`Lighthouse on ${screen.path}: ${lhr.runtimeError.message}`);
         const score = (category: Category) => {
           const value = lhr.categories[category]?.score;
@@ -96,6 +122,9 @@ export async function lighthouseScreens(origin: string, screens: Screen[], sessi
             .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
             .map((ref) => ref.id),
         );
+        const metrics = Object.fromEntries(
+          Object.entries(METRICS).map(([key, id]) => [key, lhr.audits[id]?.numericValue ?? null]),
+        ) as Record<Metric, number | null>;
         results.push({
           screen: screen.name,
           preset,
@@ -105,9 +134,10 @@ export async function lighthouseScreens(origin: string, screens: Screen[], sessi
             'best-practices': score('best-practices'),
           },
           failing,
+          metrics,
         });
         console.log(
-          `  lighthouse ${preset.padEnd(7)} ${screen.name.padEnd(12)} ${CATEGORIES.map((c) => score(c) ?? '-').join(' / ')}${failing.length ? `  (${failing.join(', ')})` : ''}`,
+          `  lighthouse ${preset.padEnd(7)} ${screen.name.padEnd(12)} ${CATEGORIES.map((c) => score(c) ?? '-').join(' / ')}  ${formatMetrics(metrics)}${failing.length ? `  (${failing.join(', ')})` : ''}`,
         );
       }
     }
@@ -117,10 +147,19 @@ export async function lighthouseScreens(origin: string, screens: Screen[], sessi
   return results;
 }
 
+function formatMetrics(metrics: Record<Metric, number | null>): string {
+  const value = (key: Metric) => {
+    const number = metrics[key];
+    if (number === null) return '-';
+    return key === 'cls' ? number.toFixed(3) : `${Math.round(number)} ms`;
+  };
+  return (Object.keys(METRICS) as Metric[]).map((key) => `${key} ${value(key)}`).join(', ');
+}
+
 /** The table: one row per screen, performance / accessibility / best practices per preset. */
 export function printScoreTable(results: ScreenScores[]): void {
   const screens = [...new Set(results.map((result) => result.screen))];
-  const cell = (screen: string, preset: 'mobile' | 'desktop') => {
+  const cell = (screen: string, preset: Preset) => {
     const found = results.find((result) => result.screen === screen && result.preset === preset);
     return found
       ? CATEGORIES.map((category) => String(found.scores[category] ?? '-').padStart(3)).join(' ')

@@ -1,6 +1,6 @@
 // First: no schema may parse before zod is told not to probe for eval.
 import './lib/zod-without-eval.ts';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import './app/reduced-motion.css';
@@ -11,9 +11,15 @@ applyTheme(storedTheme());
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  const reactRoot = createRoot(root);
+  // As a transition, the first render is concurrent: React yields to the browser every few
+  // milliseconds instead of holding the main thread for the whole first screen (Chakra resolves
+  // every component's styles while rendering), so a tap or a keypress during start-up is answered.
+  startTransition(() => {
+    reactRoot.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 }

@@ -18,14 +18,25 @@ export function useFocusableWhenScrolling<T extends HTMLElement>(): {
     if (!element) return;
     const measure = () =>
       setScrolls(element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1);
-    measure();
-    if (typeof ResizeObserver === 'undefined' || typeof MutationObserver === 'undefined') return;
-    // The box changes size with the window; its content changes with new text or rows arriving.
+    if (typeof ResizeObserver === 'undefined' || typeof MutationObserver === 'undefined') {
+      measure();
+      return;
+    }
+    // Measured when the browser lays the page out anyway, never in the middle of React's work:
+    // reading a size right after new content forces a layout of the whole page then and there,
+    // inside the task that rendered it, and makes that task longer. A ResizeObserver reports once
+    // after the first layout and whenever the box changes size with the window; new text or rows
+    // are measured in the next frame, once however many arrived.
     const resizes = new ResizeObserver(measure);
     resizes.observe(element);
-    const changes = new MutationObserver(measure);
+    let frame = 0;
+    const changes = new MutationObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(measure);
+    });
     changes.observe(element, { childList: true, subtree: true, characterData: true });
     return () => {
+      cancelAnimationFrame(frame);
       resizes.disconnect();
       changes.disconnect();
     };
