@@ -5,6 +5,7 @@ import { engines } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TOO_MANY_GAME_SERVERS } from './game-link.service.ts';
+import { SERVER_CHANGES_TICK_MS } from './server-changes.ts';
 
 /** One owner's fleet: a big experience runs thousands of game servers on one API key. */
 const FLEET = 3_000;
@@ -82,15 +83,20 @@ describe('a fleet of thousands of game servers on one key', () => {
       (_, i) => new SimulatedGame({ url: server.url, key: owner.user.apiKey, serverId: `fleet-${i}` }),
     );
     // Every server connects (as after a restart), then pings again, and again.
+    const startedAt = performance.now();
     for (let round = 0; round < 3; round += 1) {
       const statuses = await pingAll(games);
       expect(statuses).toHaveLength(FLEET);
       expect(statuses.filter((status) => status !== 200)).toEqual([]);
     }
     await everyServerSeen;
-    // Coalesced: a handful of events for 9,000 pings, not one per ping or per connect.
-    expect(ownerEvents).toBeLessThan(FLEET / 20);
-    expect(adminEvents).toBeLessThan(FLEET / 20);
+    // Coalesced: at most one event a tick, however long the pings took (longer on a busy machine),
+    // so fewer than one per connect.
+    const mostEvents = Math.ceil((performance.now() - startedAt) / SERVER_CHANGES_TICK_MS) + 1;
+    for (const events of [ownerEvents, adminEvents]) {
+      expect(events).toBeLessThanOrEqual(mostEvents);
+      expect(events).toBeLessThan(FLEET);
+    }
 
     const status = await server.call('GET', '/api/game/status', { token: owner.token });
     expect(status.body.servers).toHaveLength(FLEET);
@@ -103,7 +109,8 @@ describe('a fleet of thousands of game servers on one key', () => {
     });
     expect(queued.status, queued.text).toBe(200);
     expect((await held).commands.map((command) => command.id)).toEqual([queued.body.id]);
-  }, 120_000);
+    // About 15 s on a quiet machine, near two minutes with both cores busy: a hang detector.
+  }, 300_000);
 });
 
 describe('game servers per API key', () => {
