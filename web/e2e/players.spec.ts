@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RosterPlayer, RosterReport } from '@moonrelay/contract/players';
 import { createUser, signInAs, type TestUser } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
@@ -24,6 +24,26 @@ const player = (userId: number, name: string, displayName = name): RosterPlayer 
 async function reportRoster(user: TestUser, serverId: string, roster: RosterReport) {
   const answer = await suite.app.call('POST', '/api/game/ping', { body: { key: user.user.apiKey, serverId, roster } });
   expect(answer.status, answer.text).toBe(200);
+}
+
+/**
+ * Pings the servers every 3 s with their player count, as running games do, so their players stay
+ * online however long the test takes (a server silent for 10 s is gone, and its players with it:
+ * on a loaded machine the scrolling below took longer than that). Answers a function that stops it.
+ */
+function keepPinging(user: TestUser, servers: { serverId: string; count: number }[]): () => Promise<void> {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    inFlight = Promise.all(
+      servers.map(({ serverId, count }) =>
+        suite.app.call('POST', '/api/game/ping', { body: { key: user.user.apiKey, serverId, roster: { count } } }),
+      ),
+    );
+  }, 3_000);
+  return async () => {
+    clearInterval(timer);
+    await inFlight;
+  };
 }
 
 /**
@@ -99,10 +119,17 @@ describe('players', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const user = await createUser(suite.app);
     // 600 players on three servers: twelve pages of 50.
-    for (const [index, serverId] of ['server-a', 'server-b', 'server-c'].entries()) {
+    const servers = ['server-a', 'server-b', 'server-c'];
+    for (const [index, serverId] of servers.entries()) {
       const roster = Array.from({ length: 200 }, (_, i) => player(10_000 + index * 1_000 + i, `Long${index}x${i}`));
       await reportRoster(user, serverId, { count: roster.length, players: roster });
     }
+    onTestFinished(
+      keepPinging(
+        user,
+        servers.map((serverId) => ({ serverId, count: 200 })),
+      ),
+    );
     await signInAs(page, suite.app, user, '/players');
     await expect.poll(() => onlineCount(page).innerText(), { timeout: 10_000 }).toBe('600 players online, 50 shown');
     const drawn = await rows(page).count();

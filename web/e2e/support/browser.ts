@@ -130,6 +130,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+  // A whole long page (the API docs) takes more than the 10 s default on a loaded machine.
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide', timeout: 60_000 });
   return file;
 }
