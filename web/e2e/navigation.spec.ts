@@ -42,23 +42,6 @@ async function currentEntry(page: Page): Promise<string[]> {
 }
 
 describe('navigation', () => {
-  it('opening a signed-in screen fetches its page beside the signed-in app, not after it', async () => {
-    const user = await createUser(suite.app);
-    const page = await suite.browser.newPage();
-    // The signed-in app's chunk is held: a page discovered by rendering it could not be asked for.
-    let releaseApp = () => {};
-    const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-    await page.route(/\/assets\/SignedInApp-[\w-]+\.js$/, async (route) => {
-      await appHeld;
-      await route.continue();
-    });
-    const editorAsked = page.waitForRequest(/\/assets\/EditorPage-[\w-]+\.js$/);
-    await signInAs(page, suite.app, user, '/editor');
-    await editorAsked;
-    releaseApp();
-    await expectVisible(mainArea(page).getByRole('heading', { level: 1, name: 'Script Editor' }));
-  });
-
   it("an unknown route shows '404' and 'Page Not Found' inside the app", async () => {
     const page = await suite.browser.newPage();
     const user = await createUser(suite.app);

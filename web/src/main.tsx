@@ -3,15 +3,11 @@ import './lib/zod-without-eval.ts';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
-import { preloadSignedInScreen } from './app/preload.ts';
 import './app/reduced-motion.css';
-import { useSession } from './lib/session.ts';
 import { applyTheme, storedTheme } from './lib/theme.ts';
 
 // Before the first paint, so a light-theme user never sees a dark flash (and the reverse).
 applyTheme(storedTheme());
-// Signed in: the screen's code is fetched now, while React renders, not after it.
-if (useSession.getState().token) preloadSignedInScreen(window.location.pathname);
 
 const root = document.getElementById('root');
 if (root) {

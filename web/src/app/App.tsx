@@ -4,12 +4,11 @@ import { useLocation } from 'react-router-dom';
 import { OIDC_CALLBACK_PATH } from '@moonrelay/contract/constants';
 import { SignInScreen } from '../features/auth/components/SignInScreen.tsx';
 import { useSession } from '../lib/session.ts';
-import { loadSignedInApp } from './preload.ts';
 import { Providers } from './providers.tsx';
 import { AuthCallbackPage } from './routes/AuthCallbackPage.tsx';
 
 // Everything behind sign-in loads on demand, so the sign-in screen's first load stays small.
-const SignedInApp = lazy(loadSignedInApp);
+const SignedInApp = lazy(() => import('./SignedInApp.tsx'));
 
 function Screens() {
   const token = useSession((state) => state.token);

@@ -1,18 +1,25 @@
 import { Center, Spinner } from '@chakra-ui/react';
-import { lazy, Suspense, type LazyExoticComponent } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { useAdminLiveEvents } from '../features/admin/live/useAdminLiveEvents.ts';
 import { useLiveEvents } from '../features/game/live/useLiveEvents.ts';
 import { useRunsLiveEvents } from '../features/runs/live/useRunsLiveEvents.ts';
 import { AppShell } from './layout/AppShell.tsx';
 import { NotFoundPage } from './routes/NotFoundPage.tsx';
-import { PAGE_LOADERS, PAGE_ROUTES, type PageName } from './routes/route-pages.ts';
 
-// Each page is its own chunk (route-pages.ts); one lazy component per page, made once.
-const PAGES = Object.fromEntries(Object.entries(PAGE_LOADERS).map(([name, load]) => [name, lazy(load)])) as Record<
-  PageName,
-  LazyExoticComponent<() => React.JSX.Element>
->;
+// The editor brings Ace: it is its own chunk, fetched only when a screen with an editor opens.
+const DashboardPage = lazy(() => import('./routes/DashboardPage.tsx'));
+const EditorPage = lazy(() => import('./routes/EditorPage.tsx'));
+const ScriptsPage = lazy(() => import('./routes/ScriptsPage.tsx'));
+const RunsPage = lazy(() => import('./routes/RunsPage.tsx'));
+const SettingsPage = lazy(() => import('./routes/SettingsPage.tsx'));
+const CataloguePage = lazy(() => import('./routes/CataloguePage.tsx'));
+const AdminPage = lazy(() => import('./routes/AdminPage.tsx'));
+const ConsolePage = lazy(() => import('./routes/ConsolePage.tsx'));
+const PlayersPage = lazy(() => import('./routes/PlayersPage.tsx'));
+const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
+// Brings recharts: its own chunk, fetched only when the analytics open.
+const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
 
 const loading = (
   <Center py="20">
@@ -29,10 +36,18 @@ export default function SignedInApp() {
     <AppShell>
       <Suspense fallback={loading}>
         <Routes>
-          {PAGE_ROUTES.map(({ path, page }) => {
-            const Page = PAGES[page];
-            return <Route key={path} path={path} element={<Page />} />;
-          })}
+          <Route path="/" element={<DashboardPage />} />
+          <Route path="/dashboard" element={<DashboardPage />} />
+          <Route path="/editor" element={<EditorPage />} />
+          <Route path="/scripts" element={<ScriptsPage />} />
+          <Route path="/runs" element={<RunsPage />} />
+          <Route path="/console" element={<ConsolePage />} />
+          <Route path="/players" element={<PlayersPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/scriptblox" element={<CataloguePage />} />
+          <Route path="/api-docs" element={<ApiDocsPage />} />
+          <Route path="/analytics" element={<AnalyticsPage />} />
+          <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
