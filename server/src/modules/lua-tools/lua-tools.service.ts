@@ -110,6 +110,8 @@ export function createLuaToolsService(options: LuaToolsOptions = {}): LuaToolsSe
     });
     worker.unref();
     const thread: Thread = { worker, call: null, ready: false };
+    // Not unref'd, unlike the thread: while calls wait for it to start, their deadlines are not
+    // armed yet, and this timer is what keeps the process alive for them.
     thread.startTimer = setTimeout(() => onStartTimeout(thread), startLimitMs);
     worker.on('message', (message: LuaToolsThreadMessage) =>
       'ready' in message ? onReady(thread) : onReply(thread, message),
