@@ -59,9 +59,27 @@ describe('Settings → Notifications', () => {
 
     // The webhook is deleted in Discord: the next delivery answers 404 and the destination pauses.
     discord.remove('1180000000000000001');
-    await ops.getByRole('button', { name: 'Send test' }).click();
+    // On a busy machine the answer to the click can come after the delivery failed and the list,
+    // read again meanwhile, showed the pause. The answer is held until then: the warning the
+    // click caused must stay on screen, not be replaced by "Test event sent".
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const testPath = /\/api\/notifications\/destinations\/[^/]+\/test$/;
+    await page.route(testPath, async (route) => {
+      const response = await route.fetch();
+      await answered;
+      await route.fulfill({ response });
+    });
+    const sendTest = ops.getByRole('button', { name: 'Send test' });
+    await sendTest.click();
     // The screen reads the list again every few seconds; the toast comes with the read that sees it paused.
-    await expectVisible(page.getByTestId('toast').getByText('Ops channel paused', { exact: true }), 20_000);
+    const pausedToast = page.getByTestId('toast').getByText('Ops channel paused', { exact: true });
+    await expectVisible(pausedToast, 20_000);
+    answer();
+    await expect.poll(() => sendTest.getAttribute('data-loading')).toBeNull();
+    await expectVisible(pausedToast);
+    expect(await page.getByTestId('toast').getByText('Test event sent').count()).toBe(0);
+    await page.unroute(testPath);
     await expectVisible(ops.getByText('Paused: The webhook answered 404: it was deleted'));
     await expectVisible(ops.getByText('Paused', { exact: true }));
     await expectVisible(ops.getByRole('button', { name: 'Resume' }));

@@ -3,7 +3,7 @@ import { Bell, Plus } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { NOTIFICATION_EVENT_LABELS, type NotificationDestination } from '@moonrelay/contract/notifications';
 import { messageOf } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/toaster.tsx';
+import { noticeMark, notify, notifyDone } from '../../../lib/toaster.tsx';
 import { useDeleteDestination, useDestinations, useSendTest, useUpdateDestination } from '../api/notifications.ts';
 import { AddDestinationForm } from './AddDestinationForm.tsx';
 import { DeliveryLog } from './DeliveryLog.tsx';
@@ -28,9 +28,12 @@ function DestinationRow({ destination }: { destination: NotificationDestination 
   const update = useUpdateDestination();
   const remove = useDeleteDestination();
   const act = async (work: () => Promise<unknown>, done: string, failed: string) => {
+    // A delivery can pause the destination while the click's request is still out (the list is
+    // read again meanwhile): that warning stays on screen rather than the plain confirmation.
+    const mark = noticeMark();
     try {
       await work();
-      notify({ title: done });
+      notifyDone(mark, { title: done });
     } catch (error) {
       notify({ type: 'error', title: 'Error', description: messageOf(error, failed) });
     }
