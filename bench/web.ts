@@ -15,7 +15,9 @@
  *
  * Then Lighthouse 12.2.3 runs on every screen with its mobile and desktop presets against the built
  * app served by a real Moonrelay server (bench/support/lighthouse.ts), signed in where the screen
- * needs it, and a table of performance, accessibility and best practices is printed.
+ * needs it, and a table of performance, accessibility and best practices is printed. The catalogue
+ * screen reads a local stand-in for ScriptBlox (server/test/fake-catalogue.ts), so it is measured
+ * with its cards and images as a user sees it.
  * `--no-lighthouse` measures the sizes only; `--screens=sign-in,editor` runs Lighthouse on those
  * screens only; `--presets=mobile` one preset only; `--reports=DIR` keeps each whole report there as
  * JSON. `--baseline=DIR` also serves another build's dist folder (say, one built from an earlier
@@ -38,6 +40,7 @@ import {
   type Screen,
   type ScreenScores,
 } from './support/lighthouse.ts';
+import { fakeCatalogue } from '../server/test/fake-catalogue.ts';
 import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -116,9 +119,13 @@ function sourceMapBytes(): { files: number; bytes: number } {
 type BenchServers = ReturnType<typeof benchServers>;
 
 /** A Moonrelay server over a build folder, with an admin whose saved script has run. */
-async function serveBuild(servers: BenchServers, name: string, distDir: string) {
+async function serveBuild(servers: BenchServers, name: string, distDir: string, catalogueUrl: string) {
   const port = await freePort();
   const moonrelay = servers.start(name, 'npx', ['tsx', 'server/src/main.ts'], {
+    // The catalogue screen reads a local stand-in for ScriptBlox: the machine may have no internet,
+    // and a 502 there would be a console error Lighthouse counts against best practices.
+    SCRIPTBLOX_API_URL: `${catalogueUrl}/api`,
+    SCRIPTBLOX_SITE_URL: catalogueUrl,
     PORT: String(port),
     HOST,
     DATA_DIR: await servers.tempFolder(),
@@ -162,10 +169,12 @@ const median = (values: number[]) => {
  */
 async function runLighthouse(options: LighthouseOptions): Promise<void> {
   const servers = benchServers();
+  const catalogue = fakeCatalogue({ localImages: true });
   try {
-    const current = await serveBuild(servers, 'moonrelay', dist);
+    const catalogueUrl = await catalogue.start();
+    const current = await serveBuild(servers, 'moonrelay', dist, catalogueUrl);
     const baseline = options.baselineDist
-      ? await serveBuild(servers, 'moonrelay-baseline', path.resolve(options.baselineDist))
+      ? await serveBuild(servers, 'moonrelay-baseline', path.resolve(options.baselineDist), catalogueUrl)
       : null;
     const runs: { build: 'current' | 'baseline'; results: ScreenScores[] }[] = [];
     for (let round = 0; round < options.rounds; round++) {
@@ -194,6 +203,7 @@ async function runLighthouse(options: LighthouseOptions): Promise<void> {
     throw error;
   } finally {
     await servers.close();
+    await catalogue.stop();
   }
 }
 

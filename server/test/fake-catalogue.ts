@@ -188,8 +188,21 @@ function crc32(data: Buffer): number {
 /** A script only reachable by its id (in no listing) whose source is over Moonrelay's 1 MiB cap. */
 export const OVERSIZED_SCRIPT_ID = '64f0c0de00000000000000aa';
 
-export function fakeCatalogue(options: { slowMs?: number } = {}) {
+/**
+ * `localImages` serves every card image from the stand-in itself (relative paths), for a browser
+ * that cannot reach Roblox's CDN and must not log failed image loads (the web benchmark).
+ */
+export function fakeCatalogue(options: { slowMs?: number; localImages?: boolean } = {}) {
   const slowMs = options.slowMs ?? 3_000;
+  const shape = (script: FakeCatalogueScript, index: number, withCode: boolean) => {
+    const upstream = upstreamShape(script, index, withCode);
+    if (options.localImages)
+      upstream.game.imageUrl = script.imageUrl.replace(
+        /^https:\/\/tr\.rbxcdn\.com\/(\d+)\/.*$/,
+        '/images/games/$1.png',
+      );
+    return upstream;
+  };
   const hits: CatalogueHit[] = [];
   let down = false;
   let rateLimited = 0;
@@ -237,7 +250,7 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
       totalPages: Math.ceil(list.length / max),
       scripts: list
         .slice((page - 1) * max, page * max)
-        .map((script) => upstreamShape(script, CATALOGUE_SCRIPTS.indexOf(script), true)),
+        .map((script) => shape(script, CATALOGUE_SCRIPTS.indexOf(script), true)),
     });
 
     if (url.pathname === '/api/script/fetch') {
@@ -247,7 +260,7 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
     if (url.pathname === '/api/script/trending') {
       const top = [...CATALOGUE_SCRIPTS].sort((a, b) => b.views - a.views).slice(0, 6);
       return send(200, {
-        result: { scripts: top.map((script) => upstreamShape(script, CATALOGUE_SCRIPTS.indexOf(script), true)) },
+        result: { scripts: top.map((script) => shape(script, CATALOGUE_SCRIPTS.indexOf(script), true)) },
       });
     }
     if (url.pathname === '/api/script/search') {
@@ -286,7 +299,7 @@ export function fakeCatalogue(options: { slowMs?: number } = {}) {
       const index = CATALOGUE_SCRIPTS.indexOf(script);
       // The long script's JSON comes without its code, as some listings do: the raw endpoint has it.
       const withCode = script.code.length <= 10_000;
-      return send(200, { script: { ...upstreamShape(script, index, withCode), likeCount: 10, dislikeCount: 1 } });
+      return send(200, { script: { ...shape(script, index, withCode), likeCount: 10, dislikeCount: 1 } });
     }
     send(404, { message: 'Not found' });
   }

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fakeCatalogue } from '../../server/test/fake-catalogue.ts';
 import { signInAs } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
 import { expectVisible } from './support/expect.ts';
@@ -19,10 +20,13 @@ const SIZES = [
 
 const ADMIN_TABS = ['Users', 'Connections', 'Mass Execution', 'Recent Executions', 'Audit Logs'];
 
-/** This suite has no stand-in for the script catalogue: its calls answer 502 (catalogue.spec.ts has one). */
-const CATALOGUE_UNAVAILABLE = /status of 502 \(Bad Gateway\) \[[^\]]*\/api\/scriptblox\//;
-
-const suite = browserSuite();
+// The catalogue is a local stand-in for ScriptBlox, so its screen is checked with its cards on it.
+const catalogue = fakeCatalogue({ localImages: true });
+const suite = browserSuite(async () => {
+  const base = await catalogue.start();
+  return { SCRIPTBLOX_API_URL: `${base}/api`, SCRIPTBLOX_SITE_URL: base };
+});
+afterAll(() => catalogue.stop());
 
 /** The violations axe reports as critical or serious, one line each with the elements they touch. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -84,7 +88,6 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
   });
 
   it('every signed-in screen', async () => {
-    suite.browser.allowConsoleErrors(CATALOGUE_UNAVAILABLE);
     const user = suite.firstAccount;
     // A saved script that has run once, so the lists show rows rather than their empty state.
     const created = await suite.app.call('POST', '/api/scripts', {
@@ -130,7 +133,11 @@ describe.each(SIZES)('accessibility at $name size ($width x $height)', (size) =>
       { path: '/runs', heading: 'Runs', ready: (p) => expectVisible(mainArea(p).locator('tbody tr').first()) },
       { path: '/console', heading: 'Console' },
       { path: '/players', heading: 'Players' },
-      { path: '/scriptblox', heading: 'ScriptBlox' },
+      {
+        path: '/scriptblox',
+        heading: 'ScriptBlox',
+        ready: (p) => expectVisible(mainArea(p).getByRole('article').first().getByRole('img')),
+      },
       { path: '/analytics', heading: 'Analytics' },
       { path: '/settings', heading: 'Settings' },
     ];

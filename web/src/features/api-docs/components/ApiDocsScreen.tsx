@@ -14,7 +14,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { CodeValue } from '../../../components/CodeValue.tsx';
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DEFAULT_API_DOCS_TAB, type ApiDocsTabId } from '@moonrelay/contract/api-docs';
 import { APP_VERSION } from '@moonrelay/contract/constants';
@@ -83,7 +83,10 @@ const PLACEHOLDERS: { names: string[]; meaning: string }[] = [
 export function ApiDocsScreen() {
   const apiKey = useSession((state) => state.user?.apiKey ?? null);
   const document = useOpenApiDocument();
-  const tabs = useMemo(() => (document.data ? buildDocs(document.data) : []), [document.data]);
+  // The endpoint cards are a large render: done as a deferred (interruptible) render once the
+  // document is in, so it never holds the main thread in one long task.
+  const loaded = useDeferredValue(document.data);
+  const tabs = useMemo(() => (loaded ? buildDocs(loaded) : []), [loaded]);
   const [search, setSearch] = useSearchParams();
   const requested = search.get('tab');
   const tab = tabs.some((t) => t.id === requested) ? (requested as ApiDocsTabId) : DEFAULT_API_DOCS_TAB;
@@ -91,7 +94,7 @@ export function ApiDocsScreen() {
   const context = useMemo(() => ({ origin, apiKey }), [origin, apiKey]);
 
   let content;
-  if (document.data) {
+  if (loaded) {
     content = (
       <Tabs.Root
         value={tab}
@@ -186,7 +189,8 @@ export function ApiDocsScreen() {
         ))}
       </Stack>
       {content}
-      <DocsFooter />
+      {/* Below the endpoints only once they are in: shown under the spinner, it would jump down. */}
+      {(loaded || document.isError) && <DocsFooter />}
     </Stack>
   );
 }

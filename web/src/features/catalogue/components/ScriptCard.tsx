@@ -26,7 +26,8 @@ export function ScriptCard({ script, onPreview, onExecute, onSave, executing, sa
       <ScriptImage src={script.game.imageUrl ?? script.image} alt={gameLabel(script)} />
       <Card.Body gap="2">
         <HStack gap="1.5" align="flex-start">
-          <Card.Title fontSize="md" lineClamp={2} flex="1">
+          {/* Right under the page's h1: an h3 here would skip a level. */}
+          <Card.Title as="h2" fontSize="md" lineClamp={2} flex="1">
             {script.title}
           </Card.Title>
           {script.verified && (
@@ -39,7 +40,8 @@ export function ScriptCard({ script, onPreview, onExecute, onSave, executing, sa
           {gameLabel(script)}
         </Text>
         <ScriptBadges script={script} executorFunctions={script.executorFunctions} />
-        <Text fontSize="xs" color="fg.subtle">
+        {/* fg.subtle is under 4.5:1 on the dark card at this size. */}
+        <Text fontSize="xs" color="fg.muted">
           {formatDate(script.createdAt)}
         </Text>
       </Card.Body>
