@@ -53,12 +53,20 @@ type Metric = keyof typeof METRICS;
 
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
 
-/** Puts (or removes) the session in the origin's localStorage, through the running Chromium. */
-async function setSession(port: number, origin: string, session: Session | null): Promise<void> {
+/**
+ * Empties the browser's HTTP cache and puts (or removes) the session in the origin's localStorage,
+ * through the running Chromium. Lighthouse keeps storage and cache here (the session must survive
+ * its start), so without the emptying each screen would be measured with what the screens before
+ * it had fetched: every run is a first visit instead, whatever the order.
+ */
+async function prepareVisit(port: number, origin: string, session: Session | null): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0]!;
     const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
     // A path the server answers with the app's index.html: storage belongs to the origin.
     await page.route(`${origin}/__bench__/blank`, (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
@@ -93,8 +101,8 @@ export async function lighthouseScreens(
   const results: ScreenScores[] = [];
   try {
     for (const screen of screens) {
-      await setSession(chrome.port, origin, screen.signedIn ? session : null);
       for (const preset of presets) {
+        await prepareVisit(chrome.port, origin, screen.signedIn ? session : null);
         const runnerResult = await lighthouse(
           origin + screen.path,
           {

@@ -1,5 +1,6 @@
 import { Alert, Box, Button, Flex, HStack, SegmentGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { RefreshCw } from 'lucide-react';
+import { useDeferredValue } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
   ANALYTICS_PERIODS,
@@ -30,12 +31,16 @@ export function AnalyticsScreen() {
   const period: AnalyticsPeriod = parsed.success ? parsed.data : DEFAULT_ANALYTICS_PERIOD;
   const usage = useUsage(period);
   const stats = useScriptStats(period);
+  // The charts are a large render: each answer is drawn in a deferred (interruptible) render, so
+  // its arrival never holds the main thread in one long task.
+  const usageData = useDeferredValue(usage.data);
+  const statsData = useDeferredValue(stats.data);
   const failure = usage.error ?? stats.error;
   const refreshing = usage.isFetching || stats.isFetching;
 
-  const endpoints = Object.entries(usage.data?.requestsByEndpoint ?? {}).map(([name, value]) => ({ name, value }));
-  const scripts = (stats.data?.executionsByScript ?? []).map((row) => ({ name: row.name, value: row.executions }));
-  const anyOutcome = Object.values(stats.data?.outcomes ?? {}).some((count) => count > 0);
+  const endpoints = Object.entries(usageData?.requestsByEndpoint ?? {}).map(([name, value]) => ({ name, value }));
+  const scripts = (statsData?.executionsByScript ?? []).map((row) => ({ name: row.name, value: row.executions }));
+  const anyOutcome = Object.values(statsData?.outcomes ?? {}).some((count) => count > 0);
 
   return (
     <Stack gap="6">
@@ -80,24 +85,24 @@ export function AnalyticsScreen() {
         </Alert.Root>
       )}
 
-      <StatCards usage={usage.data} stats={stats.data} />
+      <StatCards usage={usageData} stats={statsData} />
 
       <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4">
         <Box gridColumn={{ xl: 'span 2' }} minW="0">
           <ChartCard
             title="Executions over time"
             description="Script runs in the sandbox or in your game, by how they ended."
-            empty={!stats.data ? LOADING : stats.data.totalExecutions === 0 && 'No script runs in this period.'}
+            empty={!statsData ? LOADING : statsData.totalExecutions === 0 && 'No script runs in this period.'}
           >
-            {stats.data && <ExecutionsChart buckets={stats.data.executionsOverTime} period={period} />}
+            {statsData && <ExecutionsChart buckets={statsData.executionsOverTime} period={period} />}
           </ChartCard>
         </Box>
         <ChartCard
           title="Success rate"
           description="Finished runs that succeeded, and how the others ended."
-          empty={!stats.data ? LOADING : !anyOutcome && 'No script runs in this period.'}
+          empty={!statsData ? LOADING : !anyOutcome && 'No script runs in this period.'}
         >
-          {stats.data && <SuccessRateChart stats={stats.data} />}
+          {statsData && <SuccessRateChart stats={statsData} />}
         </ChartCard>
       </SimpleGrid>
 
@@ -105,14 +110,14 @@ export function AnalyticsScreen() {
         <ChartCard
           title="Busiest scripts"
           description="Runs per script; code run without saving it counts as Custom code."
-          empty={!stats.data ? LOADING : scripts.length === 0 && 'No script runs in this period.'}
+          empty={!statsData ? LOADING : scripts.length === 0 && 'No script runs in this period.'}
         >
           <RankedBars items={scripts} color="teal.subtle" testId="busiest-scripts" />
         </ChartCard>
         <ChartCard
           title="Requests by endpoint"
           description="API calls with your session or API key, by route."
-          empty={!usage.data ? LOADING : endpoints.length === 0 && 'No API requests in this period.'}
+          empty={!usageData ? LOADING : endpoints.length === 0 && 'No API requests in this period.'}
         >
           <RankedBars items={endpoints} color="purple.subtle" testId="requests-by-endpoint" />
         </ChartCard>
@@ -121,9 +126,9 @@ export function AnalyticsScreen() {
       <ChartCard
         title="Request volume"
         description="API calls over the period, and how many answered with an error."
-        empty={!usage.data ? LOADING : usage.data.totalRequests === 0 && 'No API requests in this period.'}
+        empty={!usageData ? LOADING : usageData.totalRequests === 0 && 'No API requests in this period.'}
       >
-        {usage.data && <RequestsChart buckets={usage.data.requestsOverTime} period={period} />}
+        {usageData && <RequestsChart buckets={usageData.requestsOverTime} period={period} />}
       </ChartCard>
     </Stack>
   );

@@ -20,9 +20,11 @@ export function ChartCard({ title, description, empty, children }: Props) {
         <Card.Title as="h2">{title}</Card.Title>
         <Card.Description>{description}</Card.Description>
       </Card.Header>
-      <Card.Body minH="56">
+      {/* Tall enough for a chart (72) and the body's padding, loading or not, so nothing below moves
+          when the chart comes in. */}
+      <Card.Body minH="80">
         {empty ? (
-          <Center flex="1" py="8">
+          <Center flex="1">
             <Text color="fg.muted" fontSize="sm">
               {empty}
             </Text>

@@ -14,7 +14,7 @@ export function ExecutionsChart({ buckets, period }: { buckets: ExecutionBucket[
     ],
   });
   return (
-    <Chart.Root chart={chart} maxH="72" data-testid="executions-chart">
+    <Chart.Root chart={chart} h="72" aspectRatio="auto" data-testid="executions-chart">
       <BarChart data={chart.data} responsive>
         <CartesianGrid stroke={chart.color('border.muted')} vertical={false} />
         <XAxis dataKey={chart.key('label')} axisLine={false} tickLine={false} minTickGap={16} />

@@ -13,7 +13,7 @@ export function RequestsChart({ buckets, period }: { buckets: RequestBucket[]; p
     ],
   });
   return (
-    <Chart.Root chart={chart} maxH="72" data-testid="requests-chart">
+    <Chart.Root chart={chart} h="72" aspectRatio="auto" data-testid="requests-chart">
       <AreaChart data={chart.data} responsive>
         <CartesianGrid stroke={chart.color('border.muted')} vertical={false} />
         <XAxis dataKey={chart.key('label')} axisLine={false} tickLine={false} minTickGap={16} />
