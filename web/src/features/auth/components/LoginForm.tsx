@@ -1,8 +1,8 @@
 import { Button, Stack } from '@chakra-ui/react';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { LoginRequestSchema, type AuthResponse, type LoginRequest } from '@moonrelay/contract/auth';
+import type { AuthResponse, LoginRequest } from '@moonrelay/contract/auth';
+import { login as loginChecks } from '../forms/sign-in-resolvers.ts';
 import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useLogin } from '../api/login.ts';
@@ -16,7 +16,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
   // Set when the password was right and the account asks for a code next.
   const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginRequest>({
-    resolver: zodResolver(LoginRequestSchema),
+    resolver: loginChecks.resolver,
     defaultValues: { emailOrUsername: '', password: '' },
   });
   const submit = handleSubmit((values) =>

@@ -1,7 +1,7 @@
 import { Button, Stack } from '@chakra-ui/react';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { RegisterFormSchema, type AuthResponse, type RegisterForm as RegisterValues } from '@moonrelay/contract/auth';
+import type { AuthResponse, RegisterForm as RegisterValues } from '@moonrelay/contract/auth';
+import { registration as registrationChecks } from '../forms/sign-in-resolvers.ts';
 import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRegister } from '../api/register.ts';
@@ -10,7 +10,7 @@ import { TextField } from './TextField.tsx';
 export function RegisterForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) => void }) {
   const registration = useRegister();
   const { register, handleSubmit, formState } = useForm<RegisterValues>({
-    resolver: zodResolver(RegisterFormSchema),
+    resolver: registrationChecks.resolver,
     defaultValues: { email: '', username: '', name: '', password: '', confirmPassword: '' },
   });
   const submit = handleSubmit((values) =>

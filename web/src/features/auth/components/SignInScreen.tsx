@@ -1,4 +1,5 @@
 import { Box, Card, Heading, Separator, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import type { AuthResponse } from '@moonrelay/contract/auth';
@@ -6,6 +7,7 @@ import { useSession } from '../../../lib/session.ts';
 import { GoogleButton } from './GoogleButton.tsx';
 import { LoginForm } from './LoginForm.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
+import { preloadSignInChecks } from '../forms/sign-in-resolvers.ts';
 
 /**
  * The signed-out screen, shown for every path without a stored token (spec section 2).
@@ -13,6 +15,13 @@ import { RegisterForm } from './RegisterForm.tsx';
  */
 export function SignInScreen({ googleExchanging = false }: { googleExchanging?: boolean }) {
   const navigate = useNavigate();
+  // The form checks load once the screen is up and the browser is idle: off the first paint's
+  // path, yet in place before anyone has typed a name and a password.
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') return preloadSignInChecks();
+    const idle = requestIdleCallback(preloadSignInChecks, { timeout: 2_000 });
+    return () => cancelIdleCallback(idle);
+  }, []);
   const signedIn = ({ token, user }: AuthResponse) => {
     useSession.getState().signIn(token, user);
     navigate('/dashboard');
