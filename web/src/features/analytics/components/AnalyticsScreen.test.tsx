@@ -89,20 +89,21 @@ describe('AnalyticsScreen', () => {
     expect(stat('Average Execution Time')).toHaveTextContent('5.2 ms');
     expect(requested.sort()).toEqual(['/api/analytics/scripts?period=24h', '/api/analytics/usage?period=24h']);
 
-    expect(within(region('Executions over time')).getByTestId('executions-chart')).toBeInTheDocument();
-    expect(within(region('Success rate')).getByTestId('success-rate-chart')).toBeInTheDocument();
+    // The charts load in a chunk of their own, after the numbers.
+    expect(await within(region('Executions over time')).findByTestId('executions-chart')).toBeInTheDocument();
+    expect(await within(region('Success rate')).findByTestId('success-rate-chart')).toBeInTheDocument();
     expect(within(region('Success rate')).getByRole('list', { name: 'Outcomes' })).toHaveTextContent(
       'Succeeded 11Failed 1No game connected 2',
     );
-    const busiest = within(region('Busiest scripts')).getByTestId('busiest-scripts');
+    const busiest = await within(region('Busiest scripts')).findByTestId('busiest-scripts');
     expect(busiest).toHaveTextContent('Hello');
     expect(busiest).toHaveTextContent('Custom code');
-    const byEndpoint = within(region('Requests by endpoint')).getByTestId('requests-by-endpoint');
+    const byEndpoint = await within(region('Requests by endpoint')).findByTestId('requests-by-endpoint');
     expect(byEndpoint).toHaveTextContent('POST /api/game/ping');
     expect(byEndpoint.textContent!.indexOf('POST /api/game/ping')).toBeLessThan(
       byEndpoint.textContent!.indexOf('GET /api/scripts'),
     );
-    expect(within(region('Request volume')).getByTestId('requests-chart')).toBeInTheDocument();
+    expect(await within(region('Request volume')).findByTestId('requests-chart')).toBeInTheDocument();
   });
 
   it('asks for another period when one is picked', async () => {

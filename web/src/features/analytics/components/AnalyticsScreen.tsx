@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Flex, HStack, SegmentGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { RefreshCw } from 'lucide-react';
-import { useDeferredValue } from 'react';
+import { lazy, useDeferredValue, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
   ANALYTICS_PERIODS,
@@ -11,12 +11,14 @@ import {
 import { messageOf } from '../../../lib/api-client.ts';
 import { useScriptStats, useUsage } from '../api/analytics.ts';
 import { ChartCard } from './ChartCard.tsx';
-import { ExecutionsChart } from './ExecutionsChart.tsx';
-import { RankedBars } from './RankedBars.tsx';
-import { RequestsChart } from './RequestsChart.tsx';
 import { StatCards } from './StatCards.tsx';
-import { SuccessRateChart } from './SuccessRateChart.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+
+const charts = () => import('./charts.ts');
+const ExecutionsChart = lazy(() => charts().then((m) => ({ default: m.ExecutionsChart })));
+const RankedBars = lazy(() => charts().then((m) => ({ default: m.RankedBars })));
+const RequestsChart = lazy(() => charts().then((m) => ({ default: m.RequestsChart })));
+const SuccessRateChart = lazy(() => charts().then((m) => ({ default: m.SuccessRateChart })));
 
 const PERIOD_ITEMS = Object.entries(ANALYTICS_PERIODS).map(([value, { label }]) => ({ value, label }));
 const LOADING = 'Loading...';
@@ -29,6 +31,8 @@ export function AnalyticsScreen() {
   const [search, setSearch] = useSearchParams();
   const parsed = AnalyticsPeriodSchema.safeParse(search.get('period'));
   const period: AnalyticsPeriod = parsed.success ? parsed.data : DEFAULT_ANALYTICS_PERIOD;
+  // The charts' chunk is fetched once the screen is up, beside the numbers they draw.
+  useEffect(() => void charts(), []);
   const usage = useUsage(period);
   const stats = useScriptStats(period);
   // The charts are a large render: each answer is drawn in a deferred (interruptible) render, so

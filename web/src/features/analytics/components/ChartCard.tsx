@@ -1,5 +1,5 @@
 import { Card, Center, Text } from '@chakra-ui/react';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 
 interface Props {
   title: string;
@@ -24,15 +24,22 @@ export function ChartCard({ title, description, empty, children }: Props) {
           when the chart comes in. */}
       <Card.Body minH="80">
         {empty ? (
-          <Center flex="1">
-            <Text color="fg.muted" fontSize="sm">
-              {empty}
-            </Text>
-          </Center>
+          <Waiting text={empty} />
         ) : (
-          children
+          // The charts load apart from the screen (charts.ts): until then the card says so.
+          <Suspense fallback={<Waiting text="Loading..." />}>{children}</Suspense>
         )}
       </Card.Body>
     </Card.Root>
+  );
+}
+
+function Waiting({ text }: { text: string }) {
+  return (
+    <Center flex="1">
+      <Text color="fg.muted" fontSize="sm">
+        {text}
+      </Text>
+    </Center>
   );
 }
