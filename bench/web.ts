@@ -15,7 +15,8 @@
  *
  * Then Lighthouse 12.2.3 runs on every screen with its mobile and desktop presets against the built
  * app served by a real Moonrelay server (bench/support/lighthouse.ts), signed in where the screen
- * needs it, and a table of performance, accessibility and best practices is printed. The catalogue
+ * needs it, each run a first visit (the browser's cache emptied before it, decision 041), and a
+ * table of performance, accessibility and best practices is printed. The catalogue
  * screen reads a local stand-in for ScriptBlox (server/test/fake-catalogue.ts), so it is measured
  * with its cards and images as a user sees it.
  * `--no-lighthouse` measures the sizes only; `--screens=sign-in,editor` runs Lighthouse on those
