@@ -51,6 +51,8 @@ const SIGN_IN_BUDGET_BYTES = 250 * 1024;
 const ACE_SIGNATURE = /ace_editor/;
 /** The lazily loaded chunks that show code in Ace. */
 const ACE_CHUNKS = new Set(['EditorPage', 'CodeViewer']);
+/** zod's base class, in every build of it; it must not be on a first visit's path (decision 041). */
+const ZOD_SIGNATURE = /\$ZodType/;
 
 interface ManifestChunk {
   file: string;
@@ -90,8 +92,10 @@ function onTheWire(files: Iterable<string>, suffix: '' | '.gz' | '.br'): number 
   }
   return bytes;
 }
-const hasAce = (file: string) =>
-  file.endsWith('.js') && ACE_SIGNATURE.test(fs.readFileSync(path.join(dist, file), 'utf8'));
+const carries = (signature: RegExp) => (file: string) =>
+  file.endsWith('.js') && signature.test(fs.readFileSync(path.join(dist, file), 'utf8'));
+const hasAce = carries(ACE_SIGNATURE);
+const hasZod = carries(ZOD_SIGNATURE);
 
 /** Every screen Lighthouse checks; the first account is the admin, so the admin panel is one. */
 const SCREENS: Screen[] = [
@@ -271,6 +275,11 @@ export async function run(args: string[] = []): Promise<void> {
       problems.push(`Ace is loaded by ${name}, which has no editor`);
   }
   if ([...signIn].some(hasAce)) problems.push('Ace is part of the sign-in first load');
+  // zod loads with the form checks and the screens that parse, not before the first paint.
+  if ([...signIn].some(hasZod)) problems.push('zod is part of the sign-in first load');
+  const shellKey = lazyKeys.find((key) => manifest[key]!.name === 'SignedInApp');
+  if (shellKey && [...staticClosure(manifest, shellKey)].some(hasZod))
+    problems.push('zod is part of the signed-in shell every signed-in screen waits for');
   if (signInJs + signInCss > SIGN_IN_BUDGET_BYTES)
     problems.push(`sign-in first load ${kb(signInJs + signInCss)} is over budget`);
 

@@ -4,13 +4,14 @@ import { ExecutionTargetSchema } from './executions.ts';
 import { GameCommandRequestSchema, PlayerDataSchema } from './game.ts';
 import { ScriptCodeSchema } from './scripts.ts';
 import { VALIDATION } from './messages.ts';
+import { ADMIN_PAGE_SIZE_DEFAULT } from './constants.ts';
 
 /**
  * The admin panel (spec sections 2 Admin, 6, 7 Admin). Every /api/admin route is for admins only
  * (403 otherwise) and every admin action is written to the append-only audit log.
  */
 
-export const ADMIN_PAGE_SIZE_DEFAULT = 50;
+export { ADMIN_PAGE_SIZE_DEFAULT };
 export const ADMIN_PAGE_SIZE_MAX = 200;
 export const MASS_EXECUTION_MAX_USERS = 500;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { printableText } from './common.ts';
 import {
   CONSOLE_BATCH_MAX_LINES,
+  CONSOLE_LEVELS,
   CONSOLE_LINE_MAX_CHARS,
   CONSOLE_PAGE_MAX_LINES,
   CONSOLE_SEARCH_MAX_CHARS,
@@ -20,9 +21,9 @@ import {
  * Roblox's Enum.MessageType, in the words the Console shows: MessageOutput -> output,
  * MessageInfo -> info, MessageWarning -> warning, MessageError (and ScriptContext.Error) -> error.
  */
-export const ConsoleLevelSchema = z.enum(['output', 'info', 'warning', 'error']);
+export const ConsoleLevelSchema = z.enum(CONSOLE_LEVELS);
 export type ConsoleLevel = z.infer<typeof ConsoleLevelSchema>;
-export const CONSOLE_LEVELS = ConsoleLevelSchema.options;
+export { CONSOLE_LEVELS };
 
 /**
  * Text from a game: any length arrives (a game cannot be told to fix its prints), and what is kept

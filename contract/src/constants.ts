@@ -165,3 +165,18 @@ export const CATALOGUE_BREAKER_COOL_DOWN_MS = 30_000;
 
 /** Schedules one user may have (over all their scripts). */
 export const SCHEDULES_PER_USER_MAX = 20;
+
+/** Where Socket.IO listens (the live push of contract/events.ts). */
+export const SOCKET_PATH = '/socket.io';
+
+/*
+ * Values that modules with schemas also export (re-exported there): kept here too, because this
+ * module defines no schema, so the web app's signed-in shell can use them without loading zod.
+ */
+
+/** The Console's levels, in Roblox's order of severity (contract/console.ts). */
+export const CONSOLE_LEVELS = ['output', 'info', 'warning', 'error'] as const;
+/** The admin lists' page size when none is asked for (contract/admin.ts). */
+export const ADMIN_PAGE_SIZE_DEFAULT = 50;
+/** How a run of custom code (no saved script) is named wherever runs are listed. */
+export const CUSTOM_CODE_NAME = 'Custom code';

@@ -11,7 +11,9 @@ import type { ConsoleLinesEvent } from './console.ts';
  * Every state change a screen shows arrives as one of these events; the web app patches its query
  * cache from them and polls only while the socket is down.
  */
-export const SOCKET_PATH = '/socket.io';
+// Kept with the constants, which define no schema: the web app's socket needs the path at start,
+// and importing it from here would bring zod and every event schema with it.
+export { SOCKET_PATH } from './constants.ts';
 
 /**
  * What changed in one user's game servers since the last event: servers that joined or pinged

@@ -53,18 +53,7 @@ export const ServerIdSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9_.:-]*$/, 'serverId may hold letters, digits and _ . : - only');
 
-/** The server id the integration script sends from Studio, whose JobId is empty. */
-export const STUDIO_SERVER_ID = 'studio';
-
-/** A Studio test player (negative user id), who has no Roblox profile. */
-export const isStudioTestPlayer = (userId: PlayerData['userId']) => typeof userId === 'number' && userId < 0;
-
-/**
- * Whether a game server is a Studio session rather than a live game: Studio's Play (the empty
- * JobId, sent as "studio") or its Test > Start local server (test players, negative user ids).
- */
-export const isStudioServer = (server: { serverId: string; gameData: PlayerData | null }) =>
-  server.serverId === STUDIO_SERVER_ID || isStudioTestPlayer(server.gameData?.userId);
+export { isStudioServer, isStudioTestPlayer, STUDIO_SERVER_ID } from './studio.ts';
 
 /**
  * ban, unban, kick and warn are moderation's (docs/protocol.md, "Moderation"): queued only by the

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.ts';
 import { ExecutionTargetSchema } from './executions.ts';
 import { ServerIdSchema } from './game.ts';
+import { CUSTOM_CODE_NAME } from './constants.ts';
 
 /**
  * The run history (the Runs page; GET /api/executions and /api/executions/{id}). Every execution of
@@ -14,8 +15,7 @@ export const RUN_HISTORY_KEEP_RUNS = 10_000;
 export const RUN_HISTORY_KEEP_DAYS = 30;
 export const RUNS_PAGE_SIZE_DEFAULT = 50;
 export const RUNS_PAGE_SIZE_MAX = 100;
-/** How a run of custom code (no saved script) is named wherever runs are listed. */
-export const CUSTOM_CODE_NAME = 'Custom code';
+export { CUSTOM_CODE_NAME };
 
 export const RUN_ERRORS = {
   /** Also the answer for another user's run: whether it exists is not the caller's to know. */

@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
-import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@moonrelay/contract/events';
+import { SOCKET_PATH } from '@moonrelay/contract/constants';
+import type { ClientToServerEvents, ServerToClientEvents } from '@moonrelay/contract/events';
 import { useSession } from './session.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { Box, Stack, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
-import { CONSOLE_LEVELS, type ConsoleLevel } from '@moonrelay/contract/console';
+import { CONSOLE_LEVELS } from '@moonrelay/contract/constants';
+import type { ConsoleLevel } from '@moonrelay/contract/console';
 import { CONSOLE_TEXT } from '../../components/console/console-text.ts';
 import { ConsolePanel } from '../../features/game/console/ConsolePanel.tsx';
 import { useScripts } from '../../features/scripts/api/scripts.ts';

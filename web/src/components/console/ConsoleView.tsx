@@ -2,7 +2,8 @@ import { Button, Field, Flex, Group, Input, NativeSelect, Stack } from '@chakra-
 import { Pause, Play } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { CONSOLE_SEARCH_MAX_CHARS } from '@moonrelay/contract/constants';
-import { CONSOLE_LEVELS, type ConsoleLevel } from '@moonrelay/contract/console';
+import { CONSOLE_LEVELS } from '@moonrelay/contract/constants';
+import type { ConsoleLevel } from '@moonrelay/contract/console';
 import { LEVEL_LABELS, LEVEL_PALETTES } from './console-format.ts';
 import { ALL_LEVELS, type ConsoleFilter } from './console-feed.ts';
 import { filterKeyOf, type ConsoleSource } from './console-source.ts';

@@ -1,4 +1,5 @@
-import { CONSOLE_LEVELS, type ConsoleDrop, type ConsoleLevel, type ConsoleLine } from '@moonrelay/contract/console';
+import { CONSOLE_LEVELS } from '@moonrelay/contract/constants';
+import type { ConsoleDrop, ConsoleLevel, ConsoleLine } from '@moonrelay/contract/console';
 
 /**
  * What one console view holds: the lines of one filter, oldest first, as the newest page, older

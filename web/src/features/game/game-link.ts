@@ -1,12 +1,7 @@
 import { create } from 'zustand';
 import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
-import {
-  isStudioServer,
-  type GameServer,
-  type GameServerRefusal,
-  type GameStatus,
-  type PlayerData,
-} from '@moonrelay/contract/game';
+import { isStudioServer } from '@moonrelay/contract/studio';
+import type { GameServer, GameServerRefusal, GameStatus, PlayerData } from '@moonrelay/contract/game';
 
 /**
  * What the screens make of a game status: whether a game is connected, which game server they show

@@ -1,5 +1,5 @@
 import type { RunInitiator, RunStatus, RunSummary } from '@moonrelay/contract/runs';
-import { CUSTOM_CODE_NAME } from '@moonrelay/contract/runs';
+import { CUSTOM_CODE_NAME } from '@moonrelay/contract/constants';
 import { LIMIT_NOTES } from '../../lib/execution-result.ts';
 
 /** The Runs page's words. */

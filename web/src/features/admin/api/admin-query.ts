@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
-import { ADMIN_PAGE_SIZE_DEFAULT } from '@moonrelay/contract/admin';
+import { ADMIN_PAGE_SIZE_DEFAULT } from '@moonrelay/contract/constants';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useLiveSocketState } from '../../../lib/socket.ts';

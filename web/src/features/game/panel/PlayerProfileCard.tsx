@@ -1,6 +1,7 @@
 import { Avatar, Badge, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import { BadgeCheck } from 'lucide-react';
-import { isStudioTestPlayer, type PlayerProfile } from '@moonrelay/contract/game';
+import type { PlayerProfile } from '@moonrelay/contract/game';
+import { isStudioTestPlayer } from '@moonrelay/contract/studio';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';

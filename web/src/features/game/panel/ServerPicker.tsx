@@ -1,6 +1,7 @@
 import { Field, NativeSelect } from '@chakra-ui/react';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
-import { isStudioServer, type GameServer } from '@moonrelay/contract/game';
+import type { GameServer } from '@moonrelay/contract/game';
+import { isStudioServer } from '@moonrelay/contract/studio';
 import { shortId } from '../../../lib/format.ts';
 import { useServerChoice } from '../game-link.ts';
 
