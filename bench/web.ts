@@ -9,7 +9,8 @@
  *   - the bytes on the wire for the sign-in screen and the editor: plain, and as the .gz and .br
  *     copies the build writes and the server sends by Accept-Encoding.
  * Sizes are deterministic for a given build, so no baseline run is needed; the exit code is 1 when
- * the budget is exceeded or Ace is reachable from a screen without an editor. Only what a page
+ * the budget is exceeded, Ace is reachable from a screen without an editor, or zod is in the
+ * sign-in first load or the signed-in shell (decision 041). Only what a page
  * loads is counted: the manifest's chunks and their CSS, never the source maps beside them (a
  * browser fetches a map only when its developer tools are open); their total is printed apart.
  *
