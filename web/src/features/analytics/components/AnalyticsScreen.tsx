@@ -31,8 +31,9 @@ export function AnalyticsScreen() {
   const [search, setSearch] = useSearchParams();
   const parsed = AnalyticsPeriodSchema.safeParse(search.get('period'));
   const period: AnalyticsPeriod = parsed.success ? parsed.data : DEFAULT_ANALYTICS_PERIOD;
-  // The charts' chunk is fetched once the screen is up, beside the numbers they draw.
-  useEffect(() => void charts(), []);
+  // The charts' chunk is fetched once the screen is up, beside the numbers they draw. A failed
+  // fetch is the charts' own to report when they render (lazy tries again then).
+  useEffect(() => void charts().catch(() => undefined), []);
   const usage = useUsage(period);
   const stats = useScriptStats(period);
   // The charts are a large render: each answer is drawn in a deferred (interruptible) render, so
