@@ -15,7 +15,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: ['contract/**/*.test.ts', 'server/**/*.test.ts', 'worker/**/*.test.ts', 'lua/**/*.test.ts'],
+          include: [
+            'contract/**/*.test.ts',
+            'server/**/*.test.ts',
+            'worker/**/*.test.ts',
+            'lua/**/*.test.ts',
+            // The web build's own plugins run in Node.
+            'web/build/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

@@ -1,9 +1,10 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { preloadStart } from './build/preload-start.ts';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), preloadStart(), precompress()],
   // The manifest lets `npm run bench -- web` measure what each screen loads. Source maps are shipped
   // beside the scripts (decision 034): a browser fetches one only when its developer tools are open.
   build: { outDir: 'dist', emptyOutDir: true, manifest: true, sourcemap: true },
