@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { MassProgress, MassProgressStatus } from '@moonrelay/contract/admin';
 import type { CommandView } from '@moonrelay/contract/game';
 import { ERRORS } from '@moonrelay/contract/messages';
+import { writeInChunks } from '../../db/bulk-writes.ts';
 import { inTransaction, type Db } from '../../db/database.ts';
 import type { MassExecutionItemsTable } from '../../db/schema.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
@@ -257,22 +258,21 @@ export function createMassProgress(deps: {
           .insertInto('massExecutionBatches')
           .values({ batchId: items[0]!.batchId, ...started, createdAt: now, finishedAt: null })
           .execute();
-        await trx
-          .insertInto('massExecutionItems')
-          .values(
-            items.map((item) => ({
-              batchId: item.batchId,
-              userId: item.userId,
-              status: item.status,
-              commandId: null,
-              executionId: null,
-              output: item.output,
-              error: item.error,
-              createdAt: now,
-              updatedAt: now,
-            })),
-          )
-          .execute();
+        await writeInChunks(
+          trx,
+          items.map((item) => ({
+            batchId: item.batchId,
+            userId: item.userId,
+            status: item.status,
+            commandId: null,
+            executionId: null,
+            output: item.output,
+            error: item.error,
+            createdAt: now,
+            updatedAt: now,
+          })),
+          (chunk) => trx.insertInto('massExecutionItems').values(chunk).execute(),
+        );
       });
       // Every part may have ended already (no such users): then it is finished now.
       await finishIfDone(items[0]!.batchId);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
 import { inTransaction, type Db } from '../../db/database.ts';
 import type { RequestMetricRow } from './request-rollup.ts';
 
@@ -11,9 +12,6 @@ export type SlotLength = 10 | 13 | 16;
 
 /** PostgreSQL answers SUM and COUNT of integers as bigint, which node-postgres hands over as text. */
 const num = (value: unknown): number => Number(value ?? 0);
-
-/** Rows per INSERT: 7 values each, well under either engine's bound-parameter limit. */
-const UPSERT_CHUNK = 500;
 
 export interface EndpointTotals {
   endpoint: string;
@@ -58,20 +56,15 @@ export const requestMetricsRepo = {
     if (!rows.length) return;
     await inTransaction(db, async (trx) => {
       const userIds = [...new Set(rows.map((row) => row.userId))];
-      const existing = new Set<string>();
-      for (let i = 0; i < userIds.length; i += UPSERT_CHUNK) {
-        const found = await trx
-          .selectFrom('users')
-          .select('id')
-          .where('id', 'in', userIds.slice(i, i + UPSERT_CHUNK))
-          .execute();
-        for (const { id } of found) existing.add(id);
-      }
+      const found = await whereInChunks(trx, userIds, (ids) =>
+        trx.selectFrom('users').select('id').where('id', 'in', ids).execute(),
+      );
+      const existing = new Set(found.map(({ id }) => id));
       const kept = rows.filter((row) => existing.has(row.userId));
-      for (let i = 0; i < kept.length; i += UPSERT_CHUNK) {
-        await trx
+      await writeInChunks(trx, kept, (chunk) =>
+        trx
           .insertInto('requestMetrics')
-          .values(kept.slice(i, i + UPSERT_CHUNK))
+          .values(chunk)
           .onConflict((conflict) =>
             conflict.columns(['userId', 'minute', 'endpoint']).doUpdateSet({
               requestCount: sql`request_metrics.request_count + excluded.request_count`,
@@ -81,8 +74,8 @@ export const requestMetricsRepo = {
                 then excluded.max_duration_ms else request_metrics.max_duration_ms end`,
             }),
           )
-          .execute();
-      }
+          .execute(),
+      );
     });
   },
 

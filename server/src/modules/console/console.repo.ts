@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { ConsoleLevel } from '@moonrelay/contract/console';
+import { whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import { containsIgnoringCase } from '../../db/like.ts';
 import type { ConsoleLinesTable } from '../../db/schema.ts';
@@ -36,19 +37,18 @@ export const consoleRepo = {
    * in order). Call it inside a transaction to commit them together.
    */
   async insert(db: Db, rows: ConsoleLineFields[]): Promise<string[]> {
-    const ids: string[] = [];
-    let start = 0;
-    while (start < rows.length) {
-      const size = INSERT_SIZES.find((candidate) => candidate <= rows.length - start)!;
-      const inserted = await db
-        .insertInto('consoleLines')
-        .values(rows.slice(start, start + size))
-        .returning('id')
-        .execute();
-      for (const id of inserted.map((row) => Number(row.id)).sort((a, b) => a - b)) ids.push(String(id));
-      start += size;
-    }
-    return ids;
+    const chunks = await writeInChunks(
+      db,
+      rows,
+      (chunk) => db.insertInto('consoleLines').values(chunk).returning('id').execute(),
+      { sizes: INSERT_SIZES },
+    );
+    return chunks.flatMap((inserted) =>
+      inserted
+        .map((row) => Number(row.id))
+        .sort((a, b) => a - b)
+        .map(String),
+    );
   },
 
   /** Newest first; `limit` rows at most. */
@@ -107,16 +107,20 @@ export const consoleRepo = {
     return rows.map((row) => ({ serverId: row.serverId, count: Number(row.count) }));
   },
 
-  /** The runs of the given commands of the user (command id -> execution id), for those that have one. */
+  /**
+   * The runs of the given commands of the user (command id -> execution id), for those that have
+   * one. The commands are those of a write's lines, as many as a game logged in the meantime.
+   */
   async executionsOfCommands(db: Db, userId: string, commandIds: string[]): Promise<Map<string, string>> {
-    if (commandIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('gameCommands')
-      .select(['id', 'executionId'])
-      .where('userId', '=', userId)
-      .where('id', 'in', commandIds)
-      .where('executionId', 'is not', null)
-      .execute();
+    const rows = await whereInChunks(db, commandIds, (ids) =>
+      db
+        .selectFrom('gameCommands')
+        .select(['id', 'executionId'])
+        .where('userId', '=', userId)
+        .where('id', 'in', ids)
+        .where('executionId', 'is not', null)
+        .execute(),
+    );
     return new Map(rows.map((row) => [row.id, row.executionId!]));
   },
 

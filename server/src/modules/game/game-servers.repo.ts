@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameServersTable } from '../../db/schema.ts';
 
@@ -6,21 +7,25 @@ export type GameServerRow = Selectable<GameServersTable>;
 
 /** The last known presence of each game server, saved now and then (never on every ping). */
 export const gameServersRepo = {
-  /** Inserts or updates the rows in one statement (callers keep a batch to a few hundred rows). */
+  /**
+   * Inserts or updates the rows, in as few statements as the engine's parameter bound allows;
+   * callers wanting them together pass a transaction (the periodic save does).
+   */
   async saveMany(db: Db, rows: GameServerRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await db
-      .insertInto('gameServers')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['userId', 'serverId']).doUpdateSet((eb) => ({
-          gameData: eb.ref('excluded.gameData'),
-          connectedAt: eb.ref('excluded.connectedAt'),
-          lastPing: eb.ref('excluded.lastPing'),
-          disconnectedAt: eb.ref('excluded.disconnectedAt'),
-        })),
-      )
-      .execute();
+    await writeInChunks(db, rows, (chunk) =>
+      db
+        .insertInto('gameServers')
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.columns(['userId', 'serverId']).doUpdateSet((eb) => ({
+            gameData: eb.ref('excluded.gameData'),
+            connectedAt: eb.ref('excluded.connectedAt'),
+            lastPing: eb.ref('excluded.lastPing'),
+            disconnectedAt: eb.ref('excluded.disconnectedAt'),
+          })),
+        )
+        .execute(),
+    );
   },
 
   latestForUser(db: Db, userId: string): Promise<GameServerRow | undefined> {

@@ -1,6 +1,7 @@
 import { nowIso } from '../../db/time.ts';
 import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import type { ModerationActionsTable } from '../../db/schema.ts';
 
 export type ModerationRow = Selectable<ModerationActionsTable>;
@@ -11,8 +12,12 @@ const CARRIED_BY_GAME = ['ban', 'unban'] as const;
 const IN_FORCE = ['pending', 'applied'] as const;
 
 export const moderationRepo = {
+  /** All the rows or none (a ban of many players is recorded whole, or refused). */
   async insert(db: Db, rows: Insertable<ModerationActionsTable>[]): Promise<void> {
-    if (rows.length) await db.insertInto('moderationActions').values(rows).execute();
+    if (rows.length === 0) return;
+    await inTransaction(db, (trx) =>
+      writeInChunks(trx, rows, (chunk) => trx.insertInto('moderationActions').values(chunk).execute()),
+    );
   },
 
   find(db: Db, id: string): Promise<ModerationRow | undefined> {
@@ -32,9 +37,16 @@ export const moderationRepo = {
       .execute();
   },
 
-  /** The bans not failed and not replaced or lifted (of one player, or all of the owner's), newest first. */
-  unendedBans(db: Db, userId: string, robloxUserIds?: string[]): Promise<(ModerationRow & { name: string | null })[]> {
-    let query = db
+  /**
+   * The bans not failed and not replaced or lifted (of these players, or all of the owner's), newest
+   * first. The players may be every ban imported from Roblox, so as many as the game has.
+   */
+  async unendedBans(
+    db: Db,
+    userId: string,
+    robloxUserIds?: string[],
+  ): Promise<(ModerationRow & { name: string | null })[]> {
+    const query = db
       .selectFrom('moderationActions as m')
       .leftJoin('players as p', (join) =>
         join.onRef('p.userId', '=', 'm.userId').onRef('p.robloxUserId', '=', 'm.robloxUserId'),
@@ -44,9 +56,13 @@ export const moderationRepo = {
       .where('m.userId', '=', userId)
       .where('m.kind', '=', 'ban')
       .where('m.state', 'in', IN_FORCE)
-      .where('m.endedBy', 'is', null);
-    if (robloxUserIds) query = query.where('m.robloxUserId', 'in', robloxUserIds);
-    return query.orderBy('m.createdAt', 'desc').orderBy('m.id', 'desc').execute();
+      .where('m.endedBy', 'is', null)
+      .orderBy('m.createdAt', 'desc')
+      .orderBy('m.id', 'desc');
+    if (!robloxUserIds) return query.execute();
+    const rows = await whereInChunks(db, robloxUserIds, (ids) => query.where('m.robloxUserId', 'in', ids).execute());
+    // Each chunk came back newest first; together they are put in that order again.
+    return rows.sort(newestFirst);
   },
 
   /** Marks a ban as replaced (an edit) or lifted (an unban) by another action. */
@@ -63,14 +79,16 @@ export const moderationRepo = {
 
   /** Of these players, those with an unban still waiting for its path (lifting a ban made elsewhere). */
   async pendingUnbans(db: Db, userId: string, robloxUserIds?: string[]): Promise<Set<string>> {
-    let query = db
+    const query = db
       .selectFrom('moderationActions')
       .select('robloxUserId')
       .where('userId', '=', userId)
       .where('kind', '=', 'unban')
       .where('state', '=', 'pending');
-    if (robloxUserIds) query = query.where('robloxUserId', 'in', robloxUserIds);
-    return new Set((await query.execute()).map((row) => row.robloxUserId));
+    const rows = robloxUserIds
+      ? await whereInChunks(db, robloxUserIds, (ids) => query.where('robloxUserId', 'in', ids).execute())
+      : await query.execute();
+    return new Set(rows.map((row) => row.robloxUserId));
   },
 
   /** Bans and unbans waiting for a live game server of this owner, oldest first. */
@@ -213,13 +231,20 @@ export const moderationRepo = {
   },
 
   async knownPlayers(db: Db, userId: string, robloxUserIds: string[]): Promise<Map<string, string>> {
-    if (robloxUserIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('players')
-      .select(['robloxUserId', 'name'])
-      .where('userId', '=', userId)
-      .where('robloxUserId', 'in', robloxUserIds)
-      .execute();
+    const rows = await whereInChunks(db, robloxUserIds, (ids) =>
+      db
+        .selectFrom('players')
+        .select(['robloxUserId', 'name'])
+        .where('userId', '=', userId)
+        .where('robloxUserId', 'in', ids)
+        .execute(),
+    );
     return new Map(rows.map((row) => [row.robloxUserId, row.name]));
   },
 };
+
+/** The order unendedBans answers in: by creation time, then id, newest first. */
+function newestFirst(a: ModerationRow, b: ModerationRow): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}

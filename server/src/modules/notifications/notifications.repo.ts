@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { NOTIFICATION_ATTEMPTS_KEPT } from '@moonrelay/contract/notifications';
-import type { Db } from '../../db/database.ts';
+import { whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import type {
   NotificationAttemptsTable,
   NotificationDeliveriesTable,
@@ -40,14 +41,16 @@ export const destinationsRepo = {
       .execute();
   },
 
-  /** The destinations of these users that hear about events now (not paused). */
+  /** The destinations of these users (each with an event in the flush) hearing about events now (not paused). */
   listActiveForUsers(db: Db, userIds: string[]): Promise<DestinationRow[]> {
-    return db
-      .selectFrom('notificationDestinations')
-      .selectAll()
-      .where('userId', 'in', userIds)
-      .where('pausedAt', 'is', null)
-      .execute();
+    return whereInChunks(db, userIds, (ids) =>
+      db
+        .selectFrom('notificationDestinations')
+        .selectAll()
+        .where('userId', 'in', ids)
+        .where('pausedAt', 'is', null)
+        .execute(),
+    );
   },
 
   async countForUser(db: Db, userId: string): Promise<number> {
@@ -94,8 +97,12 @@ export const destinationsRepo = {
 };
 
 export const deliveriesRepo = {
+  /** All the rows or none: a flush's events are queued whole, or the flush fails. */
   async insertMany(db: Db, rows: Insertable<NotificationDeliveriesTable>[]): Promise<void> {
-    if (rows.length) await db.insertInto('notificationDeliveries').values(rows).execute();
+    if (rows.length === 0) return;
+    await inTransaction(db, (trx) =>
+      writeInChunks(trx, rows, (chunk) => trx.insertInto('notificationDeliveries').values(chunk).execute()),
+    );
   },
 
   /** The destination's oldest event not yet delivered or given up on. */

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Insertable, Selectable, Updateable } from 'kysely';
+import { writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type {
   Database,
@@ -231,11 +232,7 @@ export const bansRepo = {
   async replaceActive(db: Db, ownerId: string, rows: ActiveBanRow[]): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('openCloudActiveBans').where('ownerId', '=', ownerId).execute();
-      for (let i = 0; i < rows.length; i += 200)
-        await trx
-          .insertInto('openCloudActiveBans')
-          .values(rows.slice(i, i + 200))
-          .execute();
+      await writeInChunks(trx, rows, (chunk) => trx.insertInto('openCloudActiveBans').values(chunk).execute());
     });
   },
 

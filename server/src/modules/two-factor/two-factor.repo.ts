@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
+import { writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { TotpFactorsTable } from '../../db/schema.ts';
 
@@ -41,12 +42,11 @@ export const twoFactorRepo = {
 
   async replaceRecoveryCodes(db: Db, userId: string, codeHashes: string[], now: string): Promise<void> {
     await db.deleteFrom('recoveryCodes').where('userId', '=', userId).execute();
-    await db
-      .insertInto('recoveryCodes')
-      .values(
-        codeHashes.map((codeHash) => ({ id: crypto.randomUUID(), userId, codeHash, usedAt: null, createdAt: now })),
-      )
-      .execute();
+    await writeInChunks(
+      db,
+      codeHashes.map((codeHash) => ({ id: crypto.randomUUID(), userId, codeHash, usedAt: null, createdAt: now })),
+      (chunk) => db.insertInto('recoveryCodes').values(chunk).execute(),
+    );
   },
 
   /** Marks the code used if it is unused; true for the one request that did. */
