@@ -101,6 +101,12 @@ export const GAME_COMMAND_RESULT_OUTPUT_MAX_CHARS = 64 * 1024;
 export const GAME_COMMAND_LEASE_MS = 10_000;
 /** A command never delivered (or never answered) within this long expires. */
 export const GAME_COMMAND_EXPIRY_MS = 10 * 60 * 1000;
+/**
+ * Commands waiting for one game server (queued or taken and not answered), and broadcasts of one
+ * user open, at most: one more answers 429. A game takes 10 a ping, so a queue this long is a game
+ * that stopped taking them, not one that is busy.
+ */
+export const GAME_OPEN_COMMANDS_MAX = 1_000;
 /** How long an execute call on the game target waits for the game's result. */
 export const GAME_EXECUTION_WAIT_MS = 8_000;
 /** Presence is written to the database at most this often per game server (and on connect/disconnect). */

@@ -103,9 +103,16 @@ export const GameCommandResponseSchema = z
   .object({
     queued: z.literal(true),
     message: z.string(),
-    /** The first command's id; `ids` has one per targeted game server. */
+    /**
+     * The command's id. A command without `serverId` to a user with live game servers is one
+     * broadcast to all of them: `id` is the broadcast's, and each server's copy gets an id of its own
+     * when that server takes it (`command:update` events carry the broadcast's totals under `id`).
+     */
     id: z.string(),
+    /** `[id]`; kept for clients of the time when a command to every server was one command each. */
     ids: z.array(z.string()),
+    /** The live game servers a broadcast is for (absent for a command to one server or the next one to ping). */
+    servers: z.number().int().optional(),
   })
   .meta({ id: 'GameCommandResponse' });
 export type GameCommandResponse = z.infer<typeof GameCommandResponseSchema>;
@@ -259,6 +266,22 @@ export const CommandViewSchema = z
     createdAt: z.string(),
     deliveredAt: z.string().nullable(),
     completedAt: z.string().nullable(),
+    /** On one server's copy of a broadcast: the broadcast's id. */
+    broadcastId: z.string().nullable().optional(),
+    /**
+     * On a broadcast: how far it got. `servers` were live when it was sent; `taken` of them have it,
+     * `succeeded` and `failed` answered. Its status is queued until the first takes it, delivered
+     * while answers are due, then succeeded (every answer a success), failed (any failure) or
+     * expired (none took it), once every server answered or its 10 minutes passed.
+     */
+    broadcast: z
+      .object({
+        servers: z.number().int(),
+        taken: z.number().int(),
+        succeeded: z.number().int(),
+        failed: z.number().int(),
+      })
+      .optional(),
   })
   .meta({ id: 'GameCommand' });
 export type CommandView = z.infer<typeof CommandViewSchema>;

@@ -313,13 +313,13 @@ export function createServices(
     game: {
       executionServer: gameLink.executionServer,
       queueExecution: async (userId, serverId, code, executionId) => {
-        const [row] = await gameLink.send(
+        const sent = await gameLink.send(
           userId,
           { type: 'execute', data: { code }, serverId },
           'execution',
           executionId,
         );
-        return row!.id;
+        return sent.id;
       },
       waitForResult: (commandId, timeoutMs) => waits.commandFinished(commandId, timeoutMs),
       ping: async (userId, serverId, playerData) => (await gameLink.ping(userId, { serverId, playerData })).commands,
@@ -677,6 +677,9 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
       await services.restrictions.stop();
       services.waits.releaseAll();
       await services.gameLink.flushSaves();
+      // The broadcasts' last totals are told before the bus closes.
+      await services.commands.flushBroadcastProgress().catch(() => undefined);
+      services.commands.close();
       services.serverChanges.close();
       // Bursts gathered so far are raised and stored before the queue closes.
       services.notificationSources.flush();

@@ -171,6 +171,27 @@ export interface GameCommandsTable {
   expiresAt: string;
   deliveredAt: string | null;
   completedAt: string | null;
+  /** The broadcast this is one server's copy of (game_broadcasts), or null for a command of its own. */
+  broadcastId: string | null;
+}
+
+/** A command to every live game server of a user: one row, each server's copy made when it takes it. */
+export interface GameBroadcastsTable {
+  id: string;
+  userId: string;
+  type: string;
+  /** JSON text of the command's data. */
+  data: string;
+  /** dashboard | admin */
+  source: string;
+  /** Live servers when it was sent. */
+  servers: number;
+  taken: Generated<number>;
+  succeeded: Generated<number>;
+  failed: Generated<number>;
+  createdAt: string;
+  expiresAt: string;
+  endedAt: string | null;
 }
 
 /** The last refused ping of a game server (migration 015). */
@@ -592,6 +613,7 @@ export interface Database {
   executions: ExecutionsTable;
   executionCode: ExecutionCodeTable;
   gameCommands: GameCommandsTable;
+  gameBroadcasts: GameBroadcastsTable;
   gameServers: GameServersTable;
   gamePingRefusals: GamePingRefusalsTable;
   auditLog: AuditLogTable;

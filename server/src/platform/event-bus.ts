@@ -4,6 +4,7 @@ import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { AuditEntry, MassProgress, MassProgressStatus } from '@moonrelay/contract/admin';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import type { ConsoleDrop, ConsoleLine } from '@moonrelay/contract/console';
+import type { OpenBroadcast } from '../modules/game/open-broadcasts.ts';
 
 /**
  * Every state change a screen shows, and the wake-ups one part of the server sends another (a
@@ -17,6 +18,8 @@ export type BusEvent =
   | { type: 'execution:result'; userId: string; execution: ExecutionResponse }
   | { type: 'execution:updated'; userId: string; run: RunSummary }
   | { type: 'command:queued'; userId: string; serverIds: (string | null)[] }
+  /** A command to every live server of the user was sent: each instance offers it to its pings. */
+  | { type: 'command:broadcast'; broadcast: OpenBroadcast }
   | { type: 'audit:entry'; entry: AuditEntry }
   | { type: 'mass:progress'; progress: MassProgress }
   /** A mass execution's last part ended (published once, by the process that saw it end). */

@@ -35,6 +35,11 @@ export interface Presence {
   get(userId: string, serverId: string): Promise<ServerPresence | undefined>;
   /** The user's known servers (connected or recently gone), most recent ping first. */
   list(userId: string): Promise<ServerPresence[]>;
+  /**
+   * How many of the user's servers pinged within `windowMs` (a broadcast's audience), without
+   * building the list: sending to 20,000 servers must not cost a sort of them.
+   */
+  liveCount(userId: string, nowMs: number, windowMs: number): Promise<number>;
   /** Every known server of every user (the admin's connections view). */
   listAll(): Promise<ServerPresence[]>;
   /**
@@ -79,6 +84,11 @@ export function createMemoryPresence(windowMs: number, maxServersPerUser = Infin
     },
     async list(userId) {
       return [...(byUser.get(userId)?.values() ?? [])].map(view).sort(newestFirst);
+    },
+    async liveCount(userId, nowMs, window) {
+      let live = 0;
+      for (const entry of byUser.get(userId)?.values() ?? []) if (nowMs - entry.lastPingMs < window) live += 1;
+      return live;
     },
     async listAll() {
       return [...byUser.values()].flatMap((servers) => [...servers.values()].map(view)).sort(newestFirst);

@@ -219,6 +219,7 @@ export function attachSocketHub(deps: {
         }
         break;
       case 'command:queued':
+      case 'command:broadcast':
       case 'api-key:replaced':
       case 'api-key:regenerated':
       case 'mass:finished':

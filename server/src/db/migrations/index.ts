@@ -23,6 +23,7 @@ import * as moderation from './021-moderation.ts';
 import * as openCloud from './022-open-cloud.ts';
 import * as rosterSpeed from './023-roster-speed.ts';
 import * as massExecutionBatches from './024-mass-execution-batches.ts';
+import * as gameBroadcasts from './025-game-broadcasts.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '022-open-cloud': openCloud,
   '023-roster-speed': rosterSpeed,
   '024-mass-execution-batches': massExecutionBatches,
+  '025-game-broadcasts': gameBroadcasts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -102,12 +102,13 @@ describeEachEngine('admin API', (engine) => {
     await game.ping();
     expect(game.health).toBe(100);
     await game.ping();
+    // Without a serverId it went to every live server: one broadcast, and the server's copy of it.
     const row = await server.app.database.db
       .selectFrom('gameCommands')
       .selectAll()
-      .where('id', '=', res.body.id)
+      .where('broadcastId', '=', res.body.id)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'succeeded', source: 'admin', userId: user.user.id });
+    expect(row).toMatchObject({ status: 'succeeded', source: 'admin', userId: user.user.id, serverId: 'adm-1' });
     expect(await lastAudit()).toMatchObject({
       action: 'admin.command_sent',
       targetId: user.user.id,
@@ -343,7 +344,10 @@ describeEachEngine('admin API', (engine) => {
       }
       const commandsOf = (userId: string) =>
         db.selectFrom('gameCommands').select(['id', 'status']).where('userId', '=', userId).execute();
-      expect(await commandsOf(commandUser.user.id)).toHaveLength(1);
+      // The command user's part is one broadcast to their live servers; the code user's run one command.
+      const broadcastsOf = (userId: string) =>
+        db.selectFrom('gameBroadcasts').select('id').where('userId', '=', userId).execute();
+      expect(await broadcastsOf(commandUser.user.id)).toHaveLength(1);
       expect(await commandsOf(codeUser.user.id)).toHaveLength(1);
       const runs = await db.selectFrom('executions').select('id').where('userId', '=', codeUser.user.id).execute();
       expect(runs).toHaveLength(1);
@@ -354,7 +358,7 @@ describeEachEngine('admin API', (engine) => {
       expect(commandGame.health).toBe(100);
       expect(await partOf(heal.body.batchId, commandUser.user.id)).toMatchObject({
         status: 'succeeded',
-        commandId: (await commandsOf(commandUser.user.id))[0]!.id,
+        commandId: (await broadcastsOf(commandUser.user.id))[0]!.id,
       });
       const missing = await as(admin.token).get('/api/admin/mass-executions/no-such-batch');
       expect(missing).toMatchObject({ status: 404, body: { error: ERRORS.massExecutionNotFound } });

@@ -173,8 +173,8 @@ export function createAdminService(deps: {
       if (command.type === 'execute' || command.type === 'script') {
         await deps.luaTools.assertValidSyntax(command.data.code);
       }
-      const rows = await deps.gameLink.send(userId, command, 'admin');
-      const ids = rows.map((row) => row.id);
+      const sent = await deps.gameLink.send(userId, command, 'admin');
+      const ids = sent.ids;
       await audit.record({
         actor,
         action: AUDIT_ACTIONS.adminCommandSent,
@@ -182,7 +182,7 @@ export function createAdminService(deps: {
         targetId: userId,
         details: { ...commandDetails(command), commandIds: ids },
       });
-      return { queued: true, message: COMMAND_QUEUED, id: ids[0]!, ids };
+      return { queued: true, message: COMMAND_QUEUED, ...sent };
     },
 
     async executeScript(

@@ -56,10 +56,8 @@ export function createMassExecution(deps: {
         await progress.advance(part, { status: 'not_connected', error: ERRORS.gameNotConnected });
         return;
       }
-      // The first server's command carries the part's id; more live servers get ids derived from theirs.
-      await deps.gameLink.send(job.userId, job.command, 'admin', undefined, (serverId, index) =>
-        index === 0 ? commandId : derivedId('mass-command', job.batchId, job.userId, serverId ?? ''),
-      );
+      // The command (a broadcast to every live server of the user) carries the part's id.
+      await deps.gameLink.send(job.userId, job.command, 'admin', undefined, commandId);
       await progress.advance(part, { status: 'sent' });
       return;
     }

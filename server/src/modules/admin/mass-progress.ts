@@ -8,6 +8,8 @@ import { inTransaction, type Db } from '../../db/database.ts';
 import type { MassExecutionItemsTable } from '../../db/schema.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
+import { broadcastsRepo } from '../game/broadcasts.repo.ts';
+import { toBroadcastView } from '../game/broadcasts.ts';
 import { toCommandView } from '../game/commands.service.ts';
 
 export type MassItemRow = Selectable<MassExecutionItemsTable>;
@@ -180,6 +182,10 @@ export function createMassProgress(deps: {
       for (const command of commands) {
         await commandChanged(toCommandView(command));
       }
+      // A part's command to a user with live servers is a broadcast: its totals say how it stands.
+      for (const broadcast of await broadcastsRepo.find(db, commandIds)) {
+        await commandChanged(toBroadcastView(broadcast));
+      }
     }
     if (executionIds.length) {
       const runs = await db
@@ -216,6 +222,7 @@ export function createMassProgress(deps: {
         .where('id', '=', item.commandId)
         .executeTakeFirst();
       if (command) return true;
+      if ((await broadcastsRepo.find(db, [item.commandId])).length > 0) return true;
     }
     if (item.executionId) {
       const command = await db

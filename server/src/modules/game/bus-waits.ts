@@ -25,6 +25,7 @@ export function createBusWaits(bus: EventBus) {
     if (event.type === 'command:update' && TERMINAL.has(event.command.status))
       notify(`command:${event.command.id}`, event);
     if (event.type === 'command:queued') notify(`queued:${event.userId}`, event);
+    if (event.type === 'command:broadcast') notify(`queued:${event.broadcast.userId}`, event);
   });
 
   /** Registers at once (before the promise is awaited), so nothing published after the call is missed. */
@@ -70,12 +71,16 @@ export function createBusWaits(bus: EventBus) {
       );
     },
 
-    /** Resolves when a command is queued that this server may take (true), or at the timeout (null). */
+    /**
+     * Resolves when a command is queued that this server may take, or a broadcast is sent (true), or
+     * at the timeout (null). A wait ends once, so a burst of commands wakes each held ping once.
+     */
     commandQueued(userId: string, serverId: string, timeoutMs: number, signal?: AbortSignal): Promise<true | null> {
       return waitFor(
         `queued:${userId}`,
         (event) =>
-          event.type === 'command:queued' && event.serverIds.some((target) => target === null || target === serverId)
+          event.type === 'command:broadcast' ||
+          (event.type === 'command:queued' && event.serverIds.some((target) => target === null || target === serverId))
             ? true
             : undefined,
         timeoutMs,

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
+import { writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameCommandsTable } from '../../db/schema.ts';
 
@@ -6,9 +7,12 @@ export type CommandRow = Selectable<GameCommandsTable>;
 
 const OPEN = ['queued', 'delivered'] as const;
 
+/** '' for a queued command, else its lease's end: the earliest of them is when a server may next take one. */
+const dueExpression = () => sql<string | null>`min(case when status = 'queued' then '' else lease_until end)`;
+
 export const commandsRepo = {
   async insert(db: Db, rows: Insertable<GameCommandsTable>[]): Promise<void> {
-    await db.insertInto('gameCommands').values(rows).execute();
+    await writeInChunks(db, rows, (chunk) => db.insertInto('gameCommands').values(chunk).execute());
   },
 
   /**
@@ -34,27 +38,33 @@ export const commandsRepo = {
     );
   },
 
-  /** Game servers with an open command (null: whichever server pings first); the ping's hint is rebuilt from this. */
-  serversWithOpenCommands(db: Db): Promise<{ userId: string; serverId: string | null }[]> {
+  /**
+   * Game servers with an open command (null: whichever server pings first), each with when it may
+   * next have something to take: '' for a queued command (now), else the earliest lease's end (a
+   * command taken and not answered is delivered again then). The ping's hint is rebuilt from this.
+   */
+  serversWithOpenCommands(db: Db): Promise<{ userId: string; serverId: string | null; due: string | null }[]> {
     return db
       .selectFrom('gameCommands')
-      .select(['userId', 'serverId'])
-      .distinct()
+      .select(['userId', 'serverId', dueExpression().as('due')])
       .where('status', 'in', OPEN)
+      .groupBy(['userId', 'serverId'])
       .execute();
   },
 
-  /** Whether anything is open for this server: addressed to it, or to whichever server pings first. */
-  async hasOpenCommandsFor(db: Db, userId: string, serverId: string): Promise<boolean> {
+  /**
+   * When this server may next have something to take ('' now, else a lease's end), or undefined
+   * when nothing is open for it: addressed to it, or to whichever server pings first.
+   */
+  async nextDueFor(db: Db, userId: string, serverId: string): Promise<string | undefined> {
     const row = await db
       .selectFrom('gameCommands')
-      .select('id')
+      .select(dueExpression().as('due'))
       .where('userId', '=', userId)
       .where('status', 'in', OPEN)
       .where((eb) => eb.or([eb('serverId', '=', serverId), eb('serverId', 'is', null)]))
-      .limit(sql.lit(1))
       .executeTakeFirst();
-    return row !== undefined;
+    return row?.due ?? undefined;
   },
 
   /**
@@ -118,6 +128,24 @@ export const commandsRepo = {
       .where('expiresAt', '<=', now)
       .returningAll()
       .execute();
+  },
+
+  /** Commands open for this server (queued or leased), counted up to `cap`. */
+  async countOpenFor(db: Db, userId: string, serverId: string, cap: number): Promise<number> {
+    const row = await db
+      .selectFrom((qb) =>
+        qb
+          .selectFrom('gameCommands')
+          .select('id')
+          .where('userId', '=', userId)
+          .where('status', 'in', OPEN)
+          .where('serverId', '=', serverId)
+          .limit(sql.lit(Math.trunc(cap)))
+          .as('open'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   },
 
   findForUser(db: Db, userId: string, id: string): Promise<CommandRow | undefined> {

@@ -11,6 +11,9 @@ import type { Db } from '../../db/database.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
 import { commandsRepo, type CommandRow } from './commands.repo.ts';
+import { broadcastsRepo } from './broadcasts.repo.ts';
+import { createBroadcasts } from './broadcasts.ts';
+import { createResultWriter } from './result-writer.ts';
 
 export type CommandSource = CommandView['source'];
 
@@ -36,10 +39,11 @@ export function toCommandView(row: CommandRow): CommandView {
     createdAt: row.createdAt,
     deliveredAt: row.deliveredAt,
     completedAt: row.completedAt,
+    ...(row.broadcastId ? { broadcastId: row.broadcastId } : {}),
   };
 }
 
-const toDelivered = (row: CommandRow): DeliveredCommand => ({
+export const toDelivered = (row: CommandRow): DeliveredCommand => ({
   id: row.id,
   type: row.type as GameCommandType,
   data: JSON.parse(row.data) as Record<string, unknown>,
@@ -57,11 +61,21 @@ export interface EnqueueOptions {
   idFor?: (serverId: string | null, index: number) => string;
 }
 
+/** What a command sent to every live server of a user (a broadcast) needs beside the command. */
+export interface BroadcastOptions {
+  source: CommandSource;
+  /** The live servers it is for (they were connected when it was sent). */
+  servers: number;
+  /** Its id (default: a random one); a mass execution derives it, so a job run again collides. */
+  id?: string;
+}
+
 /**
  * The durable command queue (docs/protocol.md): rows in the database, leased on delivery and
  * delivered again when the lease runs out, so delivery is at least once and survives a restart.
- * Every step is published on the bus, which wakes long-polls and waiting execute calls and feeds
- * the screens.
+ * A command to every live server of a user is one broadcast (./broadcasts.ts), each server's copy
+ * a row made when that server takes it. Every step is published on the bus, which wakes
+ * long-polls and waiting execute calls and feeds the screens.
  */
 export function createCommandsService(deps: {
   db: Db;
@@ -71,27 +85,35 @@ export function createCommandsService(deps: {
    * told, so what they carried (an execution record) is final when a waiting caller wakes.
    */
   onFinished: (commands: CommandView[]) => Promise<void>;
-  /** Called with commands that moved on (queued, taken by a game, or finished; after onFinished): mass-execution progress. */
+  /**
+   * Called with commands that moved on (queued, taken by a game, or finished; after onFinished):
+   * mass-execution progress. A broadcast moves on as a whole, with its totals (at most a few times a second).
+   */
   onMoved?: (commands: CommandView[]) => Promise<void>;
 }) {
   const { db, bus } = deps;
   const openHint = openCommandsHint(db);
+  const broadcasts = createBroadcasts({ db, bus, onMoved: deps.onMoved, leaseMs: GAME_COMMAND_LEASE_MS });
+  const results = createResultWriter(db);
   bus.subscribe((event) => {
     if (event.type === 'command:queued') openHint.mark(event.userId, event.serverIds);
   });
-  const finish = async (rows: CommandRow[]) => {
-    if (rows.length) {
-      await deps.onFinished(rows.map(toCommandView));
-      await deps.onMoved?.(rows.map(toCommandView));
-    }
-    publish(rows);
-  };
-  const publish = (rows: CommandRow[]) => {
-    for (const row of rows) bus.publish({ type: 'command:update', command: toCommandView(row) });
+  /** Tells about commands of their own; servers' copies of a broadcast are told as the broadcast's totals. */
+  const told = async (rows: CommandRow[], finished: boolean) => {
+    const own = rows.filter((row) => row.broadcastId === null);
+    broadcasts.changed(rows.flatMap((row) => (row.broadcastId ? [row.broadcastId] : [])));
+    if (own.length === 0) return;
+    if (finished) await deps.onFinished(own.map(toCommandView));
+    await deps.onMoved?.(own.map(toCommandView));
+    for (const row of own) bus.publish({ type: 'command:update', command: toCommandView(row) });
   };
 
   return {
-    /** Queues a command: a request from the dashboard or API, or one of moderation's (ban, unban, kick, warn). */
+    /**
+     * Queues a command for the given servers (one row each; `[null]`: whichever pings first): a
+     * request from the dashboard or API for one server, a run, or one of moderation's (ban, unban,
+     * kick, warn). A command for every live server is a broadcast instead (`broadcast`).
+     */
     async enqueue(
       userId: string,
       request: GameCommandRequest | { type: GameCommandType; data?: Record<string, unknown> },
@@ -116,79 +138,115 @@ export function createCommandsService(deps: {
         expiresAt: isoPlus(createdAt, GAME_COMMAND_EXPIRY_MS),
         deliveredAt: null,
         completedAt: null,
+        broadcastId: null,
       }));
       await commandsRepo.insert(db, rows);
       await deps.onMoved?.(rows.map(toCommandView));
       openHint.mark(userId, options.serverIds);
-      publish(rows);
+      for (const row of rows) bus.publish({ type: 'command:update', command: toCommandView(row) });
       bus.publish({ type: 'command:queued', userId, serverIds: options.serverIds });
       return rows;
     },
 
-    /** Leases what this server may take now, oldest first. Most pings find nothing: one indexed read. */
-    async takeForServer(userId: string, serverId: string): Promise<DeliveredCommand[]> {
-      if (!openHint.mayHave(userId, serverId)) return [];
-      const version = openHint.version(userId);
-      const now = nowIso();
-      const candidates = await commandsRepo.findDeliverable(db, userId, serverId, now, GAME_PING_MAX_COMMANDS);
-      if (candidates.length === 0) {
-        await openHint.settle(userId, serverId, version);
-        return [];
+    /** Sends a command to every live server of the user: one row, whatever the number of servers. */
+    broadcast: (
+      userId: string,
+      request: GameCommandRequest | { type: GameCommandType; data?: Record<string, unknown> },
+      options: BroadcastOptions,
+    ) => broadcasts.send(userId, request.type, request.data ?? {}, options),
+
+    /**
+     * Leases what this server may take now, oldest first: its own commands (most pings find
+     * nothing: no read at all, see the hint below) and the broadcasts it has yet to take (from
+     * memory; the copies it takes are written with the other pings' of the same moment).
+     */
+    async takeForServer(userId: string, serverId: string, connectedAtMs: number): Promise<DeliveredCommand[]> {
+      const nowMs = Date.now();
+      let own: CommandRow[] = [];
+      if (openHint.mayHave(userId, serverId, nowMs)) {
+        const version = openHint.version(userId);
+        const now = new Date(nowMs).toISOString();
+        const candidates = await commandsRepo.findDeliverable(db, userId, serverId, now, GAME_PING_MAX_COMMANDS);
+        if (candidates.length === 0) await openHint.settle(userId, serverId, version);
+        else {
+          const leaseUntil = isoPlus(now, GAME_COMMAND_LEASE_MS);
+          own = await commandsRepo.lease(
+            db,
+            candidates.map((row) => row.id),
+            serverId,
+            now,
+            leaseUntil,
+          );
+          await told(own, false);
+        }
       }
-      const leased = await commandsRepo.lease(
-        db,
-        candidates.map((row) => row.id),
-        serverId,
-        now,
-        isoPlus(now, GAME_COMMAND_LEASE_MS),
-      );
-      leased.sort((a, b) =>
+      const copies = await broadcasts.take(userId, serverId, connectedAtMs, GAME_PING_MAX_COMMANDS - own.length);
+      // A copy not answered within its lease is this server's to take again, as its own command.
+      if (copies.length) openHint.markDue(userId, serverId, nowMs + GAME_COMMAND_LEASE_MS);
+      const taken = [...own, ...copies];
+      taken.sort((a, b) =>
         a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt < b.createdAt ? -1 : 1,
       );
-      if (leased.length) await deps.onMoved?.(leased.map(toCommandView));
-      publish(leased);
-      return leased.map(toDelivered);
+      return taken.map(toDelivered);
     },
 
     /**
      * Records results a game reported. Only the user's own commands can be completed, and only once:
-     * a repeated or unknown id changes nothing. Answers the rows that completed now.
+     * a repeated or unknown id changes nothing. Answers the rows that completed now. Written with
+     * the other pings' results of the same moment, in one transaction.
      */
-    async recordResults(userId: string, results: CommandResult[]): Promise<CommandRow[]> {
-      const now = nowIso();
-      const completed: CommandRow[] = [];
-      for (const result of results) {
-        const row = await commandsRepo.complete(
-          db,
-          userId,
-          result.id,
-          {
-            status: result.success ? 'succeeded' : 'failed',
-            output: result.output ?? '',
-            error: result.success ? null : (result.error ?? 'The command failed'),
-            durationMs: result.durationMs === undefined ? null : Math.round(result.durationMs),
-          },
-          now,
-        );
-        if (row) completed.push(row);
-      }
-      await finish(completed);
+    async recordResults(userId: string, reported: CommandResult[]): Promise<CommandRow[]> {
+      const completed = await results.record(
+        userId,
+        reported.map((result) => ({
+          id: result.id,
+          status: result.success ? 'succeeded' : 'failed',
+          output: result.output ?? '',
+          error: result.success ? null : (result.error ?? 'The command failed'),
+          durationMs: result.durationMs === undefined ? null : Math.round(result.durationMs),
+        })),
+      );
+      await told(completed, true);
       return completed;
     },
 
-    /** Rebuilds the open-commands hint from the database (at start, then with every sweep). */
-    refreshHint: () => openHint.refresh(),
+    /** Rebuilds the open-commands hint and the open broadcasts from the database (at start, then with every sweep). */
+    async refreshHint(): Promise<void> {
+      await openHint.refresh();
+      await broadcasts.refresh();
+    },
 
-    /** Ends what ran out of time: undelivered commands expire, unanswered ones fail. */
+    /**
+     * Ends what ran out of time: undelivered commands expire, unanswered ones fail (a broadcast's
+     * copies count as failed in its totals), and broadcasts past their time or answered by every
+     * server end.
+     */
     async sweep(): Promise<CommandRow[]> {
       const now = nowIso();
-      const ended = [
-        ...(await commandsRepo.expireUndelivered(db, now)),
-        ...(await commandsRepo.failUnanswered(db, now, NO_RESULT_ERROR)),
-      ];
-      await finish(ended);
+      const expired = await commandsRepo.expireUndelivered(db, now);
+      const unanswered = await broadcasts.failUnanswered(now, NO_RESULT_ERROR);
+      const ended = [...expired, ...unanswered];
+      await told(ended, true);
+      await broadcasts.endDue(now);
       return ended;
     },
+
+    /** Commands open for this server, counted up to `cap`. */
+    openFor: (userId: string, serverId: string, cap: number) => commandsRepo.countOpenFor(db, userId, serverId, cap),
+
+    /** The user's open broadcasts, counted up to `cap`. */
+    openBroadcasts: (userId: string, cap: number) => broadcastsRepo.countOpen(db, userId, nowIso(), cap),
+
+    /** A broadcast as its totals stand (for a caller that has its id), or undefined. */
+    findBroadcast: broadcasts.find,
+
+    /** Pushes what changed in the broadcasts now, not at the next tick (shutdown, tests). */
+    flushBroadcastProgress: broadcasts.flush,
+
+    /** Broadcasts and server marks held in memory. */
+    broadcastMemory: () => broadcasts.memory,
+
+    close: () => broadcasts.close(),
   };
 }
 
@@ -199,57 +257,74 @@ const ANY_SERVER = '\n';
 const hintKey = (serverId: string | null) => serverId ?? ANY_SERVER;
 
 /**
- * Which game servers may have open commands, so the ping of a server with none (nearly every ping)
- * asks the database nothing. Kept per user and server: a user with thousands of servers and one
- * command for one of them sends that one server's pings to the database, not all of them. A server
- * is marked when a command is queued for it, or for the user's first ping (here, or on another
- * instance through the bus), and unmarked once the database says it has none open. Until the first
- * refresh, and for anything a lost bus message hides, the periodic refresh from the database puts
- * it right within one sweep.
+ * Which game servers may have open commands, and from when, so the ping of a server with none
+ * (nearly every ping) asks the database nothing. Kept per user and server: a user with thousands of
+ * servers and one command for one of them sends that one server's pings to the database, not all
+ * of them. A server is due at once when a command is queued for it (here, or on another instance
+ * through the bus), or for the user's first ping; a server whose commands are all taken and not yet
+ * answered is due when the first lease ends (then it takes again what was not answered). Once the
+ * database says nothing is open for it, it is forgotten. Until the first refresh, and for anything a
+ * lost bus message hides, the periodic refresh from the database puts it right within one sweep.
  */
 function openCommandsHint(db: Db) {
   let loaded = false;
-  const servers = new Map<string, Set<string>>();
-  // Bumped on every mark of the user, so an unmark that raced with a new command does not lose it.
+  // Per user, per server (ANY_SERVER: whichever pings first): the time from which it may have something.
+  const servers = new Map<string, Map<string, number>>();
+  // Bumped on every mark of the user, so a settle that raced with a new command does not lose it.
   const versions = new Map<string, number>();
   const forget = (userId: string) => {
     servers.delete(userId);
     versions.delete(userId);
   };
+  const dueMs = (due: string) => (due === '' ? 0 : Date.parse(due));
+  const setDue = (userId: string, key: string, atMs: number) => {
+    let marked = servers.get(userId);
+    if (!marked) servers.set(userId, (marked = new Map()));
+    const current = marked.get(key);
+    if (current === undefined || atMs < current) marked.set(key, atMs);
+  };
   return {
     mark(userId: string, serverIds: (string | null)[]): void {
-      let marked = servers.get(userId);
-      if (!marked) servers.set(userId, (marked = new Set()));
-      for (const serverId of serverIds) marked.add(hintKey(serverId));
+      for (const serverId of serverIds) setDue(userId, hintKey(serverId), 0);
       versions.set(userId, (versions.get(userId) ?? 0) + 1);
     },
-    mayHave(userId: string, serverId: string): boolean {
+    /** The server holds a lease until `atMs`: it is due then, unless due sooner already. */
+    markDue(userId: string, serverId: string, atMs: number): void {
+      setDue(userId, serverId, atMs);
+    },
+    mayHave(userId: string, serverId: string, nowMs: number): boolean {
       if (!loaded) return true;
       const marked = servers.get(userId);
-      return marked !== undefined && (marked.has(serverId) || marked.has(ANY_SERVER));
+      if (!marked) return false;
+      const own = marked.get(serverId);
+      const any = marked.get(ANY_SERVER);
+      return (own !== undefined && own <= nowMs) || (any !== undefined && any <= nowMs);
     },
     version(userId: string): number {
       return versions.get(userId) ?? 0;
     },
     /**
-     * Nothing deliverable was found for this server: unmark it (and "any server") if nothing is
-     * open for it at all (leased ones stay until their result or lease ends).
+     * Nothing deliverable was found for this server: it is due again when the database says (a
+     * lease's end), or forgotten with "any server" when nothing is open for it.
      */
     async settle(userId: string, serverId: string, version: number): Promise<void> {
-      if (!loaded || (await commandsRepo.hasOpenCommandsFor(db, userId, serverId))) return;
+      if (!loaded) return;
+      const due = await commandsRepo.nextDueFor(db, userId, serverId);
       if ((versions.get(userId) ?? 0) !== version) return;
       const marked = servers.get(userId);
-      marked?.delete(serverId);
-      marked?.delete(ANY_SERVER);
-      if (marked?.size === 0) forget(userId);
+      if (!marked) return;
+      marked.delete(ANY_SERVER);
+      if (due === undefined) marked.delete(serverId);
+      else marked.set(serverId, dueMs(due));
+      if (marked.size === 0) forget(userId);
     },
     async refresh(): Promise<void> {
       const before = new Map(versions);
-      const open = new Map<string, Set<string>>();
-      for (const { userId, serverId } of await commandsRepo.serversWithOpenCommands(db)) {
+      const open = new Map<string, Map<string, number>>();
+      for (const { userId, serverId, due } of await commandsRepo.serversWithOpenCommands(db)) {
         let keys = open.get(userId);
-        if (!keys) open.set(userId, (keys = new Set()));
-        keys.add(hintKey(serverId));
+        if (!keys) open.set(userId, (keys = new Map()));
+        keys.set(hintKey(serverId), dueMs(due ?? ''));
       }
       for (const userId of [...servers.keys()]) {
         // Keep a user marked while the read ran as they are; the rest become what the database lists.
@@ -259,9 +334,8 @@ function openCommandsHint(db: Db) {
         else forget(userId);
       }
       for (const [userId, keys] of open) {
-        const marked = servers.get(userId);
-        if (!marked) servers.set(userId, keys);
-        else for (const key of keys) marked.add(key);
+        if (!servers.has(userId)) servers.set(userId, keys);
+        else for (const [key, atMs] of keys) setDue(userId, key, atMs);
       }
       loaded = true;
     },

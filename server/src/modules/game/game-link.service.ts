@@ -1,5 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { GAME_CONNECTED_WINDOW_MS, GAME_PRESENCE_PERSIST_MS } from '@moonrelay/contract/constants';
+import {
+  GAME_CONNECTED_WINDOW_MS,
+  GAME_OPEN_COMMANDS_MAX,
+  GAME_PRESENCE_PERSIST_MS,
+} from '@moonrelay/contract/constants';
 import type {
   GameCommandRequest,
   GamePingRequest,
@@ -12,7 +16,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import type { Presence, ServerPresence } from '../../platform/presence.ts';
 import type { BusWaits } from './bus-waits.ts';
-import type { CommandsService, CommandSource, EnqueueOptions } from './commands.service.ts';
+import type { CommandsService, CommandSource } from './commands.service.ts';
 import { isLive, toGameStatus } from './game-server-view.ts';
 import { gameServersRepo, type GameServerRow } from './game-servers.repo.ts';
 import type { ServerChanges } from './server-changes.ts';
@@ -32,6 +36,8 @@ const FORGET_AFTER_MS = 10 * 60 * 1000;
 const SAVE_CHUNK_ROWS = 500;
 
 export const GAME_SERVER_NOT_CONNECTED = 'Game server not connected';
+export const TOO_MANY_OPEN_COMMANDS = `Too many commands waiting for this game server (at most ${GAME_OPEN_COMMANDS_MAX}); wait for it to take them or for them to expire`;
+export const TOO_MANY_OPEN_BROADCASTS = `Too many commands to every game server waiting (at most ${GAME_OPEN_COMMANDS_MAX}); wait for your servers to answer them or for them to expire`;
 export const TOO_MANY_GAME_SERVERS = 'Too many game servers on this API key';
 export const TOO_MANY_NEW_GAME_SERVERS = 'Too many new game servers on this API key this minute';
 
@@ -163,6 +169,7 @@ export function createGameLinkService(deps: {
         throw new AppError(429, TOO_MANY_GAME_SERVERS, { headers: { 'Retry-After': '60' } });
       }
       const saveKey = `${userId}\n${serverId}`;
+      const { connectedAtMs } = touch.presence;
       if (touch.connected || nowMs - (lastSaved.get(saveKey) ?? 0) >= GAME_PRESENCE_PERSIST_MS)
         save(touch.presence, null);
       changes.pinged(touch.presence);
@@ -177,7 +184,7 @@ export function createGameLinkService(deps: {
       const rosterWanted = touch.connected && report && !report.players ? { rosterWanted: true } : {};
 
       if (!request.wait) {
-        const taken = await commands.takeForServer(userId, serverId);
+        const taken = await commands.takeForServer(userId, serverId, connectedAtMs);
         return { success: true, command: taken[0] ?? null, commands: taken, ...rosterWanted };
       }
       // Long-poll: listen before looking, so a command queued between the look and the wait still wakes it.
@@ -190,12 +197,12 @@ export function createGameLinkService(deps: {
         // Asked at once, not after the hold: the roster should not wait for a command.
         if (rosterWanted.rosterWanted) {
           stopWaiting.abort();
-          const taken = await commands.takeForServer(userId, serverId);
+          const taken = await commands.takeForServer(userId, serverId, connectedAtMs);
           return { success: true, command: taken[0] ?? null, commands: taken, ...rosterWanted };
         }
-        let taken = await commands.takeForServer(userId, serverId);
+        let taken = await commands.takeForServer(userId, serverId, connectedAtMs);
         if (taken.length > 0) stopWaiting.abort();
-        else if (await queued) taken = await commands.takeForServer(userId, serverId);
+        else if (await queued) taken = await commands.takeForServer(userId, serverId, connectedAtMs);
         return { success: true, command: taken[0] ?? null, commands: taken };
       } finally {
         holding.count -= 1;
@@ -219,27 +226,41 @@ export function createGameLinkService(deps: {
     },
 
     /**
-     * Queues a command. With a serverId: that server, which must be connected. Without: every
-     * connected server of the user, or, with none connected, whichever server pings first.
+     * Queues a command. With a serverId: that server, which must be connected. Without: one
+     * broadcast to every connected server of the user, or, with none connected, a command for
+     * whichever server pings first. `id` names it (a mass execution derives it from its batch).
      */
     async send(
       userId: string,
       request: GameCommandRequest,
       source: CommandSource,
       executionId?: string,
-      idFor?: EnqueueOptions['idFor'],
-    ) {
+      id?: string,
+    ): Promise<SentCommand> {
       const nowMs = Date.now();
-      let serverIds: (string | null)[];
+      const idFor = id === undefined ? undefined : () => id;
       if (request.serverId !== undefined) {
         const server = await presence.get(userId, request.serverId);
         if (!server || !isLive(server, nowMs)) throw new AppError(409, GAME_SERVER_NOT_CONNECTED);
-        serverIds = [request.serverId];
-      } else {
-        const live = (await presence.list(userId)).filter((p) => isLive(p, nowMs));
-        serverIds = live.length ? live.map((p) => p.serverId) : [null];
+        if ((await commands.openFor(userId, request.serverId, GAME_OPEN_COMMANDS_MAX)) >= GAME_OPEN_COMMANDS_MAX)
+          throw new AppError(429, TOO_MANY_OPEN_COMMANDS, { headers: { 'Retry-After': '60' } });
+        const [row] = await commands.enqueue(userId, request, {
+          source,
+          serverIds: [request.serverId],
+          executionId,
+          idFor,
+        });
+        return { id: row!.id, ids: [row!.id] };
       }
-      return commands.enqueue(userId, request, { source, serverIds, executionId, idFor });
+      const servers = await presence.liveCount(userId, nowMs, GAME_CONNECTED_WINDOW_MS);
+      if (servers === 0) {
+        const [row] = await commands.enqueue(userId, request, { source, serverIds: [null], executionId, idFor });
+        return { id: row!.id, ids: [row!.id] };
+      }
+      if ((await commands.openBroadcasts(userId, GAME_OPEN_COMMANDS_MAX)) >= GAME_OPEN_COMMANDS_MAX)
+        throw new AppError(429, TOO_MANY_OPEN_BROADCASTS, { headers: { 'Retry-After': '60' } });
+      const broadcast = await commands.broadcast(userId, request, { source, servers, id });
+      return { id: broadcast.id, ids: [broadcast.id], servers };
     },
 
     /** The user's connected game servers, most recently pinged first. */
@@ -283,3 +304,10 @@ export function createGameLinkService(deps: {
 }
 
 export type GameLinkService = ReturnType<typeof createGameLinkService>;
+
+/** A command sent: its id, and for a broadcast the number of live servers it is for. */
+export interface SentCommand {
+  id: string;
+  ids: string[];
+  servers?: number;
+}

@@ -82,8 +82,8 @@ export function mountGameRoutes(
     limits,
     deps.idempotency.wrap(endpoints.gameCommand, async ({ principal, body }) => {
       if (body.type === 'execute' || body.type === 'script') await luaTools.assertValidSyntax(body.data.code);
-      const rows = await gameLink.send(principal.userId, body, 'dashboard');
-      return { queued: true as const, message: COMMAND_QUEUED, id: rows[0]!.id, ids: rows.map((row) => row.id) };
+      const sent = await gameLink.send(principal.userId, body, 'dashboard');
+      return { queued: true as const, message: COMMAND_QUEUED, ...sent };
     }),
   );
   mountEndpoint(

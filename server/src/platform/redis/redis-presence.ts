@@ -134,6 +134,16 @@ export function createRedisPresence(
       return readUser(userId, Date.now());
     },
 
+    async liveCount(userId, nowMs, window) {
+      // Each entry's last ping is read out of its text; no JSON is decoded.
+      let live = 0;
+      for (const raw of await redis.hvals(userKey(userId))) {
+        const last = Number(/"lastPingMs":(\d+)/.exec(raw)?.[1]);
+        if (nowMs - last < window) live += 1;
+      }
+      return live;
+    },
+
     async listAll() {
       const nowMs = Date.now();
       const users = await redis.zrangebyscore(USERS, nowMs - FORGET_AFTER_MS, '+inf');

@@ -1,0 +1,59 @@
+import { inTransaction, type Db } from '../../db/database.ts';
+import { nowIso } from '../../db/time.ts';
+import { createTickBatch } from '../../db/tick-batch.ts';
+import { broadcastsRepo } from './broadcasts.repo.ts';
+import { commandsRepo, type CommandRow } from './commands.repo.ts';
+
+export interface ResultToRecord {
+  id: string;
+  status: 'succeeded' | 'failed';
+  output: string;
+  error: string | null;
+  durationMs: number | null;
+}
+
+interface Report {
+  userId: string;
+  results: ResultToRecord[];
+}
+
+/**
+ * Records the results games report, every ping's of the same moment in one transaction: a fleet
+ * answering a broadcast sends thousands of results a second, and one commit each was what capped
+ * the commands an instance could carry. A broadcast's totals move in the same transaction as its
+ * copies' results, so they never disagree.
+ */
+export function createResultWriter(db: Db) {
+  const batch = createTickBatch<Report, CommandRow[]>((reports) =>
+    inTransaction(db, async (trx) => {
+      const now = nowIso();
+      const completedPerReport: CommandRow[][] = [];
+      const totals = new Map<string, { succeeded: number; failed: number }>();
+      for (const { userId, results } of reports) {
+        const completed: CommandRow[] = [];
+        for (const result of results) {
+          const { id, ...outcome } = result;
+          const row = await commandsRepo.complete(trx, userId, id, outcome, now);
+          if (!row) continue;
+          completed.push(row);
+          if (row.broadcastId) {
+            const total = totals.get(row.broadcastId) ?? { succeeded: 0, failed: 0 };
+            total[row.status === 'succeeded' ? 'succeeded' : 'failed'] += 1;
+            totals.set(row.broadcastId, total);
+          }
+        }
+        completedPerReport.push(completed);
+      }
+      for (const [id, counts] of totals) await broadcastsRepo.count(trx, id, counts);
+      return completedPerReport;
+    }),
+  );
+
+  return {
+    /** The rows that completed now (a repeated or unknown id completes nothing). */
+    record(userId: string, results: ResultToRecord[]): Promise<CommandRow[]> {
+      if (results.length === 0) return Promise.resolve([]);
+      return batch.add({ userId, results });
+    },
+  };
+}
