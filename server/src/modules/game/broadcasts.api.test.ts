@@ -167,6 +167,33 @@ describeEachEngine('broadcasts', (engine) => {
     expect((await g.ping()).commands.map((command) => command.type)).toEqual(['reset']);
   });
 
+  it('removes a broadcast ended over an hour ago with its copies, and keeps a recent one', async () => {
+    const user = await registerUser(server);
+    const g = game(user.user.apiKey);
+    await g.ping();
+    const old = await send(user.token, { type: 'heal' });
+    const recent = await send(user.token, { type: 'reset' });
+    await g.ping();
+    await g.ping();
+    expect(await copiesOf(old.body.id)).toHaveLength(1);
+    const ended = (ms: number) => new Date(Date.now() - ms).toISOString();
+    await db()
+      .updateTable('gameBroadcasts')
+      .set({ endedAt: ended(2 * 60 * 60 * 1000) })
+      .where('id', '=', old.body.id)
+      .execute();
+    await db()
+      .updateTable('gameBroadcasts')
+      .set({ endedAt: ended(60 * 1000) })
+      .where('id', '=', recent.body.id)
+      .execute();
+    await server.app.services.commands.sweep();
+    expect(await db().selectFrom('gameBroadcasts').select('id').where('id', '=', old.body.id).execute()).toEqual([]);
+    expect(await copiesOf(old.body.id)).toEqual([]);
+    expect(await broadcastRow(recent.body.id)).toMatchObject({ succeeded: 1 });
+    expect(await copiesOf(recent.body.id)).toHaveLength(1);
+  });
+
   it(`refuses a command past ${GAME_OPEN_COMMANDS_MAX} waiting for one server, or past as many open broadcasts, with 429`, async () => {
     const user = await registerUser(server);
     const g = game(user.user.apiKey);

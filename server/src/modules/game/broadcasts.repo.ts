@@ -100,6 +100,23 @@ export const broadcastsRepo = {
       .execute();
   },
 
+  /** Ended before `cutoff`, oldest first: what the retention removes next. */
+  async endedBefore(db: Db, cutoff: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('gameBroadcasts')
+      .select('id')
+      .where('endedAt', '<', cutoff)
+      .orderBy('endedAt')
+      .limit(sql.lit(Math.trunc(limit)))
+      .execute();
+    return rows.map((row) => row.id);
+  },
+
+  /** Removes a broadcast, and with it (the foreign key cascades) every server's copy. */
+  async remove(db: Db, id: string): Promise<void> {
+    await db.deleteFrom('gameBroadcasts').where('id', '=', id).execute();
+  },
+
   /**
    * Ends what can no longer change: past its time, or answered by every server it was for. The
    * guard lets one process end each (the others find ended_at set and get nothing back).

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
 import type { CommandView, GameCommandType } from '@moonrelay/contract/game';
 import type { Insertable } from 'kysely';
@@ -10,6 +11,15 @@ import type { EventBus } from '../../platform/event-bus.ts';
 import { broadcastsRepo, type BroadcastRow } from './broadcasts.repo.ts';
 import { commandsRepo, type CommandRow } from './commands.repo.ts';
 import { createOpenBroadcasts, type OpenBroadcast } from './open-broadcasts.ts';
+
+/**
+ * How long an ended broadcast and its servers' copies are kept. A key broadcasting every second to
+ * 20,000 servers makes 72 million copies an hour; what stays is the outcome where a person reads it
+ * (the audit entry, a mass execution's part).
+ */
+export const BROADCAST_RETENTION_MS = 60 * 60 * 1000;
+/** Broadcasts removed per sweep, each its own statement (one may take 20,000 copies with it). */
+const REMOVED_PER_SWEEP = 20;
 
 /** How often a broadcast's totals are told while its servers take and answer it. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -224,6 +234,21 @@ export function createBroadcasts(deps: {
       const views = ended.map(toBroadcastView);
       await deps.onMoved?.(views);
       for (const view of views) bus.publish({ type: 'command:update', command: view });
+    },
+
+    /** Removes broadcasts ended longer ago than the retention, with their copies; answers how many. */
+    async prune(nowMs = Date.now()): Promise<number> {
+      const ids = await broadcastsRepo.endedBefore(
+        db,
+        new Date(nowMs - BROADCAST_RETENTION_MS).toISOString(),
+        REMOVED_PER_SWEEP,
+      );
+      for (const id of ids) {
+        await broadcastsRepo.remove(db, id);
+        // SQLite deletes synchronously: requests get the event loop between two broadcasts.
+        await yieldToEventLoop();
+      }
+      return ids.length;
     },
 
     async refresh(): Promise<void> {

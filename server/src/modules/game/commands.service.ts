@@ -218,8 +218,8 @@ export function createCommandsService(deps: {
 
     /**
      * Ends what ran out of time: undelivered commands expire, unanswered ones fail (a broadcast's
-     * copies count as failed in its totals), and broadcasts past their time or answered by every
-     * server end.
+     * copies count as failed in its totals), broadcasts past their time or answered by every
+     * server end, and those ended over an hour ago are removed with their copies.
      */
     async sweep(): Promise<CommandRow[]> {
       const now = nowIso();
@@ -228,6 +228,7 @@ export function createCommandsService(deps: {
       const ended = [...expired, ...unanswered];
       await told(ended, true);
       await broadcasts.endDue(now);
+      await broadcasts.prune();
       return ended;
     },
 
