@@ -1,9 +1,16 @@
 /**
- * Game link benchmark: `npm run bench -- game [--phases throughput,commands,events,fleet,storm,console]
+ * Game link benchmark: `npm run bench -- game [--phases throughput,commands,events,fleet,storm,console,broadcast]
  * [--fleet N] [--shape 1xN,20xN,N/10] [--long-poll] [--duration S] [--storm N] [--generators K]
  * [--dashboards on|off] [--probe-every S] [--rounds N] [--samples N] [--console-servers N]
- * [--console-rate L] [--cpu-prof]`.
- * The default phases are throughput, commands, events and fleet; the storm and console run when named.
+ * [--console-rate L] [--broadcast-fleets 1,100,1000,5000,20000] [--broadcast-every S] [--cpu-prof]`.
+ * The default phases are throughput, commands, events and fleet; the storm, console and broadcast
+ * phases run when named. The shapes asked for most:
+ *   - broadcasts to 1 to 20,000 servers of one key, plain and long-poll (two runs):
+ *     `--phases broadcast --duration 30` and `--phases broadcast --duration 30 --long-poll`;
+ *   - 20 keys x 250 servers, a command a second to a random key, long-poll:
+ *     `--phases broadcast --broadcast-fleets 20x5000 --long-poll --duration 40`;
+ *   - 1 key x 20,000 servers at 2 s: `--phases fleet --fleet 20000 --shape 1xN --duration 40`;
+ *   - a restart storm of 20,000: `--phases storm --storm 20000 --duration 40`.
  *
  *   1. throughput: autocannon (10 connections, POST) against POST /api/game/ping (a registered
  *      user's key, one fixed serverId, a real game's playerData) and against a bare node:http server
@@ -14,7 +21,7 @@
  *      spread over the first interval) for --duration seconds (default 60), once per --shape, each on
  *      a fresh server process (its own DATA_DIR) so one shape's aftermath does not colour the next.
  *      A shape says how the servers are shared out among users, N standing for --fleet (default 2000,
- *      at most 10000): `1xN` one user with N servers (a popular experience on its owner's one key),
+ *      at most 20000): `1xN` one user with N servers (a popular experience on its owner's one key),
  *      `20xN` 20 users sharing N, `N/10` one user per 10 servers (the default, and the yardstick of
  *      the CPU ratios); plain numbers work too (`1x5000,5000/10`). Users are registered through the
  *      API before the clock starts. With --long-poll every ping carries `wait: 2` and the next one
@@ -28,8 +35,13 @@
  *      restart) and in the steady state (target p99 <= 50 ms at 5000 servers); server CPU per
  *      answered request (µs, /proc) beside the N/10 shape's as a ratio, RSS (with N long-polls
  *      held), how much of the time its event loop ran and waited for a CPU (run queue), the TCP
- *      connects dropped at its full accept queue (kernel ListenOverflows) beside its backlog; and
- *      the generator's own lag.
+ *      connects dropped at its full accept queue (kernel ListenOverflows) beside its backlog; the RSS
+ *      it grew by per game server (RSS at the end less RSS before the fleet, over N); when each game
+ *      first had a 2xx answer (p50/p99/max after the start, and how many later than 10 s or never);
+ *      the server's CPU per answer from 10 s on (the steady state alone); and the generator's own
+ *      lag. A shape with more servers on one user than the server's guard lets connect in a minute
+ *      (GAME_NEW_SERVERS_PER_KEY_PER_MINUTE, default 12,000: a leaked key must not make up server
+ *      ids by the thousand) runs with that guard raised to twice its servers, and says so.
  *      During every fleet run:
  *      - probe commands: every 3 s (--probe-every, 0 for none), POST /api/game/command ('heal',
  *        the user's session token, one live serverId: a game whose last ping was answered); each
@@ -56,18 +68,47 @@
  *      and counted in the table afterwards), server CPU per line (the CPU of the run with lines less
  *      the run without, per line), the pings' p50/p99 in both runs, and what the user's dashboard
  *      socket received (`console:lines` events a second, lines per event, lines left out live).
- *   5. storm: a restart storm on a fresh server: --storm game servers (default 10000) of one user
- *      all send their first ping within 2 s (at random), then ping every 2 s, for --duration s (give
- *      it 30 or more). Targets: p99 of the pings due in the storm <= 250 ms, p99 of those due from
- *      10 s after it <= 50 ms, every ping answered (a 503 with Retry-After is counted apart as shed
- *      and the ping is sent again after max(Retry-After, 2 s) plus up to as much again at random,
- *      as the shipped script does; the pings due meanwhile are held back, not sent).
+ *   5. storm: a restart storm on a fresh server: --storm game servers (default 10000, at most 20000)
+ *      of one user all send their first ping within 2 s (at random), then ping every 2 s, for
+ *      --duration s (give it 30 or more), the server's GAME_NEW_SERVERS_PER_KEY_PER_MINUTE raised as
+ *      above (a storm is that guard's worst case). Targets: p99 of the pings due in the storm
+ *      <= 250 ms, every game answered 2xx within 10 s of the start, p99 of the pings due from 10 s
+ *      on <= 50 ms, every ping answered (a 503 with Retry-After is counted apart as shed and the
+ *      ping is sent again after max(Retry-After, 2 s) plus up to as much again at random, as the
+ *      shipped script does; the pings due meanwhile are held back, not sent). --cpu-prof profiles
+ *      the server through it (where a first ping's time goes).
+ *   7. broadcast (run when named): a command to all of a user's servers (POST /api/game/command
+ *      without serverId, the user's session token) every --broadcast-every s (default 1), for each
+ *      fleet of --broadcast-fleets (default 1,100,1000,5000,20000; a number N is one user with N
+ *      servers, and the fleet's shapes work too: `20x5000` is 20 users with 250 servers each, each
+ *      broadcast to a random one of them). Each fleet runs twice, each on a fresh server: without
+ *      commands, then with the broadcasts, which go out from 10 s (every server connected) until 3 s
+ *      before the end; no probe commands in either run. A broadcast is an 'execute' of
+ *      `print("bench-broadcast <n>")`, so each game reads which broadcast it got from what it was
+ *      given (whatever ids the server gives the copies), counts it once, and reports its result
+ *      (that output) on its next ping, as the shipped script does; a Lua syntax error is sent once
+ *      before the clock starts (400, nothing queued) so the first broadcast does not pay for the
+ *      syntax checker's start. Plain pings, or long-polls with --long-poll (run it twice for both).
+ *      Reported per fleet: the POST's answers by status and its latency (enqueue p50/p99), how many
+ *      broadcasts reached every server of their user, the time from the POST until the last of
+ *      them had it (p50/p99/max), the steady-state ping p99 and the server's CPU per answer from
+ *      10 s on, without commands and with (ratio), and errors. Targets: enqueue p99 <= 20 ms
+ *      (judged at 20,000 servers); every server has each broadcast within one ping interval plus
+ *      the 50 ms answer (2,050 ms) with plain pings, within 50 ms of the POST with long-polls; ping
+ *      p99 <= 50 ms; CPU per ping within 10 % of the run without commands; no errors.
  * The probes (3, 4) run before the fleets, on an otherwise idle server.
  *
  * The load generator: every simulated game server has its own keep-alive TCP connection (one socket
  * per server, as a real fleet has, never a shared pool; long-polls are held on them), written by
  * worker threads (--generators, default one per 5000 servers) with a lean HTTP/1.1 client on raw
- * sockets, to leave the server as much of the machine as can be spared.
+ * sockets, to leave the server as much of the machine as can be spared. One exception: each socket
+ * is a file descriptor in the generator and in the server alike, and a process may hold no more
+ * than its open-file limit (`ulimit -n`, which the servers inherit; 20,000 on some machines). A
+ * fleet of more servers than that limit less 1,000 shares its connections, the fewest games to a
+ * connection that fit (2 for 20,000 under a limit of 20,000), each ping waiting for the one before
+ * it on its connection; the run says so, and its RESULT carries gamesPerConnection. Long-polls
+ * cannot share (a held ping would hold up the game behind it): such a fleet with --long-poll is
+ * refused (the broadcast phase skips it and says why).
  * Each thread measures how late its timers fire and its event-loop delay, and the run how long the
  * generator's threads waited for a CPU; a run whose generator fell behind (timers or event loop
  * p99 > 20 ms) says so in a WARNING line, so a slow generator is not mistaken for a slow server.
@@ -78,7 +119,7 @@
  * Each Moonrelay server runs as a child process (node --import tsx, so its pid is the server's and
  * --cpu-prof applies to it; the profiles are kept and their paths printed), with a temporary
  * DATA_DIR and rate limits high enough that the benchmark measures work, not refusals. Everything
- * listens on 127.0.0.1 only, every run is bounded (--duration at most 600 s, at most 10,000 servers)
+ * listens on 127.0.0.1 only, every run is bounded (--duration at most 600 s, at most 20,000 servers)
  * and the servers, sockets, threads and temporary folders are cleaned up at the end, on error and on
  * Ctrl-C. As in bench/http.ts, compare ratios, not absolute numbers: the machines are shared and
  * noisy. Each phase also says how much CPU other processes took meanwhile, so a busy machine is not
@@ -99,6 +140,7 @@ import type { GameCommandResponse } from '@moonrelay/contract/game';
 import { registerUsers, type Account } from './support/accounts.ts';
 import {
   fleetPhase,
+  fleetRefusal,
   MAX_FLEET,
   parseShapes,
   PING_INTERVAL_MS,
@@ -113,7 +155,7 @@ import { benchServers, freePort, HOST, stop, waitUntilReady } from './support/pr
 import { LEGACY_GAME_EVENT, openSocket } from './support/sockets.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 
-const PHASES = ['throughput', 'commands', 'events', 'fleet', 'storm', 'console'] as const;
+const PHASES = ['throughput', 'commands', 'events', 'fleet', 'storm', 'console', 'broadcast'] as const;
 const DEFAULT_PHASES = ['throughput', 'commands', 'events', 'fleet'];
 type Phase = (typeof PHASES)[number];
 
@@ -139,8 +181,19 @@ require('node:http')
   .listen(Number(process.env.PORT), '${HOST}');
 `;
 
-// 2. Fleet, 5. storm and 6. console
+// 2. Fleet, 5. storm, 6. console and 7. broadcast
 const DEFAULT_STORM = 10_000;
+/**
+ * The server's GAME_NEW_SERVERS_PER_KEY_PER_MINUTE (a guard against a leaked key making up server
+ * ids): a fleet with more servers on one key than that, and every storm, run with it raised.
+ */
+const NEW_SERVERS_PER_KEY_DEFAULT = 12_000;
+const DEFAULT_BROADCAST_FLEETS = '1,100,1000,5000,20000';
+const DEFAULT_BROADCAST_EVERY_S = 1;
+const BROADCAST_ENQUEUE_P99_TARGET_MS = 20;
+const BROADCAST_TARGET_AT = 20_000;
+const BROADCAST_LONG_POLL_REACH_TARGET_MS = 50;
+const BROADCAST_CPU_RATIO_TARGET = 1.1;
 const DEFAULT_CONSOLE_SERVERS = 200;
 const DEFAULT_CONSOLE_RATE = 50;
 /** A pause between two fleet runs, so the previous server's exit and its sockets' teardown are over. */
@@ -171,6 +224,18 @@ interface Options {
   cpuProf: boolean;
   consoleServers: number;
   consoleRate: number;
+  broadcastShapes: Shape[];
+  broadcastEveryMs: number;
+}
+
+/** One broadcast shape: the same fleet without commands and with a broadcast every so often, each on a fresh server. */
+interface BroadcastRun {
+  shape: string;
+  mode: FleetResult['mode'];
+  /** Why it did not run on this machine (then without and with are absent). */
+  skipped?: string;
+  without?: FleetResult;
+  with?: FleetResult;
 }
 
 interface ConsoleRun {
@@ -221,6 +286,7 @@ interface Results {
   commands?: { plain: LatencyStats; longPoll: LatencyStats };
   events?: EventResult;
   console?: ConsoleRun;
+  broadcasts: BroadcastRun[];
   /** How busy the machine was during each phase, by us and by everything else. */
   machine: Partial<Record<Phase, CpuShare>>;
 }
@@ -243,6 +309,8 @@ function parseOptions(args: string[]): Options {
       'cpu-prof': { type: 'boolean', default: false },
       'console-servers': { type: 'string', default: String(DEFAULT_CONSOLE_SERVERS) },
       'console-rate': { type: 'string', default: String(DEFAULT_CONSOLE_RATE) },
+      'broadcast-fleets': { type: 'string', default: DEFAULT_BROADCAST_FLEETS },
+      'broadcast-every': { type: 'string', default: String(DEFAULT_BROADCAST_EVERY_S) },
     },
   });
   const fleet = positiveInteger('--fleet', values.fleet);
@@ -251,6 +319,14 @@ function parseOptions(args: string[]): Options {
   if (storm > MAX_FLEET) throw new Error(`--storm may be at most ${MAX_FLEET}, got ${storm}`);
   const duration = positiveInteger('--duration', values.duration);
   if (duration > MAX_DURATION_SECONDS) throw new Error(`--duration may be at most ${MAX_DURATION_SECONDS} s`);
+  const broadcastEvery = Number(values['broadcast-every']);
+  if (!Number.isFinite(broadcastEvery) || broadcastEvery < 0.25 || broadcastEvery > 60)
+    throw new Error('--broadcast-every takes seconds between broadcasts, 0.25 to 60');
+  // A plain number N is one user with N servers (1xN); the fleet's shapes work too (20x5000: 20 users, 250 each).
+  const broadcastShapes = values['broadcast-fleets']
+    .split(',')
+    .map((part) => part.trim())
+    .flatMap((part) => parseShapes(/^\d+$/.test(part) ? `1x${part}` : part, fleet));
   if (values.dashboards !== 'on' && values.dashboards !== 'off') throw new Error('--dashboards takes on or off');
   const probeEvery = Number(values['probe-every']);
   if (!Number.isFinite(probeEvery) || probeEvery < 0 || (probeEvery > 0 && probeEvery < 0.5))
@@ -264,9 +340,16 @@ function parseOptions(args: string[]): Options {
       throw new Error(`--phases takes a list of ${PHASES.join(', ')}; got "${name}"`);
     phases.add(name as Phase);
   }
+  const shapes = parseShapes(values.shape, fleet);
+  if (phases.has('fleet')) {
+    for (const shape of shapes) {
+      const refusal = fleetRefusal(shape.servers, values['long-poll']);
+      if (refusal) throw new Error(`--shape ${shape.label} with --long-poll cannot run here: ${refusal}`);
+    }
+  }
   return {
     fleet,
-    shapes: parseShapes(values.shape, fleet),
+    shapes,
     longPoll: values['long-poll'],
     storm,
     generators,
@@ -279,6 +362,8 @@ function parseOptions(args: string[]): Options {
     cpuProf: values['cpu-prof'],
     consoleServers: Math.min(positiveInteger('--console-servers', values['console-servers']), MAX_FLEET),
     consoleRate: Math.min(positiveInteger('--console-rate', values['console-rate']), 1_000),
+    broadcastShapes,
+    broadcastEveryMs: broadcastEvery * 1000,
   };
 }
 
@@ -328,7 +413,7 @@ export async function run(args: string[]): Promise<void> {
           ? `; fleet shapes: ${options.shapes.map((s) => s.label).join(', ')}${options.longPoll ? ' (long-poll)' : ''}`
           : ''),
     );
-    const results: Results = { machine: {}, fleets: [] };
+    const results: Results = { machine: {}, fleets: [], broadcasts: [] };
 
     if (options.phases.has('throughput') || options.phases.has('commands') || options.phases.has('events')) {
       const barePort = await freePort();
@@ -370,14 +455,22 @@ export async function run(args: string[]): Promise<void> {
       shape: Shape,
       longPoll: boolean,
       consoleLines?: { perSecond: number; counted: (stored: number) => void },
+      broadcast?: { everyMs: number },
     ) => {
-      const moonrelay = await startMoonrelay(
-        `moonrelay-${kind}-${shape.label}${consoleLines ? '-console' : ''}`,
-        // The raw cost of the lines: no account budget in the way.
-        consoleLines ? { CONSOLE_LINES_PER_USER_PER_MINUTE: '100000000' } : {},
-      );
+      const env: Record<string, string> = {};
+      // The raw cost of the lines: no account budget in the way.
+      if (consoleLines) env.CONSOLE_LINES_PER_USER_PER_MINUTE = '100000000';
+      // A storm, or more servers on one key than the guard lets connect in a minute: the guard raised.
+      if (kind === 'storm' || shape.perUser > NEW_SERVERS_PER_KEY_DEFAULT)
+        env.GAME_NEW_SERVERS_PER_KEY_PER_MINUTE = String(Math.max(NEW_SERVERS_PER_KEY_DEFAULT, 2 * shape.perUser));
+      const name = broadcast ? `broadcast-${shape.label}-${broadcast.everyMs ? 'commands' : 'none'}` : kind;
+      const moonrelay = await startMoonrelay(`moonrelay-${name}-${shape.label}${consoleLines ? '-console' : ''}`, env);
       console.log(
-        `\nFresh server for ${kind} ${shape.label}: pid ${moonrelay.pid}, idle RSS ${fmt(memoryOf(moonrelay.pid).rssMb, 0)} MB`,
+        `\nFresh server for ${name === kind ? kind : name} ${shape.label}: pid ${moonrelay.pid}, idle RSS ` +
+          `${fmt(memoryOf(moonrelay.pid).rssMb, 0)} MB` +
+          (env.GAME_NEW_SERVERS_PER_KEY_PER_MINUTE
+            ? ` (GAME_NEW_SERVERS_PER_KEY_PER_MINUTE ${env.GAME_NEW_SERVERS_PER_KEY_PER_MINUTE})`
+            : ''),
       );
       try {
         return await fleetPhase({
@@ -389,10 +482,12 @@ export async function run(args: string[]): Promise<void> {
           longPoll,
           generators: options.generators,
           dashboards: options.dashboards,
-          probeEveryMs: options.probeEveryMs,
+          // A broadcast run and its twin carry no other commands: the difference is the broadcasts' cost.
+          probeEveryMs: broadcast ? 0 : options.probeEveryMs,
           admin: moonrelay.admin,
           closers,
           consoleLinesPerSecond: consoleLines?.perSecond,
+          broadcastEveryMs: broadcast?.everyMs,
         });
       } finally {
         // Stopped first: a server stores the lines it still holds before it exits.
@@ -424,6 +519,24 @@ export async function run(args: string[]): Promise<void> {
       const [shape] = parseShapes(`1x${options.storm}`, options.storm);
       results.storm = await fleetRun('storm', shape!, false);
       console.log(`  ${describeMachine(results.storm.machine)} (the load window only)`);
+    }
+    if (options.phases.has('broadcast')) {
+      const mode = options.longPoll ? 'long-poll' : 'plain';
+      for (const shape of options.broadcastShapes) {
+        const skipped = fleetRefusal(shape.servers, options.longPoll);
+        if (skipped) {
+          console.log(`\n[broadcast] ${shape.label} ${mode}: NOT RUN: ${skipped}`);
+          results.broadcasts.push({ shape: shape.label, mode, skipped });
+          continue;
+        }
+        const without = await fleetRun('fleet', shape, options.longPoll, undefined, { everyMs: 0 });
+        console.log(`  ${describeMachine(without.machine)} (the load window only)`);
+        const withCommands = await fleetRun('fleet', shape, options.longPoll, undefined, {
+          everyMs: options.broadcastEveryMs,
+        });
+        console.log(`  ${describeMachine(withCommands.machine)} (the load window only)`);
+        results.broadcasts.push({ shape: shape.label, mode, without, with: withCommands });
+      }
     }
     report(results, options);
   } catch (error) {
@@ -892,7 +1005,111 @@ function report(results: Results, options: Options): void {
     for (const line of describeFleet(s, baseline)) console.log(`   ${line}`);
     lines.push(resultLine('storm', { ...s, cpuRatioToBaseline: baseline ? s.server.cpuUsPerPing / baseline : null }));
   }
+  if (results.broadcasts.length) {
+    console.log(
+      `7. Broadcasts: an 'execute' to every server of a random user (POST /api/game/command, no serverId) every ` +
+        `${fmt(options.broadcastEveryMs / 1000, 2)} s from 10 s on; each shape without commands, then with, each on a fresh server`,
+    );
+    for (const run of results.broadcasts) {
+      if (run.with) for (const line of describeFleet(run.with, undefined)) console.log(`   ${line}`);
+    }
+    console.log(
+      '   shape      mode       enqueue p50/p99 ms  POST answers           reached all  every game has it p50/p99/max ms  ' +
+        'ping p99 ms none/with  µs/ping none/with (ratio)  errors none/with  targets',
+    );
+    for (const run of results.broadcasts) {
+      if (!run.with || !run.without) {
+        console.log(`   ${run.shape.padEnd(10)} ${run.mode.padEnd(9)}  not run: ${run.skipped}`);
+        lines.push(resultLine('broadcast', { shape: run.shape, mode: run.mode, skipped: run.skipped }));
+        continue;
+      }
+      const summary = broadcastSummary(run.with, run.without);
+      const b = run.with.broadcasts!;
+      const statuses = Object.entries(b.statuses)
+        .map(([k, v]) => `${v}x${k}`)
+        .join(' ');
+      console.log(
+        [
+          `   ${run.shape.padEnd(10)}`,
+          run.mode.padEnd(9),
+          `${fmt(b.enqueue.p50Ms, 1)} / ${fmt(b.enqueue.p99Ms, 1)}`.padStart(18),
+          (statuses || 'none').padEnd(22),
+          `${b.complete}/${b.accepted}`.padStart(11),
+          `${fmt(b.reach.p50Ms, 0)} / ${fmt(b.reach.p99Ms, 0)} / ${fmt(b.reach.maxMs, 0)}`.padStart(33),
+          `${fmt(summary.pingP99Ms.without, 1)} / ${fmt(summary.pingP99Ms.with, 1)}`.padStart(22),
+          `${fmt(summary.cpuUsPerPing.without, 0)} / ${fmt(summary.cpuUsPerPing.with, 0)} (${fmt(summary.cpuRatio, 2)})`.padStart(
+            26,
+          ),
+          `${run.without.failed} / ${run.with.failed}`.padStart(17),
+          ` ${Object.entries(summary.targets)
+            .map(([target, met]) => `${target}: ${met === null ? 'n/a' : verdict(met)}`)
+            .join('; ')}`,
+        ].join(' '),
+      );
+      lines.push(
+        resultLine('broadcast', {
+          shape: run.shape,
+          mode: run.mode,
+          servers: run.with.servers,
+          users: run.with.users,
+          gamesPerConnection: run.with.gamesPerConnection,
+          everyMs: b.everyMs,
+          ...summary,
+          broadcasts: b,
+          without: fleetSummary(run.without),
+          with: fleetSummary(run.with),
+        }),
+      );
+    }
+    console.log(
+      '   (ping p99: the steady state from 10 s on, plain send -> answer, long-poll how long past its wait a held ping ' +
+        'was answered; µs/ping: server CPU from 10 s on per answer)',
+    );
+  }
   for (const line of lines) console.log(line);
+}
+
+/** The broadcast run against its twin without commands, and the targets judged. */
+function broadcastSummary(withCommands: FleetResult, without: FleetResult) {
+  const b = withCommands.broadcasts!;
+  const steady = (r: FleetResult) => r.windows.find((w) => w.name === 'steady')!.latency.p99Ms;
+  const longPoll = withCommands.mode === 'long-poll';
+  // Plain: the game's next ping (within an interval) and its answer; long-poll: the held ping's answer.
+  const reachTargetMs = longPoll ? BROADCAST_LONG_POLL_REACH_TARGET_MS : PING_INTERVAL_MS + LATENCY_TARGET_MS;
+  const cpuRatio = withCommands.steady.cpuUsPerPing / without.steady.cpuUsPerPing;
+  const allReached = b.sent > 0 && b.complete === b.sent;
+  return {
+    pingP99Ms: { without: steady(without), with: steady(withCommands) },
+    cpuUsPerPing: { without: without.steady.cpuUsPerPing, with: withCommands.steady.cpuUsPerPing },
+    cpuRatio,
+    targets: {
+      [`enqueue p99 <= ${BROADCAST_ENQUEUE_P99_TARGET_MS} ms (judged at ${fmt(BROADCAST_TARGET_AT, 0)})`]:
+        withCommands.servers >= BROADCAST_TARGET_AT
+          ? b.enqueue.count === b.sent && b.enqueue.p99Ms <= BROADCAST_ENQUEUE_P99_TARGET_MS
+          : null,
+      [`every game has each within ${fmt(reachTargetMs, 0)} ms`]: allReached && b.reach.p99Ms <= reachTargetMs,
+      [`ping p99 <= ${LATENCY_TARGET_MS} ms`]: steady(withCommands) <= LATENCY_TARGET_MS,
+      [`CPU per ping <= ${fmt(BROADCAST_CPU_RATIO_TARGET, 2)}x`]: cpuRatio <= BROADCAST_CPU_RATIO_TARGET,
+      'no errors': withCommands.failed === 0,
+    } as Record<string, boolean | null>,
+  };
+}
+
+/** What a broadcast RESULT line carries of each of its two runs. */
+function fleetSummary(r: FleetResult) {
+  return {
+    ok: r.ok,
+    failed: r.failed,
+    timeouts: r.timeouts,
+    shed: r.shed,
+    windows: r.windows,
+    steady: r.steady,
+    firstAnswer: r.firstAnswer,
+    longPoll: r.longPoll,
+    server: r.server,
+    generator: { threads: r.generator.threads, behind: r.generator.behind, timerLate: r.generator.timerLate },
+    machine: r.machine,
+  };
 }
 
 /** Console lines in a stopped server's SQLite database. */

@@ -24,6 +24,27 @@ export interface GeneratorSetup {
    * shipped script does past its queue).
    */
   consoleLinesPerSecond: number;
+  /**
+   * Games per TCP connection: 1 (each game its own socket, as a real fleet has), or more when the fleet
+   * is larger than the sockets one process may hold here (its open-file limit): games then share
+   * connections, a request waiting for the one before it on the same connection (plain pings only).
+   */
+  gamesPerConnection: number;
+}
+
+/**
+ * The code of a broadcast command (an 'execute' with no serverId): the game reads which broadcast it
+ * got from it, whatever ids the server gives each copy.
+ */
+export const broadcastCode = (n: number) => `print("bench-broadcast ${n}")`;
+export const BROADCAST_CODE = /^print\("bench-broadcast (\d+)"\)$/;
+
+/** Broadcasts that reached this thread's games since its last report: per broadcast, how many games and when. */
+export interface BroadcastArrivals {
+  n: number;
+  games: number;
+  firstAt: number;
+  lastAt: number;
 }
 
 export type ToGenerator =
@@ -52,6 +73,7 @@ export type FromGenerator =
   | { type: 'watching'; ticket: number; index: number }
   | { type: 'command'; index: number; id: string; at: number }
   | { type: 'answer'; index: number; at: number; status: number; ids: string[] }
+  | { type: 'broadcasts'; arrivals: BroadcastArrivals[] }
   | { type: 'done'; result: GeneratorResult }
   | { type: 'failed'; message: string };
 
@@ -102,4 +124,6 @@ export interface GeneratorResult {
   /** Console lines carried by answered pings, and lines reported dropped by them. */
   consoleLines: number;
   consoleDropped: number;
+  /** Per game: when its first ping was answered 2xx (ms after the start; NaN: never). */
+  firstOk: Float64Array;
 }

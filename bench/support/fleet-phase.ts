@@ -1,6 +1,7 @@
 /**
  * The game fleet of bench/game.ts and bench/fleet.ts: N simulated game servers of U users pinging
- * one or more Moonrelay instances, while this thread posts probe commands to random live servers,
+ * one or more Moonrelay instances, while this thread posts probe commands to random live servers
+ * (and, for the broadcast phase, a command to all of a random user's servers every so often),
  * keeps a dashboard's and an admin's Socket.IO connection open, and samples the servers from /proc.
  * The pings themselves come from worker threads (fleet-worker.ts), so a busy generator shows as its
  * own lag, apart from the server's.
@@ -15,6 +16,7 @@ import type { GameServersEvent } from '@moonrelay/contract/events';
 import type { ConsoleLinesEvent } from '@moonrelay/contract/console';
 import { registerUsers, type Account } from './accounts.ts';
 import {
+  broadcastCode,
   KIND_COMMAND,
   KIND_HELD,
   type FromGenerator,
@@ -29,6 +31,7 @@ import {
   listenBacklog,
   listenOverflows,
   memoryOf,
+  openFileLimit,
   schedulingOf,
   threadsSchedulingOf,
   watchCpu,
@@ -37,7 +40,16 @@ import {
 import { LEGACY_GAME_EVENT, openSocket, type BrowserSocket } from './sockets.ts';
 import { fmt, percentile } from './stats.ts';
 
-export const MAX_FLEET = 10_000;
+export const MAX_FLEET = 20_000;
+/**
+ * Descriptors kept free under the open-file limit for everything but the games' sockets (the
+ * database, threads, pipes, the probes' and dashboards' connections).
+ */
+const DESCRIPTOR_MARGIN = 1_000;
+/** The connect window of a fleet, and the storm's settling: the steady state is judged from here on. */
+export const STEADY_FROM_MS = 10_000;
+/** Broadcasts go out from STEADY_FROM_MS until this long before the end, so the last one can reach every game. */
+const BROADCAST_TAIL_MS = 3_000;
 export const PING_INTERVAL_MS = 2_000;
 /** `wait` of a long-poll ping (seconds), as the shipped script sends it. */
 export const LONG_POLL_WAIT_SECONDS = 2;
@@ -67,6 +79,8 @@ export const FLEET_P99_TARGET_MS = 50;
 export const FLEET_TARGET_SIZE = 5_000;
 export const STORM_P99_TARGET_MS = 250;
 export const AFTER_STORM_P99_TARGET_MS = 50;
+/** Every game of a storm must have had a 2xx answer within this long of the start. */
+export const STORM_CONNECTED_WITHIN_MS = 10_000;
 const LOOP_DELAY_RESOLUTION_MS = 1;
 
 /** U users sharing N game servers. */
@@ -109,6 +123,26 @@ function parseShape(text: string, fleet: number): Shape {
     perUser,
     baseline: !!split && Number(split[2]) === 10,
   };
+}
+
+/**
+ * How many games share one TCP connection for a fleet of `servers`: 1 while every game can have
+ * its own socket under this machine's open-file limit (the servers inherit the benchmark's), more
+ * beyond it. Long-polls cannot share one (a held ping would hold up the game behind it): null then.
+ */
+export function gamesPerConnection(servers: number, longPoll: boolean): number | null {
+  const budget = Math.max(1, openFileLimit() - DESCRIPTOR_MARGIN);
+  if (servers <= budget) return 1;
+  return longPoll ? null : Math.ceil(servers / budget);
+}
+
+/** Why a fleet cannot run here, or null when it can. */
+export function fleetRefusal(servers: number, longPoll: boolean): string | null {
+  if (gamesPerConnection(servers, longPoll) !== null) return null;
+  return (
+    `${servers} long-polling games need ${servers} sockets held at once in one process, more than this ` +
+    `machine's open-file limit (${openFileLimit()}, less ${DESCRIPTOR_MARGIN} kept for the rest) allows`
+  );
 }
 
 export interface Spread {
@@ -178,6 +212,26 @@ export interface SocketWatch {
   console: { events: number; lines: number; maxLinesPerEvent: number; liveDropped: number; gameDropped: number };
 }
 
+/** The broadcast phase: a command to every server of a random user (no serverId) every so often. */
+export interface BroadcastResult {
+  everyMs: number;
+  /** POSTs sent, and their answers by status ("200", "500", or the failure: "timeout"...). */
+  sent: number;
+  statuses: Record<string, number>;
+  accepted: number;
+  /** The most games one user has (a broadcast should reach every one of its user's). */
+  gamesPerUser: number;
+  /** Accepted broadcasts that reached every game of their user, those that did not, and the smallest share reached. */
+  complete: number;
+  incomplete: number;
+  leastReachedShare: number | null;
+  /** The POST's own answer time (enqueue), every answered POST. */
+  enqueue: Spread;
+  /** POST sent -> the last game of that user has it (complete broadcasts), and -> the first game has it. */
+  reach: Spread;
+  firstReach: Spread;
+}
+
 export interface FleetResult {
   kind: 'fleet' | 'storm';
   shape: string;
@@ -188,6 +242,8 @@ export interface FleetResult {
   instances: number;
   registerSeconds: number;
   durationSeconds: number;
+  /** Games per TCP connection (1 but for fleets larger than the machine's open-file limit allows). */
+  gamesPerConnection: number;
   /** Offered by the plan (one ping per server per interval), sent (retries included) and answered, per second. */
   plannedPerSecond: number;
   offeredPerSecond: number;
@@ -213,6 +269,11 @@ export interface FleetResult {
   /** Due -> answer: includes waiting for the game's previous ping. */
   fromSchedule: Spread;
   windows: WindowResult[];
+  /** Each game's first 2xx answer, ms after the start: spread, games answered later than STORM_CONNECTED_WITHIN_MS, and never. */
+  firstAnswer: { spread: Spread; later: number; never: number };
+  /** From STEADY_FROM_MS to the end: answers (by when they arrived) and the server's CPU per answer. */
+  steady: { answered: number; cpuUsPerPing: number };
+  broadcasts: BroadcastResult | null;
   longPoll: { held: Spread; commandAnswers: number } | null;
   /** Console lines each server logged a second, and the lines answered pings carried (null: no console). */
   console: { linesPerServerPerSecond: number; lines: number; linesPerSecond: number; dropped: number } | null;
@@ -231,6 +292,8 @@ export interface FleetResult {
     rssEndMb: number;
     rssPeakSampledMb: number;
     vmHwmMb: number;
+    /** (RSS at the end - RSS before the fleet) per game server, KB. */
+    rssPerServerKb: number;
   };
   generator: {
     threads: number;
@@ -269,6 +332,11 @@ export interface FleetOptions {
   dashboards: boolean;
   /** Console lines each game server logs a second, carried by its pings (0 or absent: none). */
   consoleLinesPerSecond?: number;
+  /**
+   * A broadcast (POST /api/game/command, an 'execute' without serverId, the user's session token) to
+   * a random user every this often from STEADY_FROM_MS on (absent or 0: none).
+   */
+  broadcastEveryMs?: number;
   admin?: Account;
   closers: (() => Promise<void> | void)[];
 }
@@ -280,17 +348,22 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
     kind === 'storm'
       ? [
           { name: 'storm', label: 'due in the storm (every first ping, 2 s)', fromMs: 0, toMs: 2_000 },
-          { name: 'settling', label: 'due in the 10 s after it', fromMs: 2_000, toMs: 12_000 },
-          { name: 'after', label: 'due from 10 s after the storm', fromMs: 12_000, toMs: Infinity },
+          { name: 'settling', label: 'due from 2 s to 10 s', fromMs: 2_000, toMs: STEADY_FROM_MS },
+          { name: 'after', label: 'due from 10 s on', fromMs: STEADY_FROM_MS, toMs: Infinity },
         ]
       : [
-          { name: 'connect', label: 'due in the first 10 s (every server connects)', fromMs: 0, toMs: 10_000 },
-          { name: 'steady', label: 'due after that (steady state)', fromMs: 10_000, toMs: Infinity },
+          { name: 'connect', label: 'due in the first 10 s (every server connects)', fromMs: 0, toMs: STEADY_FROM_MS },
+          { name: 'steady', label: 'due after that (steady state)', fromMs: STEADY_FROM_MS, toMs: Infinity },
         ];
   const threads = Math.max(
     1,
     Math.min(options.generators || Math.ceil(shape.servers / SERVERS_PER_GENERATOR), os.cpus().length * 2),
   );
+  const perConnection = gamesPerConnection(shape.servers, longPoll);
+  if (perConnection === null) throw new Error(fleetRefusal(shape.servers, longPoll)!);
+  if (perConnection > 1 && bases.length > 1)
+    throw new Error('games share connections only against one instance: fewer games, or a higher open-file limit');
+  const broadcastEveryMs = options.broadcastEveryMs ?? 0;
   console.log(
     `\n[${kind}] ${shape.label}: ${shape.servers} game servers of ${shape.users} user(s) (${shape.perUser} each at most), ` +
       `${longPoll ? `long-poll (wait ${LONG_POLL_WAIT_SECONDS} s, paced to one per ${PING_INTERVAL_MS / 1000} s)` : `a ping every ${PING_INTERVAL_MS / 1000} s`} ` +
@@ -298,14 +371,35 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
       `${bases.length} instance(s), ${threads} generator thread(s), ` +
       (options.probeEveryMs > 0
         ? `a probe command every ${fmt(options.probeEveryMs / 1000, 1)} s`
-        : 'no probe commands'),
+        : 'no probe commands') +
+      (broadcastEveryMs > 0
+        ? `, a broadcast to a random user's servers every ${fmt(broadcastEveryMs / 1000, 1)} s from ${STEADY_FROM_MS / 1000} s on`
+        : ''),
   );
+  if (perConnection > 1) {
+    console.log(
+      `  NOTE: ${shape.servers} games are more sockets than one process may hold here (open files: ` +
+        `${openFileLimit()}): ${perConnection} games share each connection (a ping waits for the one before it on it)`,
+    );
+  }
   const registration = await registerUsers(base, `${kind}${crypto.randomBytes(3).toString('hex')}`, shape.users);
   console.log(
     `  registered ${shape.users} user(s) in ${fmt(registration.seconds, 1)} s ` +
       `(${fmt((registration.seconds * 1000) / shape.users, 0)} ms per user in wall time)`,
   );
   const accounts = registration.accounts;
+  if (options.broadcastEveryMs !== undefined) {
+    // The Lua syntax check starts its threads on first use: warmed with code it refuses (400,
+    // nothing queued), so the first broadcast's POST is not that start-up. Its twin without
+    // commands does the same, so both servers are alike.
+    const warmUp = keepAliveAgent(1);
+    await postJson(
+      warmUp,
+      new URL('/api/game/command', base),
+      JSON.stringify({ type: 'execute', data: { code: 'print(' } }),
+      { token: accounts[0]!.token, timeoutMs: COMMAND_TIMEOUT_MS },
+    ).finally(() => warmUp.destroy());
+  }
   const serverUser = (i: number) => Math.floor(i / shape.perUser);
   const ports = bases.map((b) => Number(new URL(b).port));
   const servers = Array.from({ length: shape.servers }, (_, index) => ({
@@ -365,7 +459,10 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
     retryJitter: RETRY_JITTER,
     retryGraceMs: RETRY_GRACE_MS,
     consoleLinesPerSecond: options.consoleLinesPerSecond ?? 0,
+    gamesPerConnection: perConnection,
   };
+  // Broadcasts: what the games reported, by broadcast number, summed over the threads.
+  const broadcastArrivals = new Map<number, { games: number; firstAt: number; lastAt: number }>();
   for (let t = 0; t < threads; t++) {
     const setup: GeneratorSetup = { ...setupBase, servers: servers.filter((s) => s.index % threads === t) };
     const worker = new Worker(workerSource(), { eval: true, workerData: setup });
@@ -409,6 +506,17 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
         case 'answer':
           answerLog.get(message.index)?.push({ at: message.at, status: message.status, ids: message.ids });
           return;
+        case 'broadcasts':
+          for (const { n, games, firstAt, lastAt } of message.arrivals) {
+            const known = broadcastArrivals.get(n);
+            if (!known) broadcastArrivals.set(n, { games, firstAt, lastAt });
+            else {
+              known.games += games;
+              known.firstAt = Math.min(known.firstAt, firstAt);
+              known.lastAt = Math.max(known.lastAt, lastAt);
+            }
+          }
+          return;
         case 'done':
           results.push(message.result);
           return resolveDone();
@@ -443,6 +551,13 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
   const startAt = epoch() + 500;
   const endAt = startAt + durationSeconds * 1000;
   for (const worker of workers) worker.postMessage({ type: 'start', startAt, endAt } satisfies ToGenerator);
+  // The server's CPU once the steady state begins (NaN: the run is shorter than that).
+  let cpuAtSteady = NaN;
+  const steadyTimer = setTimeout(
+    () => (cpuAtSteady = sumOver(cpuSecondsOf)),
+    Math.max(0, startAt + STEADY_FROM_MS - epoch()),
+  );
+  options.closers.push(() => clearTimeout(steadyTimer));
 
   // Server memory every second; a progress line every PROGRESS_EVERY_MS.
   let peakRss = memoryBefore.rssMb;
@@ -544,6 +659,38 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
       answerLog.delete(index);
     }
   };
+  // Broadcasts: one every broadcastEveryMs to a random user's servers, numbered in their code.
+  const gamesOf = (user: number) => servers.filter((s) => serverUser(s.index) === user).length;
+  const gamesPerUser = Array.from({ length: shape.users }, (_, user) => gamesOf(user));
+  const broadcastPosts: { n: number; user: number; postedAt: number; status: string; answerMs: number }[] = [];
+  const runBroadcast = async (n: number) => {
+    const user = Math.floor(Math.random() * shape.users);
+    const postedAt = epoch();
+    let status: string;
+    try {
+      const answer = await postJson(
+        agent,
+        commandUrl,
+        JSON.stringify({ type: 'execute', data: { code: broadcastCode(n) } }),
+        { token: accounts[user]!.token, timeoutMs: COMMAND_TIMEOUT_MS },
+      );
+      status = String(answer.status);
+    } catch (error) {
+      status = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+    }
+    broadcastPosts.push({ n, user, postedAt, status, answerMs: epoch() - postedAt });
+  };
+  const broadcastRuns: Promise<void>[] = [];
+  const broadcasting = (async () => {
+    let at = startAt + STEADY_FROM_MS;
+    let n = 0;
+    while (broadcastEveryMs > 0 && at < endAt - BROADCAST_TAIL_MS && !workerFailure) {
+      await sleep(Math.max(0, at - epoch()));
+      broadcastRuns.push(runBroadcast(n++));
+      at += broadcastEveryMs;
+    }
+  })();
+
   const probing = (async () => {
     let at = startAt + PING_INTERVAL_MS + 1_000;
     while (options.probeEveryMs > 0 && at < endAt - PING_INTERVAL_MS - 1_000 && !workerFailure) {
@@ -567,8 +714,8 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
   const elapsedSeconds = (epoch() - startAt) / 1000;
   clearInterval(progress);
   mainLoop.disable();
-  await probing;
-  await Promise.all([...done, ...probeRuns]);
+  await Promise.all([probing, broadcasting]);
+  await Promise.all([...done, ...probeRuns, ...broadcastRuns]);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryEnd.rssMb);
   await closeAll();
@@ -582,6 +729,12 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
     elapsedSeconds,
     probe,
     watchers,
+    cpuSteadySeconds: cpuEnd - cpuAtSteady,
+    perConnection,
+    broadcasts:
+      broadcastEveryMs > 0
+        ? summarizeBroadcasts(broadcastEveryMs, broadcastPosts, broadcastArrivals, gamesPerUser)
+        : null,
     server: {
       cpuPercent: ((cpuEnd - cpuBefore) / elapsedSeconds) * 100,
       cpuSeconds: cpuEnd - cpuBefore,
@@ -593,6 +746,7 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
       rssEndMb: memoryEnd.rssMb,
       rssPeakSampledMb: peakRss,
       vmHwmMb: memoryEnd.peakMb,
+      rssPerServerKb: ((memoryEnd.rssMb - memoryBefore.rssMb) * 1024) / shape.servers,
     },
     benchCpuPercent: ((benchCpu.user + benchCpu.system) / 1e6 / elapsedSeconds) * 100,
     benchWaitPercent: (benchWaitSeconds / elapsedSeconds) * 100,
@@ -606,6 +760,49 @@ function workerSource(): string {
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./fleet-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsx)}).then((api) => api.register()).then(() => import(${JSON.stringify(entry)}));`;
+}
+
+function summarizeBroadcasts(
+  everyMs: number,
+  posts: { n: number; user: number; postedAt: number; status: string; answerMs: number }[],
+  arrivals: Map<number, { games: number; firstAt: number; lastAt: number }>,
+  gamesPerUser: number[],
+): BroadcastResult {
+  const statuses: Record<string, number> = {};
+  const enqueue: number[] = [];
+  const reach: number[] = [];
+  const firstReach: number[] = [];
+  let accepted = 0;
+  let complete = 0;
+  let leastShare = Infinity;
+  for (const post of posts) {
+    statuses[post.status] = (statuses[post.status] ?? 0) + 1;
+    if (Number.isFinite(Number(post.status))) enqueue.push(post.answerMs);
+    if (post.status !== '200') continue;
+    accepted++;
+    const expected = gamesPerUser[post.user]!;
+    const got = arrivals.get(post.n);
+    const reached = got?.games ?? 0;
+    leastShare = Math.min(leastShare, reached / expected);
+    if (got) firstReach.push(got.firstAt - post.postedAt);
+    if (got && reached >= expected) {
+      complete++;
+      reach.push(got.lastAt - post.postedAt);
+    }
+  }
+  return {
+    everyMs,
+    sent: posts.length,
+    statuses,
+    accepted,
+    gamesPerUser: Math.max(...gamesPerUser),
+    complete,
+    incomplete: accepted - complete,
+    leastReachedShare: Number.isFinite(leastShare) ? leastShare : null,
+    enqueue: spread(enqueue),
+    reach: spread(reach),
+    firstReach: spread(firstReach),
+  };
 }
 
 function newProbeTally() {
@@ -697,6 +894,9 @@ function merge(input: {
   elapsedSeconds: number;
   probe: ReturnType<typeof newProbeTally>;
   watchers: { user: SocketWatcher; admin: SocketWatcher | null } | null;
+  cpuSteadySeconds: number;
+  perConnection: number;
+  broadcasts: BroadcastResult | null;
   server: Omit<FleetResult['server'], 'cpuUsPerPing'> & { cpuSeconds: number };
   benchCpuPercent: number;
   benchWaitPercent: number;
@@ -709,6 +909,7 @@ function merge(input: {
   const okLatency = concat(results.map((r) => r.okLatency));
   const okSendDelay = concat(results.map((r) => r.okSendDelay));
   const okKind = concat(results.map((r) => r.okKind));
+  const firstOk = concat(results.map((r) => r.firstOk));
   const shedDue = concat(results.map((r) => r.shedDue));
   const retryAfter = concat(results.map((r) => r.retryAfterMs)).sort();
   const waitMs = LONG_POLL_WAIT_SECONDS * 1000;
@@ -755,6 +956,19 @@ function merge(input: {
   }
   const ok = sum((r) => r.ok);
   const retries = sum((r) => r.retries);
+  // Answers that arrived in the steady state (due + send delay + latency: when the answer came).
+  const durationMs = options.durationSeconds * 1000;
+  let steadyAnswered = 0;
+  for (let i = 0; i < okDue.length; i++) {
+    const answeredAt = okDue[i]! + okSendDelay[i]! + okLatency[i]!;
+    if (answeredAt >= STEADY_FROM_MS && answeredAt < durationMs) steadyAnswered++;
+  }
+  const firstAnswers: number[] = [];
+  let never = 0;
+  for (const at of firstOk) {
+    if (Number.isNaN(at)) never++;
+    else firstAnswers.push(at);
+  }
   const timerLate = spread(concat(results.map((r) => r.timerLate)));
   const loopDelayP99Ms = Math.max(0, ...results.map((r) => r.loopDelay.p99Ms));
   const margins = results.map((r) => r.retryMarginMinMs).filter(Number.isFinite);
@@ -770,6 +984,7 @@ function merge(input: {
     instances: options.bases.length,
     registerSeconds: input.registerSeconds,
     durationSeconds: options.durationSeconds,
+    gamesPerConnection: input.perConnection,
     plannedPerSecond: options.shape.servers / (PING_INTERVAL_MS / 1000),
     offeredPerSecond: sum((r) => r.sent) / elapsedSeconds,
     answeredPerSecond: ok / elapsedSeconds,
@@ -799,6 +1014,16 @@ function merge(input: {
     latency: spread(all),
     fromSchedule: spread(fromSchedule),
     windows,
+    firstAnswer: {
+      spread: spread(firstAnswers),
+      later: firstAnswers.filter((at) => at > STORM_CONNECTED_WITHIN_MS).length,
+      never,
+    },
+    steady: {
+      answered: steadyAnswered,
+      cpuUsPerPing: (input.cpuSteadySeconds * 1e6) / Math.max(1, steadyAnswered),
+    },
+    broadcasts: input.broadcasts,
     longPoll: longPoll ? { held: spread(held), commandAnswers } : null,
     console: options.consoleLinesPerSecond
       ? {
@@ -830,6 +1055,7 @@ function merge(input: {
       rssEndMb: input.server.rssEndMb,
       rssPeakSampledMb: input.server.rssPeakSampledMb,
       vmHwmMb: input.server.vmHwmMb,
+      rssPerServerKb: input.server.rssPerServerKb,
     },
     generator: {
       threads: input.threads,

@@ -6,6 +6,8 @@ import {
   LAG_TOLERANCE_MS,
   LONG_POLL_WAIT_SECONDS,
   PING_INTERVAL_MS,
+  STEADY_FROM_MS,
+  STORM_CONNECTED_WITHIN_MS,
   STORM_P99_TARGET_MS,
   type FleetResult,
   type SocketWatch,
@@ -52,7 +54,9 @@ export function verdicts(r: FleetResult): Verdicts {
     const after = window(r, 'after');
     return {
       [`storm p99 <= ${STORM_P99_TARGET_MS} ms`]: !!storm && storm.latency.p99Ms <= STORM_P99_TARGET_MS,
-      [`p99 from 10 s after the storm <= ${AFTER_STORM_P99_TARGET_MS} ms`]:
+      [`every game 2xx within ${STORM_CONNECTED_WITHIN_MS / 1000} s`]:
+        r.firstAnswer.never === 0 && r.firstAnswer.later === 0,
+      [`p99 from ${STEADY_FROM_MS / 1000} s on <= ${AFTER_STORM_P99_TARGET_MS} ms`]:
         !!after && after.latency.p99Ms <= AFTER_STORM_P99_TARGET_MS,
       'every ping answered': unanswered(r) === 0,
       'every probe command delivered': probesAll,
@@ -76,7 +80,10 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
   lines.push(
     `${r.kind === 'storm' ? 'Restart storm' : 'Fleet'} ${r.shape}: ${r.servers} game servers of ${r.users} user(s), ` +
       `${longPoll ? `long-poll (wait ${LONG_POLL_WAIT_SECONDS} s)` : `plain ${PING_INTERVAL_MS / 1000} s pings`}, ` +
-      `${r.instances} instance(s), ${r.durationSeconds} s (users registered in ${fmt(r.registerSeconds, 1)} s)`,
+      `${r.instances} instance(s), ${r.durationSeconds} s (users registered in ${fmt(r.registerSeconds, 1)} s)` +
+      (r.gamesPerConnection > 1
+        ? `; ${r.gamesPerConnection} games per connection (more games than sockets one process may hold here)`
+        : ''),
   );
   lines.push(
     `   requests/s: ${fmt(r.plannedPerSecond, 0)} planned, ${fmt(r.offeredPerSecond, 0)} offered (sent, retries ` +
@@ -112,6 +119,11 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
         `(${w.latency.count} answers)`,
     );
   }
+  const first = r.firstAnswer;
+  lines.push(
+    `   each game's first 2xx answer, after the start: ${p50p99(first.spread, 0)}, max ${ms(first.spread.maxMs, 0)}; ` +
+      `${first.later} games later than ${STORM_CONNECTED_WITHIN_MS / 1000} s, ${first.never} never answered 2xx`,
+  );
   if (r.longPoll) {
     lines.push(
       `   long-polls held: ${p50p99(r.longPoll.held, 0)}; ${r.longPoll.commandAnswers} answers carried a command`,
@@ -140,6 +152,22 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
     lines.push(`   dashboards: ${socket("the first user's socket", r.dashboards.user)}`);
     if (r.dashboards.admin) lines.push(`               ${socket("an admin's socket", r.dashboards.admin)}`);
   }
+  const b = r.broadcasts;
+  if (b) {
+    const statuses = Object.entries(b.statuses)
+      .map(([k, v]) => `${v} ${/^\d+$/.test(k) ? `HTTP ${k}` : k}`)
+      .join(', ');
+    lines.push(
+      `   broadcasts (an 'execute' to every server of a random user, every ${fmt(b.everyMs / 1000, 1)} s): ` +
+        `${b.sent} sent (${statuses || 'none'}); enqueue (the POST) ${p50p99(b.enqueue, 1)}, max ${ms(b.enqueue.maxMs, 0)}; ` +
+        `${b.complete} of ${b.accepted} accepted reached every one of their user's ${b.gamesPerUser} games` +
+        (b.incomplete
+          ? ` (${b.incomplete} did not: the least reached ${fmt((b.leastReachedShare ?? 0) * 100, 1)}%)`
+          : '') +
+        `; POST -> every game has it ${p50p99(b.reach, 0)}, max ${ms(b.reach.maxMs, 0)}; -> the first has it ` +
+        `${p50p99(b.firstReach, 0)}`,
+    );
+  }
   const s = r.server;
   const ratio = baselineUs !== undefined ? s.cpuUsPerPing / baselineUs : NaN;
   lines.push(
@@ -148,7 +176,9 @@ export function describeFleet(r: FleetResult, baselineUs: number | undefined): s
       `; its event loop ran ${fmt(s.loopRunningPercent, 0)}% of the time and waited for a CPU ` +
       `${fmt(s.loopWaitPercent, 0)}%; RSS ${fmt(s.rssBeforeMb, 0)} MB before, ${fmt(s.rssEndMb, 0)} MB at the end ` +
       `(peak sampled ${fmt(s.rssPeakSampledMb, 0)} MB, VmHWM ${fmt(s.vmHwmMb, 0)} MB)` +
-      (longPoll ? ` with ${r.servers} live servers and their long-polls held` : ''),
+      (longPoll ? ` with ${r.servers} live servers and their long-polls held` : '') +
+      `, ${fmt(s.rssPerServerKb, 1)} KB more per game server; from ${STEADY_FROM_MS / 1000} s on ` +
+      `${fmt(r.steady.cpuUsPerPing, 0)} µs per answer (${r.steady.answered} answers)`,
   );
   const g = r.generator;
   lines.push(

@@ -10,36 +10,45 @@
  *   (counted as skipped: the server was too slow to keep up);
  * - long-poll: every ping carries `wait`, and the next one goes out as soon as the answer arrives,
  *   paced to at most one per interval when an answer comes back early without a command.
- * Commands in an answer are "run" at once and their results go up with the next ping. A 503 (or
+ * Commands in an answer are "run" at once and their results go up with the next ping; a broadcast
+ * (an 'execute' whose code names its number, fleet-messages.ts) is counted per broadcast, not per
+ * id, and reported to the driver in batches. A 503 (or
  * 429) with Retry-After is counted apart (shed) and the same ping is sent again after
  * max(Retry-After, interval) plus up to as much again at random, as the shipped script does; the
  * schedule's pings due meanwhile are not sent (held). Unlike the script, a failure without
  * Retry-After (an error, a timeout) does not back off: the schedule keeps the planned rate.
  * Times are epoch milliseconds with sub-millisecond precision (performance.timeOrigin + now()),
  * comparable between threads.
+ *
+ * Games share a connection only when setup.gamesPerConnection > 1 (a fleet larger than the sockets
+ * one process may hold): game k of this thread then uses connection k % connections, so the games
+ * on one connection are due about an interval / gamesPerConnection apart, and a ping waits for the
+ * one before it on that connection (its latency includes that wait).
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CONSOLE_BATCH_MAX_LINES } from '@moonrelay/contract/constants';
 import type { CommandResult, GamePingResponse } from '@moonrelay/contract/game';
 import {
+  BROADCAST_CODE,
   KIND_COMMAND,
   KIND_HELD,
   KIND_PLAIN,
+  type BroadcastArrivals,
   type FromGenerator,
   type GeneratorResult,
   type GeneratorSetup,
   type ToGenerator,
 } from './fleet-messages.ts';
 import { pingBody, playerData } from './game-client.ts';
-import { RawHttpConnection, RawHttpError } from './raw-http.ts';
+import { RawHttpConnection, RawHttpError, type RawAnswer } from './raw-http.ts';
 import { percentile, Series } from './stats.ts';
 
 interface Sim {
   index: number;
   key: string;
   serverId: string;
-  conn: RawHttpConnection;
+  conn: Lane;
   step: number;
   inFlight: boolean;
   /** Plain: a ping that came due while the previous one was in flight (its due time). */
@@ -49,8 +58,11 @@ interface Sim {
   results: CommandResult[];
   seen: Set<string>;
   watched: boolean;
-  /** When its last ping was answered with 200 (epoch ms). */
+  /** When its last ping was answered with 200, and its first (epoch ms; 0 and NaN until then). */
   lastOkAt: number;
+  firstOkAt: number;
+  /** Broadcasts this game has taken (a copy delivered again is not counted twice). */
+  broadcasts: Set<number>;
   /** Console: lines are owed from this moment (epoch ms; 0 until the first ping), and how many it has logged. */
   linesFrom: number;
   lineCount: number;
@@ -65,11 +77,48 @@ const PROGRESS_EVERY_MS = 1_000;
 const EMPTY_COMMANDS = '"commands":[]';
 const PING_PATH = '/api/game/ping';
 
-const sims: Sim[] = setup.servers.map((s) => ({
+/** One TCP connection and the games on it: their requests go one at a time, in the order they were made. */
+class Lane {
+  private readonly queue: (() => void)[] = [];
+  private busy = false;
+  constructor(readonly conn: RawHttpConnection) {}
+
+  request(method: string, path: string, body: string, timeoutMs: number): Promise<RawAnswer> {
+    return new Promise<RawAnswer>((resolve, reject) => {
+      const go = () => {
+        this.busy = true;
+        this.conn.request(method, path, body, timeoutMs).then(
+          (answer) => {
+            this.next();
+            resolve(answer);
+          },
+          (error: unknown) => {
+            this.next();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      };
+      if (this.busy) this.queue.push(go);
+      else go();
+    });
+  }
+
+  private next(): void {
+    this.busy = false;
+    this.queue.shift()?.();
+  }
+}
+
+const perConnection = Math.max(1, setup.gamesPerConnection);
+const lanes = Array.from(
+  { length: Math.ceil(setup.servers.length / perConnection) },
+  (_, i) => new Lane(new RawHttpConnection(setup.host, setup.servers[i]!.port)),
+);
+const sims: Sim[] = setup.servers.map((s, k) => ({
   index: s.index,
   key: s.key,
   serverId: s.serverId,
-  conn: new RawHttpConnection(setup.host, s.port),
+  conn: lanes[k % lanes.length]!,
   step: 0,
   inFlight: false,
   deferred: null,
@@ -78,6 +127,8 @@ const sims: Sim[] = setup.servers.map((s) => ({
   seen: new Set(),
   watched: false,
   lastOkAt: 0,
+  firstOkAt: NaN,
+  broadcasts: new Set(),
   linesFrom: 0,
   lineCount: 0,
 }));
@@ -184,6 +235,23 @@ function consoleField(sim: Sim, at: number): { json: string; lines: number; drop
   };
 }
 
+/** Broadcasts taken since the last report to the driver, by number. */
+let broadcastArrivals = new Map<number, BroadcastArrivals>();
+
+function reportBroadcasts(): void {
+  if (broadcastArrivals.size === 0) return;
+  post({ type: 'broadcasts', arrivals: [...broadcastArrivals.values()] });
+  broadcastArrivals = new Map();
+}
+
+/** Which broadcast a command is (its number), or null for any other command. */
+function broadcastNumber(command: GamePingResponse['commands'][number]): number | null {
+  if (command.type !== 'execute') return null;
+  const code = (command.data as { code?: unknown }).code;
+  const match = typeof code === 'string' ? BROADCAST_CODE.exec(code) : null;
+  return match ? Number(match[1]) : null;
+}
+
 /** Takes the commands an answer carries (each one once; its result goes up with the next ping). */
 function takeCommands(sim: Sim, body: string, at: number): string[] {
   if (body.includes(EMPTY_COMMANDS)) return [];
@@ -191,11 +259,24 @@ function takeCommands(sim: Sim, body: string, at: number): string[] {
   const ids: string[] = [];
   for (const command of commands) {
     ids.push(command.id);
-    if (!sim.seen.has(command.id)) {
+    const n = broadcastNumber(command);
+    let output = '';
+    if (n !== null) {
+      // As the shipped script reports an execute: what the code printed.
+      output = `bench-broadcast ${n}\n`;
+      if (!sim.broadcasts.has(n)) {
+        sim.broadcasts.add(n);
+        const seen = broadcastArrivals.get(n);
+        if (seen) {
+          seen.games++;
+          seen.lastAt = Math.max(seen.lastAt, at);
+        } else broadcastArrivals.set(n, { n, games: 1, firstAt: at, lastAt: at });
+      }
+    } else if (!sim.seen.has(command.id)) {
       sim.seen.add(command.id);
       post({ type: 'command', index: sim.index, id: command.id, at });
     }
-    sim.results.push({ id: command.id, success: true, output: '', error: null, durationMs: 0 });
+    sim.results.push({ id: command.id, success: true, output, error: null, durationMs: 0 });
   }
   return ids;
 }
@@ -227,6 +308,7 @@ function send(sim: Sim, due: number, retry: boolean, after: (next: number) => vo
       if (answer.status === 200) {
         counts.ok++;
         sim.lastOkAt = at;
+        if (Number.isNaN(sim.firstOkAt)) sim.firstOkAt = at;
         if (consoleBatch) {
           counts.consoleLines += consoleBatch.lines;
           counts.consoleDropped += consoleBatch.dropped;
@@ -341,6 +423,9 @@ function scheduleLongPoll(sim: Sim, at: number): void {
 const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 let eluStart = performance.eventLoopUtilization();
 let progressTimer: NodeJS.Timeout | undefined;
+let broadcastTimer: NodeJS.Timeout | undefined;
+/** Broadcast arrivals go to the driver this often (batched: a broadcast reaches every game at once). */
+const BROADCASTS_EVERY_MS = 50;
 
 function progress(): void {
   const latencies = progressLatencies.values();
@@ -368,6 +453,7 @@ async function start(at: number, end: number): Promise<void> {
   loopDelay.enable();
   eluStart = performance.eventLoopUtilization();
   progressTimer = setInterval(progress, PROGRESS_EVERY_MS);
+  broadcastTimer = setInterval(reportBroadcasts, BROADCASTS_EVERY_MS);
   sims.forEach((sim, i) => {
     const offset =
       setup.spread === 'even' ? ((i + Math.random()) * setup.spreadMs) / sims.length : Math.random() * setup.spreadMs;
@@ -383,15 +469,18 @@ async function start(at: number, end: number): Promise<void> {
   while ((inFlight > 0 || timers.size > 0) && now() < drainUntil) await waitUntil(now() + 50);
   stopped = true;
   clearInterval(progressTimer);
+  clearInterval(broadcastTimer);
   progress();
+  reportBroadcasts();
   timers.forEach(clearTimeout);
   const connectTimes = new Series();
   let connects = 0;
-  for (const sim of sims) {
-    connects += sim.conn.connects;
-    sim.conn.connectTimes.forEach((t) => connectTimes.push(t));
-    sim.conn.close();
+  for (const { conn } of lanes) {
+    connects += conn.connects;
+    conn.connectTimes.forEach((t) => connectTimes.push(t));
+    conn.close();
   }
+  const firstOk = Float64Array.from(sims, (sim) => sim.firstOkAt - startAt);
   const loopMs = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - LOOP_RESOLUTION_MS);
   const result: GeneratorResult = {
     ...counts,
@@ -415,6 +504,7 @@ async function start(at: number, end: number): Promise<void> {
     connects,
     connectTimes: connectTimes.values(),
     maxInFlight,
+    firstOk,
   };
   post({ type: 'done', result }, [
     result.okDue.buffer,
@@ -427,6 +517,7 @@ async function start(at: number, end: number): Promise<void> {
     result.retryAfterMs.buffer,
     result.timerLate.buffer,
     result.connectTimes.buffer,
+    result.firstOk.buffer,
   ] as ArrayBuffer[]);
 }
 
@@ -452,8 +543,9 @@ port.on('message', (message: ToGenerator) => {
     case 'stop':
       stopped = true;
       clearInterval(progressTimer);
+      clearInterval(broadcastTimer);
       timers.forEach(clearTimeout);
-      sims.forEach((sim) => sim.conn.close());
+      lanes.forEach((lane) => lane.conn.close());
       break;
   }
 });

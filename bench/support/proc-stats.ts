@@ -158,3 +158,17 @@ export function listenBacklog(port: number): number {
     return NaN;
   }
 }
+
+/**
+ * The open-file limit (soft) of this process, which the servers it starts inherit: each game's
+ * connection is a descriptor on both sides, so it bounds the sockets one process may hold (Infinity
+ * when it cannot be read).
+ */
+export function openFileLimit(): number {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return !match || match[1] === 'unlimited' ? Infinity : Number(match[1]);
+  } catch {
+    return Infinity;
+  }
+}
