@@ -7,6 +7,8 @@ import { createLogger } from '../logger.ts';
 import { createMassProgress } from '../modules/admin/mass-progress.ts';
 import { requestMetricsRepo } from '../modules/analytics/analytics.repo.ts';
 import { consoleRepo, type ConsoleLineFields } from '../modules/console/console.repo.ts';
+import { broadcastsRepo } from '../modules/game/broadcasts.repo.ts';
+import { commandsRepo } from '../modules/game/commands.repo.ts';
 import { gameServersRepo, type GameServerRow } from '../modules/game/game-servers.repo.ts';
 import { moderationRepo } from '../modules/moderation/moderation.repo.ts';
 import { deliveriesRepo, destinationsRepo } from '../modules/notifications/notifications.repo.ts';
@@ -14,7 +16,7 @@ import { bansRepo, type ActiveBanRow } from '../modules/open-cloud/open-cloud.re
 import { twoFactorRepo } from '../modules/two-factor/two-factor.repo.ts';
 import { createMemoryEventBus } from '../platform/event-bus.ts';
 import { engineOf, MAX_PARAMETERS, rowsPerStatement, whereInChunks, writeInChunks } from './bulk-writes.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from './database.ts';
+import { inTransaction, migrateToLatest, openDatabase, type DatabaseHandle, type Db } from './database.ts';
 
 /**
  * Each repository's multi-row write, and each long `in` list, with more bound values than either
@@ -351,5 +353,61 @@ describeEachEngine('bulk writes past the parameter bound', (engine) => {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(rows.length);
+  });
+
+  it('game commands: queues a command per server, records their results, and makes copies of a broadcast', async () => {
+    const row = (i: number, broadcastId: string | null) => ({
+      id: `${broadcastId ?? 'own'}-${i}`,
+      userId: 'u2',
+      serverId: `s-${i}`,
+      type: 'heal',
+      data: '{}',
+      status: broadcastId ? 'delivered' : 'queued',
+      source: 'dashboard',
+      executionId: null,
+      attempts: broadcastId ? 1 : 0,
+      leaseUntil: broadcastId ? T1 : null,
+      output: null,
+      error: null,
+      durationMs: null,
+      createdAt: T0,
+      expiresAt: T1,
+      deliveredAt: broadcastId ? T0 : null,
+      completedAt: null,
+      broadcastId,
+    });
+    const own = Array.from({ length: rowsPastBoth(18) }, (_, i) => row(i, null));
+    expect(bound(own)).toBeGreaterThan(PAST_BOTH);
+    await commandsRepo.insert(db, own);
+
+    // Six values a result: more results than one UPDATE from a list of them binds.
+    const results = Array.from({ length: rowsPastBoth(6) }, (_, i) => ({
+      id: `own-${i % own.length}`,
+      userId: 'u2',
+      status: 'succeeded' as const,
+      output: `out ${i}`,
+      error: null,
+      durationMs: i,
+    }));
+    const completed = await inTransaction(db, (trx) => commandsRepo.completeMany(trx, results, T1));
+    // Each command once, however many times the list names it.
+    expect(completed.length).toBe(own.length);
+    expect(new Set(completed.map((command) => command.status))).toEqual(new Set(['succeeded']));
+
+    await broadcastsRepo.insert(db, {
+      id: 'b1',
+      userId: 'u2',
+      type: 'heal',
+      data: '{}',
+      source: 'dashboard',
+      servers: own.length,
+      createdAt: T0,
+      expiresAt: T1,
+      endedAt: null,
+    });
+    const copies = own.map((_, i) => row(i, 'b1'));
+    expect((await broadcastsRepo.insertCopies(db, copies)).length).toBe(copies.length);
+    // Taken again (another instance, the same moment): no second copy of any.
+    expect(await broadcastsRepo.insertCopies(db, copies)).toEqual([]);
   });
 });

@@ -80,9 +80,11 @@ export async function whereInChunks<Value, Out>(
   db: Db,
   values: readonly Value[],
   run: (chunk: Value[]) => Promise<readonly Out[]>,
+  /** Parameters each value binds (a list of tuples binds one per field). */
+  parametersPerValue = 1,
 ): Promise<Out[]> {
   const outs: Out[] = [];
-  const size = rowsPerStatement(engineOf(db), 1);
+  const size = rowsPerStatement(engineOf(db), parametersPerValue);
   for (let start = 0; start < values.length; start += size) {
     // One push per row: spreading tens of thousands of rows as arguments can overflow the stack.
     for (const out of await run(values.slice(start, start + size))) outs.push(out);

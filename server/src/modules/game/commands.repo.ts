@@ -1,9 +1,22 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { writeInChunks } from '../../db/bulk-writes.ts';
+import { engineOf, whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameCommandsTable } from '../../db/schema.ts';
 
 export type CommandRow = Selectable<GameCommandsTable>;
+
+/** A result to record: the command, its owner and its outcome. */
+export interface CompletedResult {
+  id: string;
+  userId: string;
+  status: 'succeeded' | 'failed';
+  output: string;
+  error: string | null;
+  durationMs: number | null;
+}
+
+/** Parameters one result binds in `completeMany`. */
+const RESULT_PARAMETERS = 6;
 
 const OPEN = ['queued', 'delivered'] as const;
 
@@ -90,22 +103,39 @@ export const commandsRepo = {
       .execute();
   },
 
-  /** Records a result once: a command that already completed is left as it is (answers undefined). */
-  complete(
-    db: Db,
-    userId: string,
-    id: string,
-    result: { status: 'succeeded' | 'failed'; output: string; error: string | null; durationMs: number | null },
-    now: string,
-  ): Promise<CommandRow | undefined> {
-    return db
-      .updateTable('gameCommands')
-      .set({ ...result, completedAt: now, leaseUntil: null })
-      .where('id', '=', id)
-      .where('userId', '=', userId)
-      .where('status', 'in', OPEN)
-      .returningAll()
-      .executeTakeFirst();
+  /**
+   * Records many results in one statement per chunk (an UPDATE from a list of values): a fleet
+   * answering a broadcast reports thousands a second, and one UPDATE each was a round trip each on
+   * PostgreSQL. The same guards as `complete`: only the user's own, only while open, so a repeated
+   * or unknown id completes nothing. Answers the rows completed.
+   */
+  async completeMany(db: Db, results: CompletedResult[], now: string): Promise<CommandRow[]> {
+    // SQLite's RETURNING names only the updated table's columns (and refuses `table.*`);
+    // PostgreSQL's `*` would add the list's.
+    const returned = engineOf(db) === 'postgres' ? sql`game_commands.*` : sql`*`;
+    return whereInChunks(
+      db,
+      results,
+      async (chunk) => {
+        const values = sql.join(
+          chunk.map(
+            (result) =>
+              sql`(${result.id}, ${result.userId}, ${result.status}, ${result.output}, ${result.error}, cast(${result.durationMs} as integer))`,
+          ),
+        );
+        const { rows } = await sql<CommandRow>`
+        with reported (id, user_id, status, output, error, duration_ms) as (values ${values})
+        update game_commands
+        set status = reported.status, output = reported.output, error = reported.error,
+          duration_ms = reported.duration_ms, completed_at = ${now}, lease_until = null
+        from reported
+        where game_commands.id = reported.id and game_commands.user_id = reported.user_id
+          and game_commands.status in ('queued', 'delivered')
+        returning ${returned}`.execute(db);
+        return rows;
+      },
+      RESULT_PARAMETERS,
+    );
   },
 
   /** Never delivered in time: expired. */

@@ -26,26 +26,30 @@ interface Report {
 export function createResultWriter(db: Db) {
   const batch = createTickBatch<Report, CommandRow[]>((reports) =>
     inTransaction(db, async (trx) => {
-      const now = nowIso();
-      const completedPerReport: CommandRow[][] = [];
+      const completed = await commandsRepo.completeMany(
+        trx,
+        reports.flatMap(({ userId, results }) => results.map((result) => ({ ...result, userId }))),
+        nowIso(),
+      );
       const totals = new Map<string, { succeeded: number; failed: number }>();
-      for (const { userId, results } of reports) {
-        const completed: CommandRow[] = [];
-        for (const result of results) {
-          const { id, ...outcome } = result;
-          const row = await commandsRepo.complete(trx, userId, id, outcome, now);
-          if (!row) continue;
-          completed.push(row);
-          if (row.broadcastId) {
-            const total = totals.get(row.broadcastId) ?? { succeeded: 0, failed: 0 };
-            total[row.status === 'succeeded' ? 'succeeded' : 'failed'] += 1;
-            totals.set(row.broadcastId, total);
-          }
-        }
-        completedPerReport.push(completed);
+      for (const row of completed) {
+        if (!row.broadcastId) continue;
+        const total = totals.get(row.broadcastId) ?? { succeeded: 0, failed: 0 };
+        total[row.status === 'succeeded' ? 'succeeded' : 'failed'] += 1;
+        totals.set(row.broadcastId, total);
       }
       for (const [id, counts] of totals) await broadcastsRepo.count(trx, id, counts);
-      return completedPerReport;
+      // Each report gets the rows it completed (an id two reports carried: the first of them).
+      const byKey = new Map(completed.map((row) => [`${row.userId}\n${row.id}`, row]));
+      return reports.map(({ userId, results }) =>
+        results.flatMap((result) => {
+          const key = `${userId}\n${result.id}`;
+          const row = byKey.get(key);
+          if (!row) return [];
+          byKey.delete(key);
+          return [row];
+        }),
+      );
     }),
   );
 
