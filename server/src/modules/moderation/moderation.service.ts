@@ -16,6 +16,7 @@ import { isoPlus, nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditActor, type AuditService } from '../audit/audit.service.ts';
+import { oncePerTurn } from '../../platform/once-per-turn.ts';
 import type { CommandsService } from '../game/commands.service.ts';
 import type { RaisedEvent } from '../notifications/notifier.ts';
 import type { ActiveBan } from '@moonrelay/contract/open-cloud';
@@ -234,9 +235,12 @@ export function createModerationService(deps: ModerationDeps) {
   /**
    * Sends the owner's waiting bans and unbans to one live game server (bans are universe-wide, one
    * server is enough), bans alike 50 to a command as BanAsync takes them. With no live server they
-   * keep waiting; the next server to connect (or the sweep) sends them.
+   * keep waiting; the next server to connect (or the sweep) sends them. Every server that connects
+   * asks for this: the callers of one turn of the event loop share one run (a restart storm
+   * connects thousands of one owner's servers a second, each a read of the waiting rows otherwise).
    */
-  async function dispatch(ownerId: string): Promise<number> {
+  const dispatch = oncePerTurn(dispatchNow);
+  async function dispatchNow(ownerId: string): Promise<number> {
     const waiting = await moderationRepo.waitingForGame(db, ownerId);
     if (waiting.length === 0) return 0;
     if ((await deps.liveServers(ownerId)).length === 0) return 0;
