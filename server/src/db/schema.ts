@@ -189,6 +189,8 @@ export interface GameBroadcastsTable {
   taken: Generated<number>;
   succeeded: Generated<number>;
   failed: Generated<number>;
+  /** The first failure's error. */
+  firstError: Generated<string | null>;
   createdAt: string;
   expiresAt: string;
   endedAt: string | null;

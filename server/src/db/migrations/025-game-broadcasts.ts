@@ -18,6 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('taken', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('succeeded', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+    // The first failure's error, so a person sees the game's own words, not only a count.
+    .addColumn('first_error', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     // Set by the sweep once it can no longer be taken (expired) or every server answered.

@@ -128,6 +128,33 @@ describeEachEngine('broadcasts', (engine) => {
     expect((await copiesOf(sent.body.id))[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
   });
 
+  it("tells a failure in the game's own words: alone for one server, with the count for a fleet", async () => {
+    const user = await registerUser(server);
+    const g = game(user.user.apiKey);
+    await g.ping();
+    const answer = async (id: string, serverId: string, error: string) =>
+      server.call('POST', '/api/game/ping', {
+        body: { key: user.user.apiKey, serverId, results: [{ id, success: false, error }] },
+      });
+    const alone = await send(user.token, { type: 'heal' });
+    const [copy] = (await g.ping({ run: false })).commands;
+    const failed = updateOf(alone.body.id, (command) => command.status === 'failed');
+    await answer(copy!.id, g.options.serverId, 'Character not found');
+    await server.app.services.commands.flushBroadcastProgress();
+    expect(await failed).toMatchObject({ error: 'Character not found', broadcast: { servers: 1, failed: 1 } });
+
+    const other = game(user.user.apiKey);
+    await other.ping();
+    const both = await send(user.token, { type: 'heal' });
+    const [first] = (await g.ping({ run: false })).commands;
+    const [second] = (await other.ping({ run: false })).commands;
+    const over = updateOf(both.body.id, (command) => command.status === 'failed');
+    await answer(first!.id, g.options.serverId, 'Humanoid missing');
+    await answer(second!.id, other.options.serverId, 'Character not found');
+    await server.app.services.commands.flushBroadcastProgress();
+    expect((await over).error).toBe('Failed on 2 of 2 game servers. First error: Humanoid missing');
+  });
+
   it('wakes a held long-poll once with every broadcast sent meanwhile', async () => {
     const user = await registerUser(server);
     const g = game(user.user.apiKey);

@@ -16,6 +16,8 @@ export interface BroadcastCounts {
   taken?: number;
   succeeded?: number;
   failed?: number;
+  /** An error among the failures counted now: kept if it is the first. */
+  error?: string | null;
 }
 
 export const broadcastsRepo = {
@@ -95,6 +97,7 @@ export const broadcastsRepo = {
         taken: eb('taken', '+', counts.taken ?? 0),
         succeeded: eb('succeeded', '+', counts.succeeded ?? 0),
         failed: eb('failed', '+', counts.failed ?? 0),
+        ...(counts.error ? { firstError: eb.fn.coalesce('firstError', eb.val(counts.error)) } : {}),
       }))
       .where('id', '=', id)
       .execute();

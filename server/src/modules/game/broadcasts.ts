@@ -47,13 +47,19 @@ export function toBroadcastView(row: BroadcastRow): CommandView {
     executionId: null,
     attempts: row.taken,
     output: over ? `Succeeded on ${row.succeeded} of ${row.servers} game servers` : null,
-    error: over && row.failed > 0 ? `Failed on ${row.failed} of ${row.servers} game servers` : null,
+    error: over && row.failed > 0 ? failure(row) : null,
     durationMs: null,
     createdAt: row.createdAt,
     deliveredAt: null,
     completedAt: row.endedAt,
     broadcast: { servers: row.servers, taken: row.taken, succeeded: row.succeeded, failed: row.failed },
   };
+}
+
+/** For one server, the game's own error; for a fleet, how many failed and the first one's words. */
+function failure(row: BroadcastRow): string {
+  const first = row.firstError ?? 'The command failed';
+  return row.servers === 1 ? first : `Failed on ${row.failed} of ${row.servers} game servers. First error: ${first}`;
 }
 
 const toOpen = (row: BroadcastRow): OpenBroadcast => ({
@@ -186,6 +192,7 @@ export function createBroadcasts(deps: {
         taken: 0,
         succeeded: 0,
         failed: 0,
+        firstError: null,
         createdAt,
         expiresAt: isoPlus(createdAt, GAME_COMMAND_EXPIRY_MS),
         endedAt: null,
@@ -222,7 +229,7 @@ export function createBroadcasts(deps: {
         const failed = new Map<string, number>();
         for (const row of rows)
           if (row.broadcastId) failed.set(row.broadcastId, (failed.get(row.broadcastId) ?? 0) + 1);
-        for (const [id, count] of failed) await broadcastsRepo.count(trx, id, { failed: count });
+        for (const [id, count] of failed) await broadcastsRepo.count(trx, id, { failed: count, error });
         return rows;
       });
     },

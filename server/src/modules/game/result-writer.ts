@@ -31,11 +31,15 @@ export function createResultWriter(db: Db) {
         reports.flatMap(({ userId, results }) => results.map((result) => ({ ...result, userId }))),
         nowIso(),
       );
-      const totals = new Map<string, { succeeded: number; failed: number }>();
+      const totals = new Map<string, { succeeded: number; failed: number; error: string | null }>();
       for (const row of completed) {
         if (!row.broadcastId) continue;
-        const total = totals.get(row.broadcastId) ?? { succeeded: 0, failed: 0 };
-        total[row.status === 'succeeded' ? 'succeeded' : 'failed'] += 1;
+        const total = totals.get(row.broadcastId) ?? { succeeded: 0, failed: 0, error: null };
+        if (row.status === 'succeeded') total.succeeded += 1;
+        else {
+          total.failed += 1;
+          total.error ??= row.error;
+        }
         totals.set(row.broadcastId, total);
       }
       for (const [id, counts] of totals) await broadcastsRepo.count(trx, id, counts);
