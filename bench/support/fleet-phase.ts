@@ -676,7 +676,8 @@ export async function fleetPhase(options: FleetOptions): Promise<FleetResult> {
       );
       status = String(answer.status);
     } catch (error) {
-      status = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+      const message = error instanceof Error ? error.message : String(error);
+      status = (error as { code?: string }).code ?? (/^no answer within/.test(message) ? 'timeout' : message);
     }
     broadcastPosts.push({ n, user, postedAt, status, answerMs: epoch() - postedAt });
   };
