@@ -20,8 +20,16 @@ const RESULT_PARAMETERS = 6;
 
 const OPEN = ['queued', 'delivered'] as const;
 
-/** '' for a queued command, else its lease's end: the earliest of them is when a server may next take one. */
-const dueExpression = () => sql<string | null>`min(case when status = 'queued' then '' else lease_until end)`;
+/**
+ * When a server may next take something: '' for a queued command (now), a command's lease's end
+ * (taken and not answered: delivered again then), or for a broadcast's copy its lease's end only
+ * once that has passed. A fleet waiting on a broadcast's answers so is not looked at again at each
+ * lease's end: the periodic refresh finds the copies whose leases ran out.
+ */
+const dueExpression = (now: string) =>
+  sql<
+    string | null
+  >`min(case when status = 'queued' then '' when broadcast_id is null or lease_until <= ${now} then lease_until end)`;
 
 export const commandsRepo = {
   async insert(db: Db, rows: Insertable<GameCommandsTable>[]): Promise<void> {
@@ -56,10 +64,13 @@ export const commandsRepo = {
    * next have something to take: '' for a queued command (now), else the earliest lease's end (a
    * command taken and not answered is delivered again then). The ping's hint is rebuilt from this.
    */
-  serversWithOpenCommands(db: Db): Promise<{ userId: string; serverId: string | null; due: string | null }[]> {
+  serversWithOpenCommands(
+    db: Db,
+    now: string,
+  ): Promise<{ userId: string; serverId: string | null; due: string | null }[]> {
     return db
       .selectFrom('gameCommands')
-      .select(['userId', 'serverId', dueExpression().as('due')])
+      .select(['userId', 'serverId', dueExpression(now).as('due')])
       .where('status', 'in', OPEN)
       .groupBy(['userId', 'serverId'])
       .execute();
@@ -69,10 +80,10 @@ export const commandsRepo = {
    * When this server may next have something to take ('' now, else a lease's end), or undefined
    * when nothing is open for it: addressed to it, or to whichever server pings first.
    */
-  async nextDueFor(db: Db, userId: string, serverId: string): Promise<string | undefined> {
+  async nextDueFor(db: Db, userId: string, serverId: string, now: string): Promise<string | undefined> {
     const row = await db
       .selectFrom('gameCommands')
-      .select(dueExpression().as('due'))
+      .select(dueExpression(now).as('due'))
       .where('userId', '=', userId)
       .where('status', 'in', OPEN)
       .where((eb) => eb.or([eb('serverId', '=', serverId), eb('serverId', 'is', null)]))

@@ -181,8 +181,6 @@ export function createCommandsService(deps: {
         }
       }
       const copies = await broadcasts.take(userId, serverId, connectedAtMs, GAME_PING_MAX_COMMANDS - own.length);
-      // A copy not answered within its lease is this server's to take again, as its own command.
-      if (copies.length) openHint.markDue(userId, serverId, nowMs + GAME_COMMAND_LEASE_MS);
       const taken = [...own, ...copies];
       taken.sort((a, b) =>
         a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt < b.createdAt ? -1 : 1,
@@ -262,10 +260,12 @@ const hintKey = (serverId: string | null) => serverId ?? ANY_SERVER;
  * (nearly every ping) asks the database nothing. Kept per user and server: a user with thousands of
  * servers and one command for one of them sends that one server's pings to the database, not all
  * of them. A server is due at once when a command is queued for it (here, or on another instance
- * through the bus), or for the user's first ping; a server whose commands are all taken and not yet
- * answered is due when the first lease ends (then it takes again what was not answered). Once the
- * database says nothing is open for it, it is forgotten. Until the first refresh, and for anything a
- * lost bus message hides, the periodic refresh from the database puts it right within one sweep.
+ * through the bus), or for the user's first ping; a server whose commands are taken and not yet
+ * answered is due when the first lease ends (it takes again what was not answered). Once the
+ * database says nothing is open for it, it is forgotten. A broadcast's copies are not looked at
+ * again at each lease's end (a fleet answering a broadcast every second would read at every one):
+ * the periodic refresh from the database (every 5 s) marks the servers whose copies' leases ran
+ * out, and puts right whatever a lost bus message hid.
  */
 function openCommandsHint(db: Db) {
   let loaded = false;
@@ -278,20 +278,12 @@ function openCommandsHint(db: Db) {
     versions.delete(userId);
   };
   const dueMs = (due: string) => (due === '' ? 0 : Date.parse(due));
-  const setDue = (userId: string, key: string, atMs: number) => {
-    let marked = servers.get(userId);
-    if (!marked) servers.set(userId, (marked = new Map()));
-    const current = marked.get(key);
-    if (current === undefined || atMs < current) marked.set(key, atMs);
-  };
   return {
     mark(userId: string, serverIds: (string | null)[]): void {
-      for (const serverId of serverIds) setDue(userId, hintKey(serverId), 0);
+      let marked = servers.get(userId);
+      if (!marked) servers.set(userId, (marked = new Map()));
+      for (const serverId of serverIds) marked.set(hintKey(serverId), 0);
       versions.set(userId, (versions.get(userId) ?? 0) + 1);
-    },
-    /** The server holds a lease until `atMs`: it is due then, unless due sooner already. */
-    markDue(userId: string, serverId: string, atMs: number): void {
-      setDue(userId, serverId, atMs);
     },
     mayHave(userId: string, serverId: string, nowMs: number): boolean {
       if (!loaded) return true;
@@ -310,7 +302,7 @@ function openCommandsHint(db: Db) {
      */
     async settle(userId: string, serverId: string, version: number): Promise<void> {
       if (!loaded) return;
-      const due = await commandsRepo.nextDueFor(db, userId, serverId);
+      const due = await commandsRepo.nextDueFor(db, userId, serverId, nowIso());
       if ((versions.get(userId) ?? 0) !== version) return;
       const marked = servers.get(userId);
       if (!marked) return;
@@ -322,10 +314,11 @@ function openCommandsHint(db: Db) {
     async refresh(): Promise<void> {
       const before = new Map(versions);
       const open = new Map<string, Map<string, number>>();
-      for (const { userId, serverId, due } of await commandsRepo.serversWithOpenCommands(db)) {
+      for (const { userId, serverId, due } of await commandsRepo.serversWithOpenCommands(db, nowIso())) {
+        if (due === null) continue;
         let keys = open.get(userId);
         if (!keys) open.set(userId, (keys = new Map()));
-        keys.set(hintKey(serverId), dueMs(due ?? ''));
+        keys.set(hintKey(serverId), dueMs(due));
       }
       for (const userId of [...servers.keys()]) {
         // Keep a user marked while the read ran as they are; the rest become what the database lists.
@@ -335,8 +328,9 @@ function openCommandsHint(db: Db) {
         else forget(userId);
       }
       for (const [userId, keys] of open) {
-        if (!servers.has(userId)) servers.set(userId, keys);
-        else for (const [key, atMs] of keys) setDue(userId, key, atMs);
+        const marked = servers.get(userId);
+        if (!marked) servers.set(userId, keys);
+        else for (const [key, atMs] of keys) marked.set(key, Math.min(atMs, marked.get(key) ?? Infinity));
       }
       loaded = true;
     },
