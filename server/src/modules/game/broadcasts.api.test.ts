@@ -116,6 +116,17 @@ describeEachEngine('broadcasts', (engine) => {
       .execute();
     await server.app.services.commands.refreshHint();
     expect((await g.ping()).commands.map((command) => command.id)).toEqual([copy!.id]);
+    // Another user's key cannot answer it.
+    const other = await registerUser(server);
+    const foreign = await server.call('POST', '/api/game/ping', {
+      body: {
+        key: other.user.apiKey,
+        serverId: g.options.serverId,
+        results: [{ id: copy!.id, success: false, error: 'x' }],
+      },
+    });
+    expect(foreign.status).toBe(200);
+    expect(await broadcastRow(sent.body.id)).toMatchObject({ succeeded: 0, failed: 0 });
     // The result, then the same result again (an answer lost on the way back).
     const result = { id: copy!.id, success: true, output: '' };
     for (let i = 0; i < 2; i++) {
