@@ -235,7 +235,7 @@ export function createServices(
       // A server that just connected takes the bans and unbans waiting for one.
       if (presence.connectedAtMs === presence.lastPingMs) {
         moderation
-          .dispatch(presence.userId)
+          .serverConnected(presence.userId)
           .catch((error: unknown) => logger.warn({ err: error }, 'sending waiting bans failed; the sweep retries'));
       }
       notificationSources.serverPinged(presence);

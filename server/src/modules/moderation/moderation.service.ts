@@ -16,7 +16,7 @@ import { isoPlus, nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditActor, type AuditService } from '../audit/audit.service.ts';
-import { oncePerTurn } from '../../platform/once-per-turn.ts';
+import { atMostEvery } from '../../platform/at-most-every.ts';
 import type { CommandsService } from '../game/commands.service.ts';
 import type { RaisedEvent } from '../notifications/notifier.ts';
 import type { ActiveBan } from '@moonrelay/contract/open-cloud';
@@ -33,6 +33,11 @@ const DEFAULT_HISTORY = 100;
 const OPEN_CLOUD_REQUEUE_AFTER_MS = 30_000;
 /** A claim whose command does not exist this long after is let go (its process died in between). */
 const CLAIM_LETGO_MS = 60_000;
+/**
+ * Servers that connect look for their owner's waiting bans at most this often (the connects in
+ * between share the next look): a restart storm connects thousands of one owner's servers a second.
+ */
+const CONNECT_DISPATCH_GAP_MS = 1_000;
 
 export function toModerationAction(row: ModerationRow): ModerationAction {
   return {
@@ -235,12 +240,9 @@ export function createModerationService(deps: ModerationDeps) {
   /**
    * Sends the owner's waiting bans and unbans to one live game server (bans are universe-wide, one
    * server is enough), bans alike 50 to a command as BanAsync takes them. With no live server they
-   * keep waiting; the next server to connect (or the sweep) sends them. Every server that connects
-   * asks for this: the callers of one turn of the event loop share one run (a restart storm
-   * connects thousands of one owner's servers a second, each a read of the waiting rows otherwise).
+   * keep waiting; the next server to connect (or the sweep) sends them.
    */
-  const dispatch = oncePerTurn(dispatchNow);
-  async function dispatchNow(ownerId: string): Promise<number> {
+  async function dispatch(ownerId: string): Promise<number> {
     const waiting = await moderationRepo.waitingForGame(db, ownerId);
     if (waiting.length === 0) return 0;
     if ((await deps.liveServers(ownerId)).length === 0) return 0;
@@ -502,6 +504,13 @@ export function createModerationService(deps: ModerationDeps) {
     },
 
     dispatch,
+
+    /**
+     * A server of the owner just connected: its waiting bans go to it (or another live one). At
+     * once for the first connect; the connects within CONNECT_DISPATCH_GAP_MS after a look share
+     * the next one, so a restart storm costs a read of the waiting rows a second, not one a server.
+     */
+    serverConnected: atMostEvery(CONNECT_DISPATCH_GAP_MS, dispatch),
 
     /**
      * Puts right what a crash or a lost message left: rows whose command finished without their
