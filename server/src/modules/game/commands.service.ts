@@ -43,7 +43,7 @@ export function toCommandView(row: CommandRow): CommandView {
   };
 }
 
-export const toDelivered = (row: CommandRow): DeliveredCommand => ({
+const toDelivered = (row: CommandRow): DeliveredCommand => ({
   id: row.id,
   type: row.type as GameCommandType,
   data: JSON.parse(row.data) as Record<string, unknown>,
