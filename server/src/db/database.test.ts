@@ -66,6 +66,7 @@ describeEachEngine('data layer', (engine) => {
       '022-open-cloud',
       '023-roster-speed',
       '024-mass-execution-batches',
+      '025-game-broadcasts',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -6,7 +6,7 @@ import type { Insertable } from 'kysely';
 import { inTransaction, type Db } from '../../db/database.ts';
 import type { GameCommandsTable } from '../../db/schema.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
-import { createTickBatch } from '../../db/tick-batch.ts';
+import { createWriteBatch } from '../../db/write-batch.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
 import { broadcastsRepo, type BroadcastRow } from './broadcasts.repo.ts';
 import { commandsRepo, type CommandRow } from './commands.repo.ts';
@@ -82,7 +82,7 @@ interface TakeRequest {
  * Commands to every live game server of a user, stored once (decision 043). Sending one is one row
  * and one bus message, whatever the number of servers. Each server takes it on its next ping (a
  * held long-poll wakes at once): the servers yet to take it are known from memory
- * (./open-broadcasts.ts), and the copies taken in one turn of the event loop are written together,
+ * (./open-broadcasts.ts), and the copies taken within a few milliseconds are written together,
  * with the broadcast's totals, in one transaction. From then on a copy is a command of that server's
  * own: leased, delivered again when the lease passes, completed once. The totals reach screens and
  * mass-execution progress a few times a second, not once per server.
@@ -99,7 +99,7 @@ export function createBroadcasts(deps: {
     if (event.type === 'command:broadcast') open.add(event.broadcast);
   });
 
-  const copies = createTickBatch<TakeRequest, CommandRow[]>((requests) =>
+  const copies = createWriteBatch<TakeRequest, CommandRow[]>((requests) =>
     inTransaction(db, async (trx) => {
       const now = nowIso();
       const leaseUntil = isoPlus(now, deps.leaseMs);
@@ -130,12 +130,18 @@ export function createBroadcasts(deps: {
       const taken = new Map<string, number>();
       for (const row of made) taken.set(row.broadcastId!, (taken.get(row.broadcastId!) ?? 0) + 1);
       for (const [id, count] of taken) await broadcastsRepo.count(trx, id, { taken: count });
-      const byServer = new Map<string, CommandRow[]>();
-      for (const row of made) {
-        const key = `${row.userId}\n${row.serverId}`;
-        byServer.set(key, [...(byServer.get(key) ?? []), row]);
-      }
-      return requests.map(({ userId, serverId }) => byServer.get(`${userId}\n${serverId}`) ?? []);
+      // Each copy to one of the pings that asked for it: two pings of one server in one batch both
+      // asked, and the first gets it (the other, nothing: it is that server's once).
+      const copyOf = new Map(made.map((row) => [`${row.broadcastId}\n${row.userId}\n${row.serverId}`, row]));
+      return requests.map(({ userId, serverId, broadcasts }) =>
+        broadcasts.flatMap((broadcast) => {
+          const key = `${broadcast.id}\n${userId}\n${serverId}`;
+          const row = copyOf.get(key);
+          if (!row) return [];
+          copyOf.delete(key);
+          return [row];
+        }),
+      );
     }),
   );
 

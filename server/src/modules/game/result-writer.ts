@@ -1,6 +1,6 @@
 import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
-import { createTickBatch } from '../../db/tick-batch.ts';
+import { createWriteBatch } from '../../db/write-batch.ts';
 import { broadcastsRepo } from './broadcasts.repo.ts';
 import { commandsRepo, type CommandRow } from './commands.repo.ts';
 
@@ -24,7 +24,7 @@ interface Report {
  * copies' results, so they never disagree.
  */
 export function createResultWriter(db: Db) {
-  const batch = createTickBatch<Report, CommandRow[]>((reports) =>
+  const batch = createWriteBatch<Report, CommandRow[]>((reports) =>
     inTransaction(db, async (trx) => {
       const completed = await commandsRepo.completeMany(
         trx,
