@@ -52,6 +52,18 @@ function columnsOf(rows: readonly object[]): number {
  * sizes, taking the largest that fits what is left: a caller on a hot path keeps the number of
  * distinct statements small, since SQLite keeps each one prepared by its text (database.ts).
  */
+/**
+ * Chunk sizes for a hot path: the powers of two up to `most`, largest first. A batch of any size is
+ * then a few statements (37 rows: 32 + 4 + 1) drawn from a few texts SQLite keeps prepared; sizes
+ * that follow each batch would prepare a new statement nearly every time (the profile of a fleet
+ * answering broadcasts showed it).
+ */
+export function powersOfTwoUpTo(most: number): number[] {
+  const sizes: number[] = [];
+  for (let size = 1; size <= most; size *= 2) sizes.unshift(size);
+  return sizes;
+}
+
 export async function writeInChunks<Row extends object, Out>(
   db: Db,
   rows: readonly Row[],

@@ -1,16 +1,13 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { writeInChunks } from '../../db/bulk-writes.ts';
+import { powersOfTwoUpTo, writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameBroadcastsTable, GameCommandsTable } from '../../db/schema.ts';
 import type { CommandRow } from './commands.repo.ts';
 
 export type BroadcastRow = Selectable<GameBroadcastsTable>;
 
-/**
- * Rows to a statement of copies: a few fixed sizes, so SQLite keeps a few prepared statements
- * instead of one per batch size (1,000 rows of 19 columns is within its 32,766 parameters).
- */
-const COPY_STATEMENT_SIZES = [1_000, 100, 10, 1];
+/** Rows to a statement of copies: 1,024 rows of 18 columns is within SQLite's 32,766 parameters. */
+const COPY_STATEMENT_SIZES = powersOfTwoUpTo(1_024);
 
 export interface BroadcastCounts {
   taken?: number;

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { engineOf, whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
+import { engineOf, powersOfTwoUpTo, writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameCommandsTable } from '../../db/schema.ts';
 
@@ -15,8 +15,8 @@ export interface CompletedResult {
   durationMs: number | null;
 }
 
-/** Parameters one result binds in `completeMany`. */
-const RESULT_PARAMETERS = 6;
+/** Results to a statement of `completeMany` (six parameters each). */
+const RESULT_STATEMENT_SIZES = powersOfTwoUpTo(1_024);
 
 const OPEN = ['queued', 'delivered'] as const;
 
@@ -124,7 +124,7 @@ export const commandsRepo = {
     // SQLite's RETURNING names only the updated table's columns (and refuses `table.*`);
     // PostgreSQL's `*` would add the list's.
     const returned = engineOf(db) === 'postgres' ? sql`game_commands.*` : sql`*`;
-    return whereInChunks(
+    const completed = await writeInChunks(
       db,
       results,
       async (chunk) => {
@@ -135,18 +135,19 @@ export const commandsRepo = {
           ),
         );
         const { rows } = await sql<CommandRow>`
-        with reported (id, user_id, status, output, error, duration_ms) as (values ${values})
-        update game_commands
-        set status = reported.status, output = reported.output, error = reported.error,
-          duration_ms = reported.duration_ms, completed_at = ${now}, lease_until = null
-        from reported
-        where game_commands.id = reported.id and game_commands.user_id = reported.user_id
-          and game_commands.status in ('queued', 'delivered')
-        returning ${returned}`.execute(db);
+          with reported (id, user_id, status, output, error, duration_ms) as (values ${values})
+          update game_commands
+          set status = reported.status, output = reported.output, error = reported.error,
+            duration_ms = reported.duration_ms, completed_at = ${now}, lease_until = null
+          from reported
+          where game_commands.id = reported.id and game_commands.user_id = reported.user_id
+            and game_commands.status in ('queued', 'delivered')
+          returning ${returned}`.execute(db);
         return rows;
       },
-      RESULT_PARAMETERS,
+      { sizes: RESULT_STATEMENT_SIZES },
     );
+    return completed.flat();
   },
 
   /** Never delivered in time: expired. */
