@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { powersOfTwoUpTo, writeInChunks } from '../../db/bulk-writes.ts';
+import { countUpTo } from '../../db/count-up-to.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameBroadcastsTable, GameCommandsTable } from '../../db/schema.ts';
 import type { CommandRow } from './commands.repo.ts';
@@ -35,21 +36,14 @@ export const broadcastsRepo = {
   },
 
   /** How many of the user's are open, counted up to `cap` (no more rows are read than that). */
-  async countOpen(db: Db, userId: string, now: string, cap: number): Promise<number> {
-    const row = await db
-      .selectFrom((qb) =>
-        qb
-          .selectFrom('gameBroadcasts')
-          .select('id')
-          .where('userId', '=', userId)
-          .where('endedAt', 'is', null)
-          .where('expiresAt', '>', now)
-          .limit(sql.lit(Math.trunc(cap)))
-          .as('open'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  countOpen(db: Db, userId: string, now: string, cap: number): Promise<number> {
+    const open = db
+      .selectFrom('gameBroadcasts')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('endedAt', 'is', null)
+      .where('expiresAt', '>', now);
+    return countUpTo(db, open, cap);
   },
 
   find(db: Db, ids: string[]): Promise<BroadcastRow[]> {

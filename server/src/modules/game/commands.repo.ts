@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { engineOf, powersOfTwoUpTo, writeInChunks } from '../../db/bulk-writes.ts';
+import { countUpTo } from '../../db/count-up-to.ts';
 import type { Db } from '../../db/database.ts';
 import type { GameCommandsTable } from '../../db/schema.ts';
 
@@ -173,21 +174,14 @@ export const commandsRepo = {
   },
 
   /** Commands open for this server (queued or leased), counted up to `cap`. */
-  async countOpenFor(db: Db, userId: string, serverId: string, cap: number): Promise<number> {
-    const row = await db
-      .selectFrom((qb) =>
-        qb
-          .selectFrom('gameCommands')
-          .select('id')
-          .where('userId', '=', userId)
-          .where('status', 'in', OPEN)
-          .where('serverId', '=', serverId)
-          .limit(sql.lit(Math.trunc(cap)))
-          .as('open'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  countOpenFor(db: Db, userId: string, serverId: string, cap: number): Promise<number> {
+    const open = db
+      .selectFrom('gameCommands')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('status', 'in', OPEN)
+      .where('serverId', '=', serverId);
+    return countUpTo(db, open, cap);
   },
 
   findForUser(db: Db, userId: string, id: string): Promise<CommandRow | undefined> {
