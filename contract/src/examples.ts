@@ -735,9 +735,10 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       message: 'Command queued',
       id: 'a9276542-66e4-4abc-8981-57233614a36f',
       ids: ['a9276542-66e4-4abc-8981-57233614a36f'],
+      servers: 12,
     },
     error: { status: 409, body: { error: 'Game server not connected' } },
-    note: 'Without serverId the command goes to every live game server, or waits (queued) for the first one that pings when none is live. The 409 answers a serverId that is not connected.',
+    note: 'Without serverId the command is one broadcast to every live game server (`servers` says how many; each takes its own copy on its next ping), or waits (queued) for the first one that pings when none is live. The 409 answers a serverId that is not connected; 429, more than 1,000 commands waiting.',
   },
   gameConsole: {
     query: { serverId: 'studio', level: 'warning,error', q: 'DataStore', limit: '50' },
