@@ -148,7 +148,9 @@ function OnlinePlayers({ onSelect }: { onSelect(userId: number): void }) {
             total={total}
             more={online.hasNextPage}
             loadingMore={online.isFetchingNextPage}
-            onNeedMore={() => void online.fetchNextPage()}
+            fetching={online.isFetching}
+            // Not instead of a live refresh on its way: asked again once that has come.
+            onNeedMore={() => void online.fetchNextPage({ cancelRefetch: false })}
             onSelect={(player) => onSelect(player.userId)}
           />
         )}
@@ -173,6 +175,7 @@ function OnlineTable({
   total,
   more,
   loadingMore,
+  fetching,
   onNeedMore,
   onSelect,
 }: {
@@ -180,18 +183,21 @@ function OnlineTable({
   total: number;
   more: boolean;
   loadingMore: boolean;
+  fetching: boolean;
   onNeedMore(): void;
   onSelect(player: OnlinePlayer): void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useRowWindow(scroller, players.length, ROW_HEIGHT);
-  const wantMore = more && !loadingMore && rows.end + LOAD_AHEAD_ROWS >= players.length;
-  // Asked once each time the end comes near, not again on every render while the page is on its way.
+  const nearEnd = rows.end + LOAD_AHEAD_ROWS >= players.length;
+  // Asked whenever the list is near its end and nothing is on its way, and looked at again each
+  // time a fetch ends. Not on the edge of "near the end" alone: a live refresh that replaces the
+  // page request before a render sees it would leave the list stuck at its last page.
   const needMore = useRef(onNeedMore);
   needMore.current = onNeedMore;
   useEffect(() => {
-    if (wantMore) needMore.current();
-  }, [wantMore]);
+    if (more && nearEnd && !fetching) needMore.current();
+  }, [more, nearEnd, fetching, players.length]);
 
   // Arrow keys: the row above or below is scrolled into view, drawn, then focused.
   const [focusNext, setFocusNext] = useState<number | null>(null);
