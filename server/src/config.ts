@@ -18,7 +18,7 @@ import {
 } from '@moonrelay/contract/constants';
 
 /**
- * The only reader of process.env. Every setting is listed in .env.example and the README.
+ * The only reader of process.env. Every setting is listed in .env.example and docs/settings.md.
  * Invalid settings stop the server at start with a message naming each one.
  */
 
