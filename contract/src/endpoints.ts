@@ -107,12 +107,12 @@ import {
   LoginResponseSchema,
   RecoveryCodesSchema,
   TotpCodeRequestSchema,
-  TotpDisableRequestSchema,
   TotpSetupRequestSchema,
   TotpSetupSchema,
   TwoFactorLoginRequestSchema,
   TwoFactorStatusSchema,
   CurrentProofSchema,
+  ProofOrSudoSchema,
   PasskeyListSchema,
   PasskeyLoginOptionsRequestSchema,
   PasskeyLoginRequestSchema,
@@ -122,6 +122,14 @@ import {
   PasskeyRegisterRequestSchema,
   PasskeySignInRequestSchema,
 } from './two-factor.ts';
+import {
+  ChangeEmailRequestSchema,
+  ChangePasswordRequestSchema,
+  EndedSessionsSchema,
+  SessionListSchema,
+  SessionParamsSchema,
+  SudoStatusSchema,
+} from './sessions.ts';
 import {
   CreatedNotificationDestinationSchema,
   CreateNotificationDestinationRequestSchema,
@@ -198,6 +206,11 @@ export type Endpoint = EndpointAccess & {
   idempotent?: true;
   /** A health check: its 503 answers the same body as its 200 (the state of each dependency), not `{ error }`. */
   reportsState?: true;
+  /**
+   * Hands over or widens access to the account: the session must have proved itself (password, code
+   * or passkey) in the last 10 minutes, else 403 with `code: "sudo_required"` (docs/decisions/044).
+   */
+  sudo?: true;
 };
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -316,8 +329,9 @@ export const endpoints = {
     summary: 'Issue a new API key; the previous one stops working at once.',
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     response: RegenerateKeyResponseSchema,
-    errors: [401],
+    errors: [401, 403],
   }),
   deleteAccount: endpoint({
     method: 'delete',
@@ -326,8 +340,111 @@ export const endpoints = {
     summary: 'Delete the account and everything that belongs to it (scripts, sessions, API key).',
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     response: SuccessResponseSchema,
+    errors: [401, 403],
+  }),
+  listSessions: endpoint({
+    method: 'get',
+    path: '/api/user/sessions',
+    tag: 'User',
+    summary:
+      'Every signed-in browser and device of the account: when it signed in and how, when and from where it was last used, its browser, and which one is this.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SessionListSchema,
     errors: [401],
+  }),
+  endSession: endpoint({
+    method: 'delete',
+    path: '/api/user/sessions/:sessionId',
+    tag: 'User',
+    summary:
+      'Sign out one session of the account (this one too): its token stops working and its live connections close at once.',
+    auth: 'session',
+    rateLimit: 'general',
+    params: SessionParamsSchema,
+    response: EndedSessionsSchema,
+    errors: [401, 404],
+  }),
+  endOtherSessions: endpoint({
+    method: 'post',
+    path: '/api/user/sessions/end-others',
+    tag: 'User',
+    summary: 'Sign out every session of the account but this one; answers how many ended.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: EndedSessionsSchema,
+    errors: [401],
+  }),
+  changePassword: endpoint({
+    method: 'post',
+    path: '/api/user/password',
+    tag: 'User',
+    summary:
+      'Set a new password, with the current one as proof (or, without it, a proof from the last 10 minutes: POST /api/auth/sudo). Every other session of the account is signed out, and the answer says how many.',
+    auth: 'session',
+    rateLimit: 'general',
+    body: ChangePasswordRequestSchema,
+    response: EndedSessionsSchema,
+    errors: [400, 401, 403, 429],
+  }),
+  changeEmail: endpoint({
+    method: 'put',
+    path: '/api/user/email',
+    tag: 'User',
+    summary: "Change the account's email (it signs in with it from then on). Audited.",
+    auth: 'session',
+    rateLimit: 'general',
+    sudo: true,
+    body: ChangeEmailRequestSchema,
+    response: UserSchema,
+    errors: [400, 401, 403, 409],
+  }),
+  sudoStatus: endpoint({
+    method: 'get',
+    path: '/api/auth/sudo',
+    tag: 'Auth',
+    summary:
+      'Until when this session may make protected changes (delete the account, change the password or email, turn two-factor off, link an identity, make a key, add a notification destination, replace the Open Cloud key) without proving itself again, and the ways it can.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SudoStatusSchema,
+    errors: [401],
+  }),
+  sudo: endpoint({
+    method: 'post',
+    path: '/api/auth/sudo',
+    tag: 'Auth',
+    summary:
+      "Prove it is you (the password, a code from the authenticator app or a recovery code): protected changes are allowed for the next 10 minutes. Wrong tries count against the account's lockout.",
+    auth: 'session',
+    rateLimit: 'general',
+    body: CurrentProofSchema,
+    response: SudoStatusSchema,
+    errors: [400, 401, 403, 429],
+  }),
+  sudoPasskeyOptions: endpoint({
+    method: 'post',
+    path: '/api/auth/sudo/passkey/options',
+    tag: 'Auth',
+    summary: "To prove it is you with a passkey: the options to pass to the browser's navigator.credentials.get().",
+    auth: 'session',
+    rateLimit: 'general',
+    response: PasskeyOptionsSchema,
+    errors: [401, 409],
+  }),
+  sudoPasskey: endpoint({
+    method: 'post',
+    path: '/api/auth/sudo/passkey',
+    tag: 'Auth',
+    summary:
+      "Prove it is you with the passkey's answer to those options: protected changes are allowed for the next 10 minutes.",
+    auth: 'session',
+    rateLimit: 'general',
+    body: PasskeySignInRequestSchema,
+    response: SudoStatusSchema,
+    errors: [400, 401, 403, 429],
   }),
   listApiKeys: endpoint({
     method: 'get',
@@ -347,6 +464,7 @@ export const endpoints = {
       'Create a named API key with scopes (game, scripts:read, scripts:write, execute, commands), an optional expiry and an optional IP/CIDR allow list. The answer is the only time the key is shown.',
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     body: CreateApiKeyRequestSchema,
     response: CreatedApiKeySchema,
     errors: [400, 401, 403, 409],
@@ -1134,11 +1252,11 @@ export const endpoints = {
     path: '/api/auth/google',
     tag: 'Auth',
     summary:
-      'Finish signing in: exchanges the code, verifies the ID token and signs in the account linked to it, creating one on first sign-in. Never joins an existing account by email.',
+      'Finish signing in: exchanges the code, verifies the ID token and signs in the account linked to it, creating one on first sign-in. Never joins an existing account by email. An account with two-factor sign-in answers a challenge instead of a session, as a password login does.',
     auth: 'none',
     rateLimit: 'general',
     body: OidcCallbackRequestSchema,
-    response: AuthResponseSchema,
+    response: LoginResponseSchema,
     errors: [400, 404, 409, 502],
   }),
   signInMethods: endpoint({
@@ -1158,9 +1276,10 @@ export const endpoints = {
     summary: "Start linking the identity provider to the signed-in account: answers the provider's authorization URL.",
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     body: OidcStartRequestSchema,
     response: OidcStartResponseSchema,
-    errors: [400, 401, 404, 409, 502],
+    errors: [400, 401, 403, 404, 409, 502],
   }),
   googleLink: endpoint({
     method: 'post',
@@ -1169,9 +1288,10 @@ export const endpoints = {
     summary: 'Finish linking: the identity in the verified ID token becomes a way to sign in to this account.',
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     body: OidcCallbackRequestSchema,
     response: UserSchema,
-    errors: [400, 401, 404, 409, 502],
+    errors: [400, 401, 403, 404, 409, 502],
   }),
   googleUnlink: endpoint({
     method: 'delete',
@@ -1223,10 +1343,11 @@ export const endpoints = {
     method: 'post',
     path: '/api/user/two-factor/totp/disable',
     tag: 'User',
-    summary: 'Turn two-factor sign-in off (needs the current password, or a current code); its recovery codes go too.',
+    summary:
+      'Turn two-factor sign-in off (needs the current password or a current code, unless the session proved itself in the last 10 minutes); its recovery codes go too.',
     auth: 'session',
     rateLimit: 'general',
-    body: TotpDisableRequestSchema,
+    body: ProofOrSudoSchema,
     response: TwoFactorStatusSchema,
     errors: [400, 401, 403, 409],
   }),
@@ -1245,10 +1366,10 @@ export const endpoints = {
     path: '/api/user/two-factor/passkeys/options',
     tag: 'User',
     summary:
-      "Start adding a passkey (needs the current password, or a current code): the options to pass to the browser's navigator.credentials.create(); their challenge answers once within 5 minutes.",
+      "Start adding a passkey (needs the current password or a current code, unless the session proved itself in the last 10 minutes): the options to pass to the browser's navigator.credentials.create(); their challenge answers once within 5 minutes.",
     auth: 'session',
     rateLimit: 'general',
-    body: CurrentProofSchema,
+    body: ProofOrSudoSchema,
     response: PasskeyOptionsSchema,
     errors: [400, 401, 403, 409],
   }),
@@ -1269,11 +1390,12 @@ export const endpoints = {
     method: 'post',
     path: '/api/user/two-factor/passkeys/:id/remove',
     tag: 'User',
-    summary: 'Remove one of your passkeys (needs the current password, or a current code). Audited.',
+    summary:
+      'Remove one of your passkeys (needs the current password or a current code, unless the session proved itself in the last 10 minutes). Audited.',
     auth: 'session',
     rateLimit: 'general',
     params: PasskeyParamsSchema,
-    body: CurrentProofSchema,
+    body: ProofOrSudoSchema,
     response: TwoFactorStatusSchema,
     errors: [400, 401, 403, 404],
   }),
@@ -1386,9 +1508,10 @@ export const endpoints = {
       'Add a destination: kind discord with a Discord webhook URL, or kind webhook with an https:// URL (signed with secret, or with one Moonrelay makes and answers this once), and the events it hears about. At most 20 per user.',
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     body: CreateNotificationDestinationRequestSchema,
     response: CreatedNotificationDestinationSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   updateNotificationDestination: endpoint({
     method: 'put',
@@ -1397,10 +1520,11 @@ export const endpoints = {
     summary: 'Change a destination: its name, URL or events; paused false resumes a paused one.',
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     params: NotificationDestinationParamsSchema,
     body: UpdateNotificationDestinationRequestSchema,
     response: NotificationDestinationSchema,
-    errors: [400, 401, 404],
+    errors: [400, 401, 403, 404],
   }),
   deleteNotificationDestination: endpoint({
     method: 'delete',
@@ -1467,9 +1591,10 @@ export const endpoints = {
       "Save (or replace) your Open Cloud key: universeId and an API key with the universe.user-restriction:read and :write scopes. Roblox is asked once (a list of the universe's restrictions) before it is stored; a key Roblox refuses is a 400 and nothing is stored. Your bans are then imported.",
     auth: 'session',
     rateLimit: 'general',
+    sudo: true,
     body: SaveOpenCloudKeyRequestSchema,
     response: OpenCloudKeySchema,
-    errors: [400, 401, 503],
+    errors: [400, 401, 403, 503],
   }),
   deleteOpenCloudKey: endpoint({
     method: 'delete',

@@ -230,3 +230,24 @@ export const TWO_FACTOR = {
   adminResetDone: 'Two-factor sign-in reset',
   adminResetNothing: 'This user has no two-factor sign-in to reset',
 } as const;
+
+/** Sessions, sudo mode and password change. */
+export const SESSIONS = {
+  sudoRequired:
+    'Confirm it is you first: this change needs your password, a code or a passkey from the last 10 minutes (POST /api/auth/sudo)',
+  sudoRequiredSignIn:
+    'Confirm it is you first: this account has no password or second factor, so sign in again and make the change within 10 minutes',
+  sudoProofRequired: 'Send your password or a code from your authenticator app',
+  sessionNotFound: 'No such session of yours: it may have ended already',
+  endedOne: 'Session ended: that device is signed out.',
+  endedOthers: (count: number) =>
+    count === 0 ? 'No other session was signed in.' : `Signed out ${count} other session${count === 1 ? '' : 's'}.`,
+  passwordChanged: (others: number) =>
+    others === 0
+      ? 'Password changed.'
+      : `Password changed. ${others} other session${others === 1 ? ' was' : 's were'} signed out.`,
+  samePassword: 'The new password is the one you have now: choose another',
+  wrongCurrentPassword: 'The current password is not right',
+  emailChanged: 'Email changed.',
+  sameEmail: 'That is the email you have now',
+} as const;

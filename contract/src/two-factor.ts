@@ -103,6 +103,15 @@ export const CurrentProofSchema = z
   .meta({ id: 'CurrentProof' });
 export type CurrentProof = z.infer<typeof CurrentProofSchema>;
 
+/**
+ * The proof a change to the second factor asks for, in its body; none is needed (`{}`) while the
+ * session proved itself in the last 10 minutes (POST /api/auth/sudo).
+ */
+export const ProofOrSudoSchema = z
+  .object({ password: currentPassword.optional(), code: code.optional() })
+  .meta({ id: 'ProofOrSudo' });
+export type ProofOrSudo = z.infer<typeof ProofOrSudoSchema>;
+
 export const PasskeySchema = z
   .object({
     id: z.string(),
