@@ -1,11 +1,12 @@
 import type Router from '@koa/router';
+import { API_KEY_ERRORS } from '@moonrelay/contract/api-keys';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
 import type { AppState } from '../../http/context.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
 import { mountEndpoint, type KeyGate } from '../../http/endpoint.ts';
-import { requireScope } from '../../http/key-scopes.ts';
+import { hasScope, requireScope } from '../../http/key-scopes.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
 import type { ApiKeysService, KeyRefusal } from '../api-keys/api-keys.service.ts';
@@ -60,12 +61,19 @@ export function mountExecutionRoutes(
     endpoints.executeCode,
     limits,
     idempotency.wrap(endpoints.executeCode, async ({ principal, body }) => {
-      // A `game` key fetches a script by name for its game to run; running code needs `execute`.
+      // Running code needs `execute`. A script by name: any script with `scripts:read` (sessions,
+      // the personal key); with `game` alone (the integration key, readable by whoever can read the
+      // game's Script) only what its game auto-executes (docs/decisions/029, section of 2026-11-29).
       if (body.script === undefined) requireScope(principal, 'execute');
       if (body.script !== undefined) {
+        const readsEvery = hasScope(principal, 'scripts:read');
+        if (!readsEvery && !hasScope(principal, 'game')) {
+          throw new AppError(403, API_KEY_ERRORS.scopeMissingPrefix + 'game or scripts:read');
+        }
         return executions.scriptForGame(principal.userId, body.script, {
           serverId: body.serverId,
           gameData: body.gameData,
+          gameOnly: !readsEvery,
         });
       }
       return executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId);

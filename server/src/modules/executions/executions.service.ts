@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import { printableText } from '@moonrelay/contract/common';
 import type { DryRunSummary, ExecutionResponse, ExecutionTarget, ScriptForGame } from '@moonrelay/contract/executions';
 import type { CommandView, DeliveredCommand, PlayerData } from '@moonrelay/contract/game';
+import type { AutoExecuteGames } from '@moonrelay/contract/scripts';
 import type { RunInitiator } from '@moonrelay/contract/runs';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
-import { scriptsRepo } from '../scripts/scripts.repo.ts';
+import { scriptsRepo, type ScriptRow } from '../scripts/scripts.repo.ts';
 import { sha256Hex } from '../../security/digest.ts';
 import { executionsRepo } from './executions.repo.ts';
 import { runsRepo } from './runs.repo.ts';
@@ -50,6 +51,34 @@ export interface GameRunner {
 }
 
 const EXCERPT_LENGTH = 500;
+
+/**
+ * Why a key that may not read every script (no `scripts:read`: the integration key) is refused a
+ * script by name: it fetches only what its game is meant to run (docs/decisions/029, section of 2026-11-29).
+ */
+export const GAME_FETCH_ERRORS = {
+  manualScript:
+    'This script is manual: a game key fetches only auto-execute scripts by name (reading any script needs the scripts:read scope)',
+  otherGame:
+    "This script does not auto-execute in this game: a game key fetches only the auto-execute scripts of the game asking (gameData's gameId or placeId)",
+} as const;
+
+/**
+ * Whether the shipped integration script auto-executes this script in the game described by
+ * `gameData`: its rule (lua/integration/game-integration.lua, shouldAutoExecute), so that a game
+ * key fetches by name exactly what its game runs. An empty or missing autoExecuteGames map means
+ * every game; otherwise `all` or one of the game's ids must be enabled. Without gameData the game
+ * is unknown, and only scripts for every game qualify. The script's own `gameId` is the game it was
+ * saved for (the editor writes it into the map too); the shipped script never narrows by it alone.
+ */
+export function autoExecutesIn(script: ScriptRow, gameData: PlayerData | undefined): boolean {
+  if (script.isAutoExecute !== 1) return false;
+  const games = script.autoExecuteGames ? (JSON.parse(script.autoExecuteGames) as AutoExecuteGames) : null;
+  if (!games || Object.keys(games).length === 0) return true;
+  const enabled = (id: string) => Object.hasOwn(games, id) && games[id]?.enabled === true;
+  const ids = [gameData?.gameId, gameData?.universeId, gameData?.placeId].filter((id) => id !== undefined);
+  return enabled('all') || ids.some((id) => enabled(String(id)));
+}
 
 /** Whose run it is, of which saved script, and who started it if not the user (an admin). */
 interface RunContext {
@@ -218,6 +247,16 @@ export function createExecutionsService(deps: {
     };
   }
 
+  async function scriptTheGameRuns(userId: string, name: string, gameData: PlayerData | undefined) {
+    const candidates = await scriptsRepo.listAutoExecuteByNameForUser(db, userId, name);
+    const script = candidates.find((candidate) => autoExecutesIn(candidate, gameData));
+    if (script) return script;
+    if (candidates.length > 0) throw new AppError(403, GAME_FETCH_ERRORS.otherGame);
+    // Only manual scripts carry the name, or none does (404, as for any key).
+    if (await scriptsRepo.findByNameForUser(db, userId, name)) throw new AppError(403, GAME_FETCH_ERRORS.manualScript);
+    return undefined;
+  }
+
   return {
     /**
      * `initiatedBy`: the admin running it on this user's game (the admin panel); `executionId`: the
@@ -241,13 +280,20 @@ export function createExecutionsService(deps: {
      * recorded as succeeded: Moonrelay's part, handing the code to the game that asked for it, is
      * done, and the game never reports how its own run went, so a queued record would stay pending
      * for ever. With `gameData` the call is also that game server's ping, and answers its commands.
+     *
+     * `gameOnly`: the caller may not read every script (a key without `scripts:read`, such as the
+     * integration key), so it gets the newest script of that name its game auto-executes; a name
+     * that only manual scripts or other games' scripts carry is refused (403) saying which, before
+     * anything is recorded or any command taken.
      */
     async scriptForGame(
       userId: string,
       name: string,
-      asking: { serverId?: string; gameData?: PlayerData },
+      asking: { serverId?: string; gameData?: PlayerData; gameOnly: boolean },
     ): Promise<ScriptForGame> {
-      const script = await scriptsRepo.findByNameForUser(db, userId, name);
+      const script = asking.gameOnly
+        ? await scriptTheGameRuns(userId, name, asking.gameData)
+        : await scriptsRepo.findByNameForUser(db, userId, name);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
       await syntax.assertValidSyntax(script.code);
       const commands = asking.gameData ? await game.ping(userId, asking.serverId, asking.gameData) : undefined;

@@ -33,6 +33,19 @@ export const scriptsRepo = {
       .executeTakeFirst();
   },
 
+  /** The auto-execute scripts of that name, newest first: the ones a game key may fetch by name. */
+  listAutoExecuteByNameForUser(db: Db, userId: string, name: string): Promise<ScriptRow[]> {
+    return db
+      .selectFrom('scripts')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('name', '=', name)
+      .where('isAutoExecute', '=', 1)
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id')
+      .execute();
+  },
+
   async insert(db: Db, row: ScriptRow): Promise<void> {
     await db.insertInto('scripts').values(row).execute();
   },
