@@ -78,14 +78,33 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditPageSchema = page(AuditEntrySchema, 'AuditPage');
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
+/**
+ * What the admin ran, as the Recent Executions list shows it after the target (spec sections 2
+ * and 3, `details`): the saved script's name when it was one, an excerpt of the code (as the audit
+ * entry keeps it) and the game server it went to when one was named. Keys that do not apply are
+ * left out, as in an audit entry's details.
+ */
+export const RecentExecutionDetailsSchema = z
+  .object({
+    script: z.string().optional(),
+    code: z.string(),
+    serverId: z.string().optional(),
+  })
+  .meta({ id: 'RecentExecutionDetails' });
+export type RecentExecutionDetails = z.infer<typeof RecentExecutionDetailsSchema>;
+
+/** Spec section 3's recent execution (id, createdAt, adminName, targetId, details), with the run's own fields. */
 export const RecentExecutionSchema = z
   .object({
     id: z.string(),
     userId: z.string(),
     userName: z.string(),
+    /** The user whose game (or sandbox) it ran on: the spec's name for userId. */
+    targetId: z.string(),
     /** The admin who ran it; the name is null once that account is gone ('Unknown Admin'). */
     adminId: z.string().nullable(),
     adminName: z.string().nullable(),
+    details: RecentExecutionDetailsSchema,
     scriptId: z.string().nullable(),
     scriptName: z.string().nullable(),
     target: ExecutionTargetSchema,

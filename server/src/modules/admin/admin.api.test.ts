@@ -141,6 +141,65 @@ describeEachEngine('admin API', (engine) => {
     const recent = await as(admin.token).get('/api/admin/recent-executions');
     expect(recent.status).toBe(200);
     expect(recent.body.items[0]).toMatchObject({ id, target: 'dry-run', status: 'succeeded', adminId: admin.user.id });
+    // The spec's recent execution (id, createdAt, adminName, targetId, details) beside the fields kept.
+    expect(recent.body.items[0]).toMatchObject({
+      adminName: admin.user.name,
+      targetId: user.user.id,
+      userId: user.user.id,
+      details: { code: 'print(workspace.Name)' },
+    });
+    // Neither a saved script nor a game server: the details name neither.
+    expect(Object.keys(recent.body.items[0].details)).toEqual(['code']);
+  });
+
+  it('names the saved script and the game server in the details, and cuts the code to an excerpt', async () => {
+    const user = await registerUser(server);
+    const saved = await server.call('POST', '/api/scripts', {
+      token: user.token,
+      body: { name: 'Saved tour', code: 'print("tour")' },
+    });
+    const id = crypto.randomUUID();
+    const longCode = `-- ${'x'.repeat(400)}`;
+    await server.app.database.db
+      .insertInto('executions')
+      .values({
+        id,
+        userId: user.user.id,
+        scriptId: saved.body.id,
+        target: 'game',
+        status: 'queued',
+        codeExcerpt: longCode,
+        output: '',
+        error: null,
+        limitHit: null,
+        durationMs: 0,
+        createdAt: new Date().toISOString(),
+        initiatedBy: admin.user.id,
+        serverId: 'job-7',
+      })
+      .execute();
+    const [item] = (await as(admin.token).get('/api/admin/recent-executions')).body.items;
+    expect(item).toMatchObject({ id, targetId: user.user.id, scriptName: 'Saved tour' });
+    expect(item.details).toEqual({ script: 'Saved tour', code: longCode.slice(0, 200), serverId: 'job-7' });
+  });
+
+  it("documents the spec's recent execution fields in the OpenAPI document", async () => {
+    const doc = (await server.call('GET', '/api/openapi.json')).body;
+    const schemas = doc.components.schemas;
+    const page = doc.paths['/api/admin/recent-executions'].get.responses['200'].content['application/json'].schema;
+    expect(page).toEqual({ $ref: '#/components/schemas/RecentExecutionPage' });
+    expect(schemas.RecentExecutionPage.properties.items.items).toEqual({
+      $ref: '#/components/schemas/RecentExecution',
+    });
+    expect(schemas.RecentExecution.required).toEqual(
+      expect.arrayContaining(['id', 'createdAt', 'adminName', 'targetId', 'details', 'userId']),
+    );
+    expect(schemas.RecentExecution.properties.details).toEqual({ $ref: '#/components/schemas/RecentExecutionDetails' });
+    expect(schemas.RecentExecutionDetails).toMatchObject({
+      type: 'object',
+      required: ['code'],
+      properties: { script: { type: 'string' }, code: { type: 'string' }, serverId: { type: 'string' } },
+    });
   });
 
   it("runs a script on the user's game and answers its output; audited with an excerpt", async () => {
@@ -165,6 +224,9 @@ describeEachEngine('admin API', (engine) => {
         userName: user.user.name,
         status: 'succeeded',
         output: 'from the admin\n',
+        adminName: admin.user.name,
+        targetId: user.user.id,
+        details: { code: 'print("from the admin")', serverId: 'adm-2' },
       });
     } finally {
       await game.stop();

@@ -5,6 +5,7 @@ import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
 import { EXECUTION_TARGETS } from '../../../../components/ExecutionOutput.tsx';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
+import { detailsText } from '../audit/AuditLogTab.tsx';
 import { ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 
@@ -49,7 +50,8 @@ export function RecentExecutionsTab({ executions, page, onPage }: Props) {
 const UNKNOWN_ADMIN = 'Unknown Admin';
 
 function ExecutionRow({ execution }: { execution: RecentExecution }) {
-  const what = execution.scriptName ?? execution.codeExcerpt.split('\n', 1)[0] ?? '';
+  // Written as the audit log writes its details, so the two lists read alike.
+  const details = detailsText(execution.details);
   const result = execution.error ?? execution.output;
   return (
     <Box as="li" px="4" py="3" borderBottomWidth="1px" data-testid="recent-execution">
@@ -64,8 +66,8 @@ function ExecutionRow({ execution }: { execution: RecentExecution }) {
           <Text fontSize="sm" color="fg.muted">
             on {execution.userName}
           </Text>
-          <Text fontSize="xs" color="fg.muted" fontFamily="mono" title={execution.userId}>
-            {execution.userId.slice(0, IDENTIFIER_DISPLAY_LENGTH)}
+          <Text fontSize="xs" color="fg.muted" fontFamily="mono" title={execution.targetId}>
+            {execution.targetId.slice(0, IDENTIFIER_DISPLAY_LENGTH)}
           </Text>
         </HStack>
         <HStack gap="2">
@@ -78,8 +80,15 @@ function ExecutionRow({ execution }: { execution: RecentExecution }) {
           </Text>
         </HStack>
       </HStack>
-      <Text fontSize="sm" fontFamily="mono" mt="1" truncate title={execution.codeExcerpt}>
-        {execution.scriptName ? `Script: ${what}` : what}
+      <Text
+        fontSize="sm"
+        fontFamily="mono"
+        mt="1"
+        truncate
+        title={execution.codeExcerpt}
+        data-testid="recent-execution-details"
+      >
+        {details}
       </Text>
       {result && (
         <Text

@@ -41,7 +41,10 @@ describe('the Recent Executions tab', () => {
               recentExecution({
                 id: 'exec-2',
                 adminName: null,
+                targetId: 'u3333333-4444',
+                userId: 'u3333333-4444',
                 scriptName: 'Fly Hack',
+                details: { script: 'Fly Hack', code: 'fly()', serverId: 'job-42' },
                 target: 'sandbox',
                 status: 'failed',
                 output: '',
@@ -61,10 +64,15 @@ describe('the Recent Executions tab', () => {
     expect(within(first!).getByText('on Grace Hopper')).toBeInTheDocument();
     // The admin's account is gone.
     expect(within(second!).getByTestId('recent-execution-admin')).toHaveTextContent('Unknown Admin');
+    // The spec's fields: the first 8 characters of the target user's id, and the details.
     expect(within(first!).getByText('u2222222')).toBeInTheDocument();
-    expect(within(first!).getByText('print("hello")')).toBeInTheDocument();
+    expect(within(second!).getByText('u3333333')).toHaveAttribute('title', 'u3333333-4444');
+    expect(within(first!).getByTestId('recent-execution-details')).toHaveTextContent(/^code: print\("hello"\)$/);
+    expect(within(second!).getByTestId('recent-execution-details')).toHaveTextContent(
+      detailsText({ script: 'Fly Hack', code: 'fly()', serverId: 'job-42' }),
+    );
+    expect(within(second!).getByText('script: Fly Hack · code: fly() · serverId: job-42')).toBeInTheDocument();
     expect(within(first!).getByTestId('recent-execution-result')).toHaveTextContent('hello');
-    expect(within(second!).getByText('Script: Fly Hack')).toBeInTheDocument();
     expect(within(second!).getByText('Sandbox')).toBeInTheDocument();
     expect(within(second!).getByText('failed')).toBeInTheDocument();
     expect(within(second!).getByText('attempt to call a nil value')).toBeInTheDocument();
