@@ -1,5 +1,5 @@
 import { NOTIFICATION_ERRORS, type NotificationDestinationKind } from '@moonrelay/contract/notifications';
-import { urlAllowed } from './outbound-http.ts';
+import { urlRefusal } from './outbound-http.ts';
 
 /** Where Discord serves webhooks; the operator can point it elsewhere (tests: a local fake). */
 export const DISCORD_WEBHOOK_ORIGINS_DEFAULT = [
@@ -43,10 +43,15 @@ export function checkDestinationUrl(
     };
   }
   if (url.username || url.password) return { error: NOTIFICATION_ERRORS.webhookUrlInvalid };
-  if (!urlAllowed(url, rules.allowedHosts)) {
+  const refusal = urlRefusal(url, rules.allowedHosts);
+  if (refusal !== null) {
+    // An https URL can only be refused for its host: say which range it is in (an IPv6 form
+    // carrying a refused IPv4 address names that address), not only that it is refused.
     return {
       error:
-        url.protocol === 'https:' ? NOTIFICATION_ERRORS.webhookUrlNotAllowed : NOTIFICATION_ERRORS.webhookUrlInvalid,
+        url.protocol === 'https:'
+          ? `${NOTIFICATION_ERRORS.webhookUrlNotAllowed}: ${refusal}`
+          : NOTIFICATION_ERRORS.webhookUrlInvalid,
     };
   }
   const hidden = url.pathname.length > 1 || url.search ? '/…' : '/';

@@ -41,19 +41,66 @@ export function cut(text: string, max: number): string {
 
 const length = (text: string) => Array.from(text).length;
 
+const ZERO_WIDTH_SPACE = '\u200b';
+
+/**
+ * Text as Discord shows it literally, not as markdown. Every text of an event goes through this: a
+ * console line, a script's or server's name, a player's name or display name, a ban reason, Roblox's
+ * error are the game's or a player's words (a line `[Verify your account](https://evil.example)`
+ * must not arrive as a link in the owner's channel), and Moonrelay's own words use no markdown.
+ * Discord reads a backslash before any punctuation as "this character, literally", so:
+ * - anywhere: `\ * _ ~ ` | [ ] <` (bold, italics, underline, strikethrough, code, spoilers, masked
+ *   links; `<` starts every mention, channel, role, timestamp, custom emoji and `<url>`);
+ * - at the start of a line: `# > - +` and the `.`/`)` of `1.` (headings, `-#` subtext, block quotes,
+ *   lists), which only mean something there;
+ * - `@everyone` and `@here` get a zero-width space after the `@`: with `allowed_mentions` they would
+ *   not ping, but should not even look like a mention;
+ * - links: Discord makes a bare `https://…` clickable by itself, and a plain URL has nothing the
+ *   escapes above touch, so a zero-width space goes between `:` and `//` (of any scheme). The link
+ *   reads the same, is not clickable, and copied and pasted it is not a working URL. (Inline code
+ *   would also stop the link, but nothing inside code can be escaped, so a backtick in the text
+ *   would end the code early and let the rest be read as markdown again.)
+ * Generic webhooks carry JSON, not markdown: they get the text as it was (webhookBody).
+ */
+export function escapeDiscordMarkdown(text: string): string {
+  return text
+    .replace(/[\\*_~`|[\]<]/g, '\\$&')
+    .replace(/^([ \t]*)([#>+-])/gm, '$1\\$2')
+    .replace(/^([ \t]*\d+)([.)])/gm, '$1\\$2')
+    .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
+    .replace(/@(everyone|here)/gi, `@${ZERO_WIDTH_SPACE}$1`);
+}
+
+/**
+ * Cuts escaped text. A cut between a backslash and the character it escapes would leave the
+ * backslash escaping the ellipsis instead (the text's own last character then lost from view): a
+ * dangling backslash goes too.
+ */
+function cutEscaped(escaped: string, max: number): string {
+  const cutText = cut(escaped, max);
+  if (cutText === escaped) return cutText;
+  const kept = cutText.slice(0, -ELLIPSIS.length);
+  const backslashes = /\\*$/.exec(kept)![0].length;
+  return backslashes % 2 === 1 ? kept.slice(0, -1) + ELLIPSIS : cutText;
+}
+
+/** Escaped, then cut: Discord's limits count what is sent. */
+const plain = (text: string, max: number) => cutEscaped(escapeDiscordMarkdown(text), max);
+
 /**
  * The message a Discord webhook receives: one embed, each part within its limit, and the whole
  * within 6,000 characters (fields go first, then the description is cut) — cut, never refused.
  */
 export function discordMessage(event: NotificationEvent, publicUrl: string | undefined) {
-  const title = cut(event.title, DISCORD_LIMITS.title);
+  const title = plain(event.title, DISCORD_LIMITS.title);
+  // Discord shows a footer as it is, without markdown: nothing to escape (and Moonrelay's words only).
   const footer = cut(`Moonrelay · ${event.kind} · ${event.id}`, DISCORD_LIMITS.footer);
   let fields = event.fields.slice(0, DISCORD_LIMITS.fields).map((field) => ({
-    name: cut(field.name || '-', DISCORD_LIMITS.fieldName),
-    value: cut(field.value || '-', DISCORD_LIMITS.fieldValue),
+    name: plain(field.name || '-', DISCORD_LIMITS.fieldName),
+    value: plain(field.value || '-', DISCORD_LIMITS.fieldValue),
     inline: true,
   }));
-  let description = cut(event.description, DISCORD_LIMITS.description);
+  let description = plain(event.description, DISCORD_LIMITS.description);
   const total = () =>
     length(title) +
     length(footer) +
@@ -61,9 +108,12 @@ export function discordMessage(event: NotificationEvent, publicUrl: string | und
     fields.reduce((n, f) => n + length(f.name) + length(f.value), 0);
   while (total() > DISCORD_LIMITS.total && fields.length > 0) fields = fields.slice(0, -1);
   if (total() > DISCORD_LIMITS.total)
-    description = cut(description, DISCORD_LIMITS.total - (total() - length(description)));
+    description = cutEscaped(description, DISCORD_LIMITS.total - (total() - length(description)));
   return {
     username: 'Moonrelay',
+    // Nobody is pinged by a notification, whatever its text says (embeds ping no one today; this
+    // keeps it so if a message ever gets content).
+    allowed_mentions: { parse: [] as string[] },
     embeds: [
       {
         title,

@@ -230,6 +230,35 @@ describeEachEngine('notifications API', (engine) => {
     expect(await list(token)).toHaveLength(NOTIFICATION_DESTINATIONS_PER_USER);
   });
 
+  it('refuses a webhook URL whose IPv6 address carries a refused IPv4 address, naming it', async () => {
+    const { token } = await registerUser(server);
+    const cases: [url: string, named: string][] = [
+      // The URL parser writes this one as [::7f00:1].
+      ['https://[::127.0.0.1]/x', '127.0.0.1'],
+      ['https://[64:ff9b::127.0.0.1]/x', '127.0.0.1'],
+      ['https://[64:ff9b::a9fe:a9fe]/x', '169.254.169.254'],
+      ['https://[::ffff:0:127.0.0.1]/x', '127.0.0.1'],
+      ['https://[2002:7f00:1::]/x', '127.0.0.1'],
+      ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x', 'Teredo'],
+    ];
+    for (const [url, named] of cases) {
+      const res = await create(token, { kind: 'webhook', name: 'W', url, events: ['run.failed'] });
+      expect(res.status, url).toBe(400);
+      expect(Object.keys(res.body), url).toEqual(['error']);
+      expect(res.body.error as string, url).toContain(NOTIFICATION_ERRORS.webhookUrlNotAllowed);
+      expect(res.body.error as string, url).toContain(named);
+    }
+    expect(await list(token)).toEqual([]);
+    // A public IPv4 address behind the NAT64 prefix is what DNS64 answers on an IPv6-only network.
+    const nat64 = await create(token, {
+      kind: 'webhook',
+      name: 'W',
+      url: 'https://[64:ff9b::93.184.215.14]/x',
+      events: ['run.failed'],
+    });
+    expect(nat64.status, nat64.text).toBe(200);
+  });
+
   it('signs generic deliveries so the receiver verifies them and refuses a replay', async () => {
     const { token } = await registerUser(server);
     const webhook = await newWebhook(token);
@@ -582,6 +611,40 @@ describeEachEngine('notifications API', (engine) => {
         }),
       }),
     ]);
+  });
+
+  it('sends a console line to Discord as plain text with no mentions, and raw to a signed webhook', async () => {
+    const { token, user } = await registerUser(server);
+    const hook = discordUrl();
+    const res = await create(token, { kind: 'discord', name: 'Ops', url: hook.url, events: ['console.error-burst'] });
+    expect(res.status, res.text).toBe(200);
+    await newWebhook(token, ['console.error-burst']);
+    const before = receiver.accepted.length;
+    const text = '[Verify your account](https://evil.example) @everyone <@123> **now**';
+    const ping = await server.call('POST', '/api/game/ping', {
+      body: {
+        key: user.apiKey,
+        serverId: 'srv_md_1',
+        console: { lines: [{ time: Date.now(), level: 'error', text, script: 'ServerScriptService.__init__' }] },
+      },
+    });
+    expect(ping.status, ping.text).toBe(200);
+    await server.call('GET', '/api/game/console', { token });
+    server.app.services.notificationSources.flush();
+    await discord.until(() => discord.hits.some((hit) => hit.webhookId === hook.id && hit.status === 204));
+    await receiver.until(() => receiver.accepted.length > before);
+
+    const sent = discord.hits.find((hit) => hit.webhookId === hook.id && hit.status === 204)!.body;
+    expect(sent.embeds[0].description).toBe(
+      'First, on srv\\_md\\_1 in ServerScriptService.\\_\\_init\\_\\_: ' +
+        '\\[Verify your account\\](https:\u200b//evil.example) @\u200beveryone \\<@123> \\*\\*now\\*\\*',
+    );
+    expect(sent.allowed_mentions).toEqual({ parse: [] });
+    expect(sent.embeds[0].fields).toContainEqual({ name: 'Server', value: 'srv\\_md\\_1', inline: true });
+
+    const signed = JSON.parse(receiver.accepted.at(-1)!.body);
+    expect(signed.description).toBe(`First, on srv_md_1 in ServerScriptService.__init__: ${text}`);
+    expect(signed.data.first).toMatchObject({ serverId: 'srv_md_1', text, script: 'ServerScriptService.__init__' });
   });
 
   it('keeps an event through a restart in the middle of its delivery, with the same event id', async () => {

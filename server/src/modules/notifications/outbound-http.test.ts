@@ -67,6 +67,13 @@ describe('outbound webhook requests', () => {
     ['link-local IPv6', 'fe80::1'],
     ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
     ['IPv4-mapped private (hex)', '::ffff:a00:1'],
+    ['IPv4-compatible loopback', '::7f00:1'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1'],
+    ['NAT64 loopback', '64:ff9b::7f00:1'],
+    ['NAT64 metadata', '64:ff9b::a9fe:a9fe'],
+    ['local-use NAT64', '64:ff9b:1::a00:1'],
+    ['6to4 loopback', '2002:7f00:1::'],
+    ['Teredo', '2001:0:4136:e378:8000:63bf:80ff:fffe'],
   ])('refuses a name resolving to a %s address without dialling it', async (_kind, address) => {
     const { network, dialled } = recordingNetwork({ 'hooks.example.com': ['93.184.215.14', address] });
     await expect(
@@ -80,6 +87,17 @@ describe('outbound webhook requests', () => {
     for (const url of ['http://hooks.example.com/x', 'https://10.0.0.1/x', 'https://[::1]/x', 'https://localhost/x'])
       await expect(postOutbound(network, new Set(), { url, headers: {}, body: '{}' })).rejects.toThrow(OutboundError);
     expect(dialled).toEqual([]);
+  });
+
+  it('dials a name resolving to a public IPv4 address behind the NAT64 prefix', async () => {
+    const { network, dialled } = recordingNetwork({ 'hooks.example.com': ['64:ff9b::5db8:d70e'] });
+    const answer = await postOutbound(network, new Set(), {
+      url: `https://hooks.example.com:${port}/ok`,
+      headers: {},
+      body: '{}',
+    });
+    expect(answer.status).toBe(200);
+    expect(dialled).toEqual([expect.objectContaining({ address: '64:ff9b::5db8:d70e' })]);
   });
 
   it('checks the address again at every attempt: a name that moved to a private address is refused', async () => {

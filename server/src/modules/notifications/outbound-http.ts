@@ -2,7 +2,7 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
-import { isBlockedAddress } from './blocked-addresses.ts';
+import { addressRefusal } from './blocked-addresses.ts';
 
 /** Limits of one delivery request (docs/decisions/035-notifications.md). */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -71,16 +71,23 @@ export const systemNetwork: OutboundNetwork = {
 export const hostOf = (url: URL) => url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 
 /**
- * Whether a URL may be used at all before anything is resolved: https, or http to a host on the
- * operator's allow-list; an address literal must not be a refused one unless allowed.
+ * Why a URL may not be used, before anything is resolved; null when it may. https, or http to a
+ * host on the operator's allow-list; an address literal must not be a refused one unless allowed.
  */
-export function urlAllowed(url: URL, allowedHosts: ReadonlySet<string>): boolean {
+export function urlRefusal(url: URL, allowedHosts: ReadonlySet<string>): string | null {
   const host = hostOf(url);
-  if (allowedHosts.has(host)) return url.protocol === 'https:' || url.protocol === 'http:';
-  if (url.protocol !== 'https:') return false;
-  if (net.isIP(host)) return !isBlockedAddress(host);
-  return host !== 'localhost' && !host.endsWith('.localhost');
+  if (allowedHosts.has(host))
+    return url.protocol === 'https:' || url.protocol === 'http:' ? null : `${url.protocol} is not http or https`;
+  if (url.protocol !== 'https:') return `${url.protocol} is not https`;
+  // The URL parser has already turned every IPv4 spelling (0x7f000001, 127.1) into dotted form.
+  if (net.isIP(host)) return addressRefusal(host);
+  // A name's trailing dot (the root) is still the same name: "localhost." is localhost.
+  const name = host.replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') ? `${host} names this host (loopback)` : null;
 }
+
+/** Whether a URL may be used at all before anything is resolved (see urlRefusal). */
+export const urlAllowed = (url: URL, allowedHosts: ReadonlySet<string>) => urlRefusal(url, allowedHosts) === null;
 
 /**
  * POSTs `body` to `url` without following redirects. The host is resolved and every address it
@@ -98,7 +105,8 @@ export async function postOutbound(
   } catch {
     throw new OutboundError('not a URL');
   }
-  if (!urlAllowed(url, allowedHosts)) throw new OutboundError('address not allowed');
+  const refused = urlRefusal(url, allowedHosts);
+  if (refused !== null) throw new OutboundError(`address not allowed: ${refused}`);
   const host = hostOf(url);
   let addresses: string[];
   try {
@@ -107,8 +115,13 @@ export async function postOutbound(
     throw new OutboundError(`could not resolve ${host}: ${(error as Error).message}`);
   }
   if (addresses.length === 0) throw new OutboundError(`could not resolve ${host}`);
-  if (!allowedHosts.has(host) && addresses.some(isBlockedAddress)) {
-    throw new OutboundError(`address not allowed: ${host} resolves to a loopback, private or metadata address`);
+  if (!allowedHosts.has(host)) {
+    // Every address is checked, not only the one dialled: the order a resolver answers in can change.
+    for (const address of addresses) {
+      const refusal = addressRefusal(address);
+      if (refusal !== null)
+        throw new OutboundError(`address not allowed: ${host} resolves to a refused address (${refusal})`);
+    }
   }
   const secure = url.protocol === 'https:';
   const started = Date.now();
