@@ -265,6 +265,9 @@ export function createServices(
     bus,
     logger,
     sessionRetentionDays: config.playerSessionRetentionDays,
+    recordsMax: config.playerRecordsMax,
+    recordsKeepDays: config.playerRecordsKeepDays,
+    notice: (userId, serverId, text, atMs) => consoleLines.notice(userId, serverId, text, atMs),
     isLive: async (userId, serverId) => {
       const server = await presence.get(userId, serverId);
       return server !== undefined && isLive(server, Date.now());

@@ -24,6 +24,14 @@ import {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * Player records an owner may have (2.5 times the 100,000 online one owner's fleet is built for,
+ * room for its turnover), and days a player may go unseen before their record is pruned
+ * (decision 036, "Limits").
+ */
+const PLAYER_RECORDS_MAX_DEFAULT = 250_000;
+const PLAYER_RECORDS_KEEP_DAYS_DEFAULT = 90;
+
 const emailList = z
   .string()
   .default('')
@@ -123,6 +131,8 @@ const EnvSchema = z.object({
     .min(1)
     .max(3650)
     .default(PLAYER_SESSION_RETENTION_DAYS_DEFAULT),
+  PLAYER_RECORDS_MAX: z.coerce.number().int().min(1).max(100_000_000).default(PLAYER_RECORDS_MAX_DEFAULT),
+  PLAYER_RECORDS_KEEP_DAYS: z.coerce.number().int().min(1).max(36_500).default(PLAYER_RECORDS_KEEP_DAYS_DEFAULT),
   CONSOLE_LINES_PER_SERVER: z.coerce.number().int().min(100).max(1_000_000).default(CONSOLE_KEEP_LINES_PER_SERVER),
   CONSOLE_LINES_PER_USER_PER_MINUTE: z.coerce
     .number()
@@ -228,6 +238,10 @@ export interface Config {
   console: { linesPerServer: number; userLinesPerMinute: number };
   /** Days a player's finished sessions are kept (their record and totals stay). */
   playerSessionRetentionDays: number;
+  /** Player records an owner may have; new players past it are not recorded (docs/protocol.md, "Roster"). */
+  playerRecordsMax: number;
+  /** Days a player may go unseen before their record is pruned (moderated players stay). */
+  playerRecordsKeepDays: number;
   /** Lua sandbox threads (default: one per core, at least 2) and how many runs may wait for one. */
   sandbox: { threads: number | undefined; maxQueue: number | undefined };
   /**
@@ -305,6 +319,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loaderTokenDays: e.LOADER_TOKEN_DAYS,
     console: { linesPerServer: e.CONSOLE_LINES_PER_SERVER, userLinesPerMinute: e.CONSOLE_LINES_PER_USER_PER_MINUTE },
     playerSessionRetentionDays: e.PLAYER_SESSION_RETENTION_DAYS,
+    playerRecordsMax: e.PLAYER_RECORDS_MAX,
+    playerRecordsKeepDays: e.PLAYER_RECORDS_KEEP_DAYS,
     sandbox: { threads: e.SANDBOX_THREADS, maxQueue: e.SANDBOX_MAX_QUEUE },
     openCloud: {
       baseUrl: e.ROBLOX_OPEN_CLOUD_URL,

@@ -255,6 +255,29 @@ export function createConsoleService(deps: {
       writer.queue(entry);
     },
 
+    /**
+     * Queues one line of Moonrelay's own (a warning, `own`) in a game server's console: something
+     * Moonrelay refused of the server's pings, said where its developer looks. Outside the account's
+     * budget, as the markers of lines lost are; callers keep such lines rare.
+     */
+    notice(userId: string, serverId: string, text: string, nowMs = Date.now()): void {
+      const at = iso(nowMs);
+      const row: LineFields = {
+        userId,
+        serverId,
+        time: at,
+        level: 'warning',
+        text: consoleText(text),
+        stack: null,
+        script: null,
+        own: 1,
+        executionId: null,
+        dropped: null,
+        receivedAt: at,
+      };
+      writer.queue({ userId, serverId, rows: [row], commandIds: [undefined] });
+    },
+
     /** Stores every line queued so far (tests wait on it; shutdown too). */
     flush: () => writer.flush(),
 

@@ -124,6 +124,8 @@ describeEachEngine('players: rosters from the pings, records, sessions', (engine
       db: server.app.database.db,
       logger: { info: () => {}, warn: () => {} },
       sessionRetentionDays: 90,
+      recordsMax: 100_000,
+      recordsKeepDays: 90,
       isLive: async () => true,
     });
     const t0 = Date.parse('2026-01-01T00:00:00.000Z');
@@ -150,6 +152,8 @@ describeEachEngine('players: rosters from the pings, records, sessions', (engine
       db: server.app.database.db,
       logger: { info: () => {}, warn: () => {} },
       sessionRetentionDays: 90,
+      recordsMax: 100_000,
+      recordsKeepDays: 90,
       isLive: async () => true,
     });
     const now = Date.now();
@@ -282,6 +286,9 @@ describeEachEngine('players: rosters from the pings, records, sessions', (engine
       db: server.app.database.db,
       logger: { info: () => {}, warn: () => {} },
       sessionRetentionDays: 90,
+      recordsMax: 100_000,
+      // Records outlive the sessions here: this test is about the sessions' own retention.
+      recordsKeepDays: 365,
       isLive: async (_userId, serverId) => live.has(serverId),
       now: () => clock,
     });

@@ -15,6 +15,12 @@ type Columns = Record<string, Kind>;
 const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /**
+ * The class of the transaction-scoped advisory locks on game servers ("MRgs" in ASCII), apart from
+ * other advisory locks of Moonrelay's (users.repo.ts uses "MRfa" as a single key).
+ */
+const SERVER_LOCK_CLASS = 0x4d526773;
+
+/**
  * A table of `rows` (arrays, in `columns` order) to select from, with `n` its position.
  * SQLite: json_each; PostgreSQL: jsonb_array_elements with ordinality.
  */
@@ -50,6 +56,12 @@ export interface StoredPlayer {
   displayName: string | null;
   accountAgeDays: number | null;
 }
+/** A player as the pruning walks them: by last seen, then owner and id. */
+export interface PruneCursor {
+  owner: string;
+  robloxUserId: string;
+  lastSeen: string;
+}
 export interface PlayerWrite {
   owner: string;
   robloxUserId: string;
@@ -59,6 +71,8 @@ export interface PlayerWrite {
   at: string;
   /** Sessions opened for them in this batch. */
   opened: number;
+  /** No record of theirs was found when the batch read them (a new player). */
+  created: boolean;
 }
 
 /** Whole seconds between two ISO times (0 when the clock went back). */
@@ -66,6 +80,9 @@ const secondsBetween = (from: string, to: string) =>
   Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
 
 export const rosterWrites = {
+  /** SQLite: one writer at a time, so nothing needs holding against another transaction. */
+  isSqlite,
+
   /** The open sessions of these servers. */
   async openOn(db: Db, servers: { owner: string; serverId: string }[]): Promise<OpenSession[]> {
     if (servers.length === 0) return [];
@@ -100,6 +117,166 @@ export const rosterWrites = {
       displayName: row.dn,
       accountAgeDays: row.age === null ? null : Number(row.age),
     }));
+  },
+
+  /**
+   * PostgreSQL: holds these servers until the transaction ends, so instances applying pings of one
+   * server at once take turns, and each counts the sessions the other opened (the limit of 700 a
+   * server). Locks are taken in key order, so two transactions never wait on each other for them.
+   * SQLite has one writer at a time already.
+   */
+  async lockServers(db: Db, servers: { owner: string; serverId: string }[]): Promise<void> {
+    if (servers.length === 0 || isSqlite(db)) return;
+    const source = rowsOf(
+      db,
+      { uid: 'text', sid: 'text' },
+      servers.map((s) => [s.owner, s.serverId]),
+    );
+    await sql`select pg_advisory_xact_lock(${sql.lit(SERVER_LOCK_CLASS)}, k.key)
+      from (select distinct hashtext(j.uid || chr(10) || j.sid) as key from ${source} j) k
+      order by k.key`.execute(db);
+  },
+
+  /** How many sessions are open on each of these servers (servers without any are left out). */
+  async openCounts(db: Db, servers: { owner: string; serverId: string }[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (servers.length === 0) return counts;
+    const source = rowsOf(
+      db,
+      { uid: 'text', sid: 'text' },
+      servers.map((s) => [s.owner, s.serverId]),
+    );
+    const { rows } = await sql<{ uid: string; sid: string; open: string | number }>`
+      select j.uid as uid, j.sid as sid,
+        (select count(*) from player_sessions s
+          where s.user_id = j.uid and s.server_id = j.sid and s.left_at is null) as open
+      from ${source} j`.execute(db);
+    for (const row of rows) counts.set(`${row.uid}\n${row.sid}`, Number(row.open));
+    return counts;
+  },
+
+  /** Which of these (player, server) pairs have an open session. */
+  async openAmong(db: Db, pairs: { owner: string; serverId: string; robloxUserId: string }[]): Promise<OpenSession[]> {
+    if (pairs.length === 0) return [];
+    const source = rowsOf(
+      db,
+      { uid: 'text', sid: 'text', rid: 'text' },
+      pairs.map((p) => [p.owner, p.serverId, p.robloxUserId]),
+    );
+    const { rows } = await sql<{ uid: string; sid: string; rid: string }>`
+      select s.user_id as uid, s.server_id as sid, s.roblox_user_id as rid
+      from ${source} j join player_sessions s
+        on s.user_id = j.uid and s.server_id = j.sid and s.roblox_user_id = j.rid and s.left_at is null`.execute(db);
+    return rows.map((row) => ({ owner: row.uid, serverId: row.sid, robloxUserId: row.rid }));
+  },
+
+  /**
+   * How many player records each of these owners has (PLAYER_RECORDS_MAX). On PostgreSQL the
+   * owners' count rows stay locked until the transaction ends, so instances recording new players
+   * of one owner take turns and each sees the other's. An owner without a count row (players
+   * written before the row existed) gets one, counted from their records.
+   */
+  async recordCounts(db: Db, owners: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (owners.length === 0) return counts;
+    const sorted = [...new Set(owners)].sort();
+    const lock = isSqlite(db) ? sql`` : sql`for update`;
+    const read = async (ids: string[]) => {
+      const source = rowsOf(
+        db,
+        { uid: 'text' },
+        ids.map((id) => [id]),
+      );
+      const { rows } = await sql<{ uid: string; records: string | number }>`
+        select user_id as uid, records from player_record_counts
+        where user_id in (select j.uid from ${source} j) order by user_id ${lock}`.execute(db);
+      for (const row of rows) counts.set(row.uid, Number(row.records));
+    };
+    await read(sorted);
+    const missing = sorted.filter((owner) => !counts.has(owner));
+    if (missing.length > 0) {
+      const source = rowsOf(
+        db,
+        { uid: 'text' },
+        missing.map((id) => [id]),
+      );
+      await sql`
+        insert into player_record_counts (user_id, records)
+        select j.uid, (select count(*) from players p where p.user_id = j.uid) from ${source} j
+        where true order by j.n
+        on conflict (user_id) do nothing`.execute(db);
+      await read(missing);
+    }
+    return counts;
+  },
+
+  /** Adds players recorded (or, negative, deleted) to their owners' counts. */
+  async addRecords(db: Db, changes: Map<string, number>): Promise<void> {
+    const rows = [...changes].filter(([, change]) => change !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (rows.length === 0) return;
+    const source = rowsOf(db, { uid: 'text', change: 'integer' }, rows);
+    await sql`
+      update player_record_counts set records = player_record_counts.records + j.change
+      from ${source} j where player_record_counts.user_id = j.uid`.execute(db);
+  },
+
+  /**
+   * Up to `limit` players not seen since `before`, from the longest unseen, after `after` (the last
+   * one a previous batch looked at): candidates for pruning, which `pruneRecords` checks again.
+   */
+  async unseenSince(db: Db, before: string, after: PruneCursor | undefined, limit: number): Promise<PruneCursor[]> {
+    const { rows } = await sql<{ uid: string; rid: string; seen: string }>`
+      select user_id as uid, roblox_user_id as rid, last_seen as seen from players
+      where last_seen < ${before}
+        ${after ? sql`and (last_seen, user_id, roblox_user_id) > (${after.lastSeen}, ${after.owner}, ${after.robloxUserId})` : sql``}
+      order by last_seen, user_id, roblox_user_id limit ${sql.lit(limit)}`.execute(db);
+    return rows.map((row) => ({ owner: row.uid, robloxUserId: row.rid, lastSeen: row.seen }));
+  },
+
+  /**
+   * Deletes the records of these players that are still unseen since `before`, not online, and
+   * have no moderation history and no ban in force on Roblox; with them their names and sessions,
+   * and their owners' counts go down. Answers how many went. The conditions are checked in the
+   * delete itself: a player who came back meanwhile (PostgreSQL waits for that transaction and
+   * checks the row again) stays.
+   */
+  async pruneRecords(db: Db, candidates: PruneCursor[], before: string): Promise<number> {
+    if (candidates.length === 0) return 0;
+    // The owners' counts first, as the roster takes them before players' rows (no lock cycle).
+    await rosterWrites.recordCounts(
+      db,
+      candidates.map((c) => c.owner),
+    );
+    const source = rowsOf(
+      db,
+      { uid: 'text', rid: 'text' },
+      [...candidates].sort(byPlayer).map((c) => [c.owner, c.robloxUserId]),
+    );
+    const { rows } = await sql<{ uid: string; rid: string }>`
+      delete from players
+      where (user_id, roblox_user_id) in (select j.uid, j.rid from ${source} j)
+        and last_seen < ${before}
+        and not exists (select 1 from player_sessions s where s.user_id = players.user_id
+          and s.roblox_user_id = players.roblox_user_id and s.left_at is null)
+        and not exists (select 1 from moderation_actions m where m.user_id = players.user_id
+          and m.roblox_user_id = players.roblox_user_id)
+        and not exists (select 1 from open_cloud_active_bans b where b.owner_id = players.user_id
+          and b.roblox_user_id = players.roblox_user_id)
+      returning user_id as uid, roblox_user_id as rid`.execute(db);
+    if (rows.length === 0) return 0;
+    const gone = rowsOf(
+      db,
+      { uid: 'text', rid: 'text' },
+      rows.map((row) => [row.uid, row.rid]),
+    );
+    await sql`delete from player_sessions
+      where (user_id, roblox_user_id) in (select j.uid, j.rid from ${gone} j)`.execute(db);
+    await sql`delete from player_names
+      where (user_id, roblox_user_id) in (select j.uid, j.rid from ${gone} j)`.execute(db);
+    const perOwner = new Map<string, number>();
+    for (const row of rows) perOwner.set(row.uid, (perOwner.get(row.uid) ?? 0) - 1);
+    await rosterWrites.addRecords(db, perOwner);
+    return rows.length;
   },
 
   /**
@@ -172,9 +349,14 @@ export const rosterWrites = {
 
   /**
    * Creates or updates player records (names, account age, last seen, sessions opened), and notes
-   * each name seen. Callers pass only players that are new or changed.
+   * each name seen. Callers pass only players that are new or changed. Answers how many records
+   * each owner gained: on PostgreSQL as the database saw it (a record another instance pruned
+   * after this batch read it is created again, and counted), on SQLite from `created` (one
+   * writer: what the batch read still holds).
    */
-  async writePlayers(db: Db, writes: PlayerWrite[], newNames: PlayerWrite[]): Promise<void> {
+  async writePlayers(db: Db, writes: PlayerWrite[], newNames: PlayerWrite[]): Promise<Map<string, number>> {
+    const created = new Map<string, number>();
+    const names = new Map(newNames.map((w) => [`${w.owner}\n${w.robloxUserId}`, w]));
     if (writes.length > 0) {
       const source = rowsOf(
         db,
@@ -203,7 +385,7 @@ export const rosterWrites = {
             w.opened,
           ]),
       );
-      await sql`
+      const { rows } = await sql`
         insert into players (user_id, roblox_user_id, name, name_key, display_name, display_name_key,
           account_age_days, first_seen, last_seen, sessions)
         select j.uid, j.rid, j.name, j.nkey, j.dn, j.dkey, j.age, j.at, j.at, j.opened
@@ -213,19 +395,35 @@ export const rosterWrites = {
           display_name = excluded.display_name, display_name_key = excluded.display_name_key,
           account_age_days = coalesce(excluded.account_age_days, players.account_age_days),
           last_seen = case when players.last_seen < excluded.last_seen then excluded.last_seen else players.last_seen end,
-          sessions = players.sessions + excluded.sessions`.execute(db);
+          sessions = players.sessions + excluded.sessions
+        ${isSqlite(db) ? sql`` : sql`returning user_id as uid, roblox_user_id as rid, (xmax = 0) as created`}`.execute(
+        db,
+      );
+      if (isSqlite(db)) {
+        for (const write of writes) if (write.created) created.set(write.owner, (created.get(write.owner) ?? 0) + 1);
+      } else {
+        const byKey = new Map(writes.map((w) => [`${w.owner}\n${w.robloxUserId}`, w]));
+        for (const row of rows as { uid: string; rid: string; created: boolean }[]) {
+          if (!row.created) continue;
+          created.set(row.uid, (created.get(row.uid) ?? 0) + 1);
+          // A record made afresh keeps its name among the names seen, also when the batch took it for known.
+          const key = `${row.uid}\n${row.rid}`;
+          if (!names.has(key)) names.set(key, byKey.get(key)!);
+        }
+      }
     }
-    if (newNames.length > 0) {
+    if (names.size > 0) {
       const source = rowsOf(
         db,
         { uid: 'text', rid: 'text', name: 'text', dn: 'text', at: 'text' },
-        [...newNames].sort(byPlayer).map((w) => [w.owner, w.robloxUserId, w.name, w.displayName ?? '', w.at]),
+        [...names.values()].sort(byPlayer).map((w) => [w.owner, w.robloxUserId, w.name, w.displayName ?? '', w.at]),
       );
       await sql`
         insert into player_names (user_id, roblox_user_id, name, display_name, first_seen)
         select j.uid, j.rid, j.name, j.dn, j.at from ${source} j where true order by j.n
         on conflict do nothing`.execute(db);
     }
+    return created;
   },
 };
 

@@ -1,9 +1,11 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ROSTER_MAX_PLAYERS } from '@moonrelay/contract/constants';
 import type { RosterPlayer, RosterReport } from '@moonrelay/contract/players';
 import { inTransaction, type Db } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
 import { playersRepo } from './players.repo.ts';
-import { rosterWrites, type PlayerWrite } from './roster-writes.ts';
+import { rosterWrites, type PlayerWrite, type PruneCursor } from './roster-writes.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,13 +20,30 @@ const OWNERS_PER_QUERY = 500;
 const MAX_BATCH_PLAYERS = 4_000;
 /** Servers whose sessions one statement ends (a sweep after a restart can find thousands). */
 const SERVERS_PER_END = 500;
+/** Player records one pruning transaction looks at (and deletes at most). */
+const PRUNE_BATCH = 500;
+/** A game server's console hears of each kind of refusal at most once in this long. */
+export const ROSTER_NOTICE_INTERVAL_MS = 10 * 60_000;
+
+/** What became of a report's players that were not taken (docs/protocol.md, "Roster"). */
+export interface RosterOutcome {
+  /** Joins not opened: the server already had ROSTER_MAX_PLAYERS open sessions. */
+  dropped: number;
+  /** New players not recorded (no record, no session): the owner has PLAYER_RECORDS_MAX records. */
+  notRecorded: number;
+  /** Each refusal in words, naming the limit (also when the console was not told again). */
+  notices: string[];
+}
 
 interface Pending {
   userId: string;
   serverId: string;
   report: RosterReport;
   at: string;
-  resolve(): void;
+  atMs: number;
+  /** Filled while its batch is written; reset when the batch is tried again. */
+  outcome: { dropped: number; notRecorded: number };
+  resolve(outcome: RosterOutcome): void;
   reject(error: unknown): void;
 }
 
@@ -60,6 +79,27 @@ function rounds(batch: Pending[]): Pending[][] {
   return result;
 }
 
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
+/** The refusals in a game developer's words, each naming its limit. */
+const droppedJoins = (count: number) =>
+  `${plural(count, 'join was', 'joins were')} dropped: Moonrelay already has ${ROSTER_MAX_PLAYERS} players online ` +
+  `on this server, the most a Roblox server holds (ROSTER_MAX_PLAYERS). Joins past it are not recorded; ` +
+  `the next whole roster sets this server's players afresh. Said at most every 10 minutes per server.`;
+const notRecordedPlayers = (count: number, max: number, keepDays: number) =>
+  `Players are no longer being recorded: this account has reached PLAYER_RECORDS_MAX ` +
+  `(${max.toLocaleString('en-US')} player records), so ${plural(count, 'new player was', 'new players were')} ` +
+  `not recorded nor shown online. Players recorded before are still followed. Room comes back as records ` +
+  `of players unseen for PLAYER_RECORDS_KEEP_DAYS (${keepDays} days) are pruned, or when the server's ` +
+  `operator raises PLAYER_RECORDS_MAX. Said at most every 10 minutes per server.`;
+
+/** By owner, then server id: the order servers are held in. */
+function byServer(a: { owner: string; serverId: string }, b: { owner: string; serverId: string }): number {
+  if (a.owner !== b.owner) return a.owner < b.owner ? -1 : 1;
+  return a.serverId < b.serverId ? -1 : a.serverId > b.serverId ? 1 : 0;
+}
+
 /** By owner, then player id: the order rows are written (and locked) in. */
 function byPlayer(a: { owner: string; robloxUserId: string }, b: { owner: string; robloxUserId: string }): number {
   if (a.owner !== b.owner) return a.owner < b.owner ? -1 : 1;
@@ -85,11 +125,22 @@ const START_GRACE_MS = 60_000;
  * whole roster ends the sessions of players no longer in it. A player's record is written only when
  * they are new, their names or account age changed, or a session of theirs was opened. A server that stops pinging ends its players' sessions at its last
  * ping.
+ *
+ * Limits (decision 036, "Limits"): a server holds at most ROSTER_MAX_PLAYERS open sessions and an
+ * owner at most `recordsMax` player records; what a report brings past them is not taken, said in
+ * its outcome and, at most every ROSTER_NOTICE_INTERVAL_MS per server, in the game's console.
+ * Records of players unseen for `recordsKeepDays` are pruned by the minutely sweep.
  */
 export function createRoster(deps: {
   db: Db;
   logger: Pick<Logger, 'warn' | 'info'>;
   sessionRetentionDays: number;
+  /** Player records an owner may have (PLAYER_RECORDS_MAX); new players past it are not recorded. */
+  recordsMax: number;
+  /** Days a player may go unseen before their record is pruned (PLAYER_RECORDS_KEEP_DAYS). */
+  recordsKeepDays: number;
+  /** Writes one line of Moonrelay's into a game server's console (the console service's `notice`). */
+  notice?(userId: string, serverId: string, text: string, atMs: number): void;
   /** Where `players:changed` goes (the owner's screens); none in tools that only read. */
   bus?: EventBus;
   /** Whether the owner's server pinged within the connection window (presence). */
@@ -99,9 +150,11 @@ export function createRoster(deps: {
   maxBatchPlayers?: number;
 }) {
   const { db, logger } = deps;
-  const now = deps.now ?? Date.now;
+  // Read at each call, not captured: a clock set for the whole process (tests fake Date) reaches it.
+  const now = deps.now ?? (() => Date.now());
   const startedAt = now();
   const maxBatchPlayers = deps.maxBatchPlayers ?? MAX_BATCH_PLAYERS;
+  const { recordsMax, recordsKeepDays } = deps;
 
   // Screens hear of changes once a second per user at most: a fleet's joins are one event, not one each.
   const changedUsers = new Set<string>();
@@ -127,11 +180,13 @@ export function createRoster(deps: {
    * next one (one transaction, a few set-based statements for all of them), so a restart storm costs
    * a commit per batch instead of per ping. The promise settles when its batch is committed (or has
    * failed): a ping is answered only once its roster is stored, and the game sends the changes of a
-   * ping that failed again with its next one, so a crash between batches loses nothing.
+   * ping that failed again with its next one, so a crash between batches loses nothing. It answers
+   * what the limits kept out of the report.
    */
-  function apply(userId: string, serverId: string, report: RosterReport, atMs: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      queue.push({ userId, serverId, report, at: iso(atMs), resolve, reject });
+  function apply(userId: string, serverId: string, report: RosterReport, atMs: number): Promise<RosterOutcome> {
+    return new Promise<RosterOutcome>((resolve, reject) => {
+      const outcome = { dropped: 0, notRecorded: 0 };
+      queue.push({ userId, serverId, report, at: iso(atMs), atMs, outcome, resolve, reject });
       if (!draining) {
         draining = true;
         // After the pings already read this turn of the event loop, so they join the first batch.
@@ -148,7 +203,7 @@ export function createRoster(deps: {
         stats.reports += batch.length;
         try {
           await writeBatch(batch);
-          for (const item of batch) item.resolve();
+          for (const item of batch) settle(item);
         } catch (error) {
           if (batch.length === 1) {
             batch[0]!.reject(error);
@@ -159,7 +214,7 @@ export function createRoster(deps: {
           for (const item of batch) {
             try {
               await writeBatch([item]);
-              item.resolve();
+              settle(item);
             } catch (itemError) {
               item.reject(itemError);
             }
@@ -171,7 +226,33 @@ export function createRoster(deps: {
     }
   }
 
+  // When each game server's console was last told of a refusal, by owner, server and kind.
+  const noticed = new Map<string, number>();
+
+  /** Answers a stored report with what was refused of it, and tells the game's console (rarely). */
+  function settle(item: Pending): void {
+    const { dropped, notRecorded } = item.outcome;
+    const notices: string[] = [];
+    const tell = (kind: string, text: string) => {
+      notices.push(text);
+      const key = `${item.userId}\n${item.serverId}\n${kind}`;
+      const last = noticed.get(key);
+      if (last !== undefined && item.atMs - last < ROSTER_NOTICE_INTERVAL_MS && item.atMs >= last) return;
+      noticed.set(key, item.atMs);
+      logger.warn({ userId: item.userId, serverId: item.serverId, dropped, notRecorded }, `roster refused: ${kind}`);
+      try {
+        deps.notice?.(item.userId, item.serverId, text, item.atMs);
+      } catch (error) {
+        logger.warn({ err: error }, 'roster notice not written');
+      }
+    };
+    if (dropped > 0) tell('server full', droppedJoins(dropped));
+    if (notRecorded > 0) tell('records full', notRecordedPlayers(notRecorded, recordsMax, recordsKeepDays));
+    item.resolve({ dropped, notRecorded, notices });
+  }
+
   async function writeBatch(batch: Pending[]): Promise<void> {
+    for (const item of batch) item.outcome = { dropped: 0, notRecorded: 0 };
     const touched = await inTransaction(db, async (trx) => {
       const owners = new Set<string>();
       for (const round of rounds(batch)) {
@@ -182,8 +263,25 @@ export function createRoster(deps: {
     for (const owner of touched) changed(owner);
   }
 
-  /** Applies one report per server at most; answers the owners whose players changed. */
+  /**
+   * Applies one report per server at most; answers the owners whose players changed.
+   *
+   * The limits (decision 036, "Limits"): a server holds at most ROSTER_MAX_PLAYERS open sessions,
+   * so joins that would pass it are dropped, in the report's order (the players already on the
+   * server stay); an owner holds at most `recordsMax` player records, so a player new to them is
+   * not recorded (nor put online) once it is reached, while players recorded before are followed
+   * as ever. On PostgreSQL the round holds its servers (advisory locks) and the counts of owners
+   * with new players (row locks) until the commit, so instances cannot both take the last room.
+   * Locks go servers, then counts, then players' rows, each in key order, in every transaction
+   * that takes them (the pruning takes counts, then players).
+   */
   async function applyRound(trx: Db, round: Pending[]): Promise<string[]> {
+    const bringing = round.filter((item) => item.report.players || item.report.joined?.length);
+    await rosterWrites.lockServers(
+      trx,
+      bringing.map((item) => ({ owner: item.userId, serverId: item.serverId })).sort(byServer),
+    );
+
     const openNow = new Map<string, Set<string>>();
     const whole = round.filter((item) => item.report.players);
     for (const open of await rosterWrites.openOn(
@@ -196,7 +294,8 @@ export function createRoster(deps: {
       openNow.set(key, ids);
     }
 
-    const arrivals: { item: Pending; player: RosterPlayer; id: string; alreadyOpen: boolean }[] = [];
+    type Arrival = { item: Pending; player: RosterPlayer; id: string; alreadyOpen: boolean };
+    const arrivals: Arrival[] = [];
     const departures: { owner: string; serverId: string; robloxUserId: string; at: string }[] = [];
     for (const item of round) {
       const { report } = item;
@@ -222,11 +321,91 @@ export function createRoster(deps: {
       }
     }
 
+    // The arriving players' records; the counts of owners with someone new, held from here on.
+    const stored = new Map<string, { name: string; displayName: string | null; accountAgeDays: number | null }>();
+    const readStored = async (ids: { owner: string; robloxUserId: string }[]) => {
+      for (const row of await rosterWrites.players(trx, ids.sort(byPlayer))) {
+        stored.set(playerKey(row.owner, row.robloxUserId), row);
+      }
+    };
+    const arriving = new Map<string, { owner: string; robloxUserId: string }>();
+    for (const arrival of arrivals) {
+      arriving.set(playerKey(arrival.item.userId, arrival.id), {
+        owner: arrival.item.userId,
+        robloxUserId: arrival.id,
+      });
+    }
+    await readStored([...arriving.values()]);
+    const unknown = [...arriving].filter(([key]) => !stored.has(key)).map(([, id]) => id);
+    const records = await rosterWrites.recordCounts(
+      trx,
+      unknown.map((id) => id.owner),
+    );
+    // Another instance may have recorded some of them while this one waited for the counts.
+    if (unknown.length > 0 && !rosterWrites.isSqlite(trx)) await readStored(unknown);
+
     const ended = await rosterWrites.endSessions(trx, departures.sort(byPlayer));
     await rosterWrites.addStays(trx, ended);
+
+    // Room on each server that had joins, now that this round's leaves are out. A whole roster
+    // alone needs no count: it ends everyone not in it and holds at most ROSTER_MAX_PLAYERS itself.
+    const joining = round.filter((item) => item.report.joined?.length);
+    const openCount = await rosterWrites.openCounts(
+      trx,
+      joining.map((item) => ({ owner: item.userId, serverId: item.serverId })),
+    );
+    const alsoOpen = new Set(
+      (
+        await rosterWrites.openAmong(
+          trx,
+          arrivals
+            .filter((arrival) => !arrival.alreadyOpen && !arrival.item.report.players)
+            .map((arrival) => ({
+              owner: arrival.item.userId,
+              serverId: arrival.item.serverId,
+              robloxUserId: arrival.id,
+            })),
+        )
+      ).map((open) => `${serverKey(open.owner, open.serverId)}\n${open.robloxUserId}`),
+    );
+    const room = new Map<string, number>();
+    for (const [owner, count] of records) room.set(owner, recordsMax - count);
+    const slots = new Map<Pending, number>();
+    for (const item of round) {
+      const open = openCount.get(serverKey(item.userId, item.serverId)) ?? 0;
+      slots.set(item, item.report.joined?.length ? ROSTER_MAX_PLAYERS - open : Infinity);
+    }
+    const admittedNew = new Set<string>();
+    const taken: Arrival[] = [];
+    // Arrivals are in the order of the round's reports, each report's players in its own order.
+    for (const arrival of arrivals) {
+      const { item } = arrival;
+      if (arrival.alreadyOpen || alsoOpen.has(`${serverKey(item.userId, item.serverId)}\n${arrival.id}`)) {
+        taken.push({ ...arrival, alreadyOpen: true });
+        continue;
+      }
+      const free = slots.get(item)!;
+      if (free <= 0) {
+        item.outcome.dropped += 1;
+        continue;
+      }
+      const key = playerKey(item.userId, arrival.id);
+      if (!stored.has(key) && !admittedNew.has(key)) {
+        const left = room.get(item.userId) ?? 0;
+        if (left <= 0) {
+          item.outcome.notRecorded += 1;
+          continue;
+        }
+        room.set(item.userId, left - 1);
+        admittedNew.add(key);
+      }
+      slots.set(item, free - 1);
+      taken.push(arrival);
+    }
+
     const opened = await rosterWrites.openSessions(
       trx,
-      arrivals
+      taken
         .filter((arrival) => !arrival.alreadyOpen)
         .map((arrival) => ({
           owner: arrival.item.userId,
@@ -244,15 +423,11 @@ export function createRoster(deps: {
 
     // Records are written only when new, changed, or a session opened; a player's last report wins.
     const latest = new Map<string, { item: Pending; player: RosterPlayer; id: string }>();
-    for (const arrival of arrivals) latest.set(playerKey(arrival.item.userId, arrival.id), arrival);
-    const stored = new Map<string, { name: string; displayName: string | null; accountAgeDays: number | null }>();
-    const lookups = [...latest.values()].map((arrival) => ({ owner: arrival.item.userId, robloxUserId: arrival.id }));
-    for (const row of await rosterWrites.players(trx, lookups.sort(byPlayer))) {
-      stored.set(playerKey(row.owner, row.robloxUserId), row);
-    }
+    for (const arrival of taken) latest.set(playerKey(arrival.item.userId, arrival.id), arrival);
     const writes: PlayerWrite[] = [];
     const newNames: PlayerWrite[] = [];
     for (const [key, { item, player, id }] of latest) {
+      const before = stored.get(key);
       const write: PlayerWrite = {
         owner: item.userId,
         robloxUserId: id,
@@ -261,14 +436,14 @@ export function createRoster(deps: {
         accountAgeDays: player.accountAgeDays ?? null,
         at: item.at,
         opened: openedPer.get(key) ?? 0,
+        created: !before,
       };
-      const before = stored.get(key);
       const renamed = !before || before.name !== write.name || before.displayName !== write.displayName;
       const aged = write.accountAgeDays !== null && before?.accountAgeDays !== write.accountAgeDays;
       if (renamed) newNames.push(write);
       if (renamed || aged || write.opened > 0) writes.push(write);
     }
-    await rosterWrites.writePlayers(trx, writes, newNames);
+    await rosterWrites.addRecords(trx, await rosterWrites.writePlayers(trx, writes, newNames));
 
     return [...new Set([...opened, ...ended].map((session) => session.owner))];
   }
@@ -315,10 +490,33 @@ export function createRoster(deps: {
   }
 
   /**
-   * Ends the sessions of servers that are not live (their going was missed: the process stopped, or
-   * presence was lost with Redis) and prunes sessions past the retention. Runs every minute.
+   * Deletes the records of players not seen for `recordsKeepDays` (with their names and sessions),
+   * a batch to a transaction from the longest unseen, the event loop free between batches. Players
+   * online, with a moderation history or with a ban in force on Roblox stay (moderation acts on a
+   * record, and its history is kept for good). Every instance runs it; batches that meet delete
+   * what the rule says once, and the counts follow what was deleted. Answers how many went.
    */
-  async function sweep(): Promise<{ ended: number; pruned: number }> {
+  async function pruneRecords(nowMs: number, batchSize = PRUNE_BATCH): Promise<number> {
+    const before = iso(nowMs - recordsKeepDays * DAY_MS);
+    let after: PruneCursor | undefined;
+    let pruned = 0;
+    for (;;) {
+      const candidates = await rosterWrites.unseenSince(db, before, after, batchSize);
+      if (candidates.length > 0) {
+        pruned += await inTransaction(db, (trx) => rosterWrites.pruneRecords(trx, candidates, before));
+      }
+      if (candidates.length < batchSize) return pruned;
+      after = candidates.at(-1);
+      await yieldToEventLoop();
+    }
+  }
+
+  /**
+   * Ends the sessions of servers that are not live (their going was missed: the process stopped, or
+   * presence was lost with Redis), prunes sessions past the retention and records of players unseen
+   * past theirs. Runs every minute.
+   */
+  async function sweep(): Promise<{ ended: number; pruned: number; prunedPlayers: number }> {
     const nowMs = now();
     let ended = 0;
     if (nowMs - startedAt >= START_GRACE_MS) {
@@ -331,11 +529,15 @@ export function createRoster(deps: {
       }
     }
     const pruned = await playersRepo.pruneSessions(db, iso(nowMs - deps.sessionRetentionDays * DAY_MS));
-    if (ended > 0 || pruned > 0) logger.info({ ended, pruned }, 'player sessions swept');
-    return { ended, pruned };
+    const prunedPlayers = await pruneRecords(nowMs);
+    for (const [key, at] of noticed) if (Math.abs(nowMs - at) >= ROSTER_NOTICE_INTERVAL_MS) noticed.delete(key);
+    if (ended > 0 || pruned > 0 || prunedPlayers > 0) {
+      logger.info({ ended, pruned, prunedPlayers }, 'player sessions swept');
+    }
+    return { ended, pruned, prunedPlayers };
   }
 
-  return { apply, serverGone, serversGone, sweep, stats: () => ({ ...stats }) };
+  return { apply, serverGone, serversGone, sweep, pruneRecords, stats: () => ({ ...stats }) };
 }
 
 export type Roster = ReturnType<typeof createRoster>;
