@@ -77,9 +77,10 @@ local MIN_PING_GAP = 0.25
 -- The longest Retry-After honoured: a broken header must not silence a game for a day.
 local MAX_RETRY_AFTER = 600
 -- The Console's limits (docs/protocol.md): lines and bytes (of text, stack and script name, plus a
--- little for each line's other fields) a ping carries at most; lines waiting at most, the oldest
--- dropped and counted past it; and the bytes kept of a line's text and of an error's stack, so that
--- with the "... (truncated)" note they stay within the 2,000 and 4,000 characters Moonrelay keeps.
+-- little for each line's other fields) a ping carries at most; lines waiting at most, past which the
+-- oldest plain output is dropped and counted (warnings and errors only once nothing else is left);
+-- and the bytes kept of a line's text and of an error's stack, so that with the "... (truncated)"
+-- note they stay within the 2,000 and 4,000 characters Moonrelay keeps.
 local CONSOLE_LINES_PER_PING = 200
 local CONSOLE_BYTES_PER_PING = 32 * 1024
 local CONSOLE_LINE_OVERHEAD = 100
@@ -417,12 +418,19 @@ end
 -- LogService.MessageOut hears every print, warning and error of every script here (its messages
 -- are the lines); ScriptContext.Error adds an error's stack and script. Lines wait in a queue that
 -- the pings empty, CONSOLE_LINES_PER_PING at a time; a game that logs faster than that loses its
--- oldest lines, and the next ping says how many. Nothing here prints or warns, and each listener
+-- oldest plain output first, so the warning or error that started a flood still reaches the console,
+-- and the next ping says how many were lost. Nothing here prints or warns, and each listener
 -- swallows its own failures: a line about a line would log another line, for ever.
 
+-- The waiting lines by position, oldest at consoleFirst: a line dropped to make room leaves a hole.
 local consoleQueue = {}
 local consoleFirst, consoleLast = 1, 0
 local consoleDropped = 0
+-- The positions of the waiting lines of each kind, oldest first: plain output (output and info),
+-- and the warnings and errors kept in preference to it. Dropping the oldest of a kind is then as
+-- cheap as dropping the oldest line was, however many of the other kind wait before it.
+local plainAt, plainFirst, plainLast = {}, 1, 0
+local keptAt, keptFirst, keptLast = {}, 1, 0
 -- Lines handed to a ping that has not been answered yet (they no longer take part in pairing).
 local consoleSent = setmetatable({}, { __mode = "k" })
 -- The last errors seen from one signal and not yet from the other: { line, from }.
@@ -455,15 +463,48 @@ local function consoleText(text, maxBytes)
 end
 
 local function queuedLines()
-  return consoleLast - consoleFirst + 1
+  return (plainLast - plainFirst + 1) + (keptLast - keptFirst + 1)
 end
 
--- Past CONSOLE_BUFFER_LINES the oldest lines go, counted for the next ping to report.
+local function isKept(line)
+  return line.level == "warning" or line.level == "error"
+end
+
+-- Past CONSOLE_BUFFER_LINES lines go, counted for the next ping to report: the oldest plain output,
+-- or, when only warnings and errors wait, the oldest of those.
 local function trimQueue()
   while queuedLines() > CONSOLE_BUFFER_LINES do
-    consoleQueue[consoleFirst] = nil
-    consoleFirst = consoleFirst + 1
+    local at
+    if plainFirst <= plainLast then
+      at = plainAt[plainFirst]
+      plainAt[plainFirst] = nil
+      plainFirst = plainFirst + 1
+    else
+      at = keptAt[keptFirst]
+      keptAt[keptFirst] = nil
+      keptFirst = keptFirst + 1
+    end
+    consoleQueue[at] = nil
     consoleDropped = consoleDropped + 1
+  end
+end
+
+-- Files the line at position `at` under its kind: at the newest end, or (a line put back) the oldest.
+local function fileLine(line, at, asOldest)
+  if isKept(line) then
+    if asOldest then
+      keptFirst = keptFirst - 1
+      keptAt[keptFirst] = at
+    else
+      keptLast = keptLast + 1
+      keptAt[keptLast] = at
+    end
+  elseif asOldest then
+    plainFirst = plainFirst - 1
+    plainAt[plainFirst] = at
+  else
+    plainLast = plainLast + 1
+    plainAt[plainLast] = at
   end
 end
 
@@ -477,6 +518,7 @@ local function queueLine(level, message)
   end
   consoleLast = consoleLast + 1
   consoleQueue[consoleLast] = line
+  fileLine(line, consoleLast, false)
   trimQueue()
   return line
 end
@@ -558,27 +600,42 @@ local function takeConsoleBatch()
   local bytes = 0
   while consoleFirst <= consoleLast and #lines < CONSOLE_LINES_PER_PING do
     local line = consoleQueue[consoleFirst]
-    local size = lineBytes(line)
-    if #lines > 0 and bytes + size > CONSOLE_BYTES_PER_PING then
-      break
+    if line == nil then
+      -- The hole of a dropped line: passed once, as the line would have been.
+      consoleFirst = consoleFirst + 1
+    else
+      local size = lineBytes(line)
+      if #lines > 0 and bytes + size > CONSOLE_BYTES_PER_PING then
+        break
+      end
+      consoleQueue[consoleFirst] = nil
+      consoleFirst = consoleFirst + 1
+      -- The oldest waiting line is the oldest of its kind too.
+      if isKept(line) then
+        keptAt[keptFirst] = nil
+        keptFirst = keptFirst + 1
+      else
+        plainAt[plainFirst] = nil
+        plainFirst = plainFirst + 1
+      end
+      consoleSent[line] = true
+      bytes = bytes + size
+      table.insert(lines, line)
     end
-    consoleQueue[consoleFirst] = nil
-    consoleFirst = consoleFirst + 1
-    consoleSent[line] = true
-    bytes = bytes + size
-    table.insert(lines, line)
   end
   local dropped = consoleDropped
   consoleDropped = 0
   return lines, dropped
 end
 
--- A ping that failed on the way: its lines go back in front (the oldest again dropped past the cap).
+-- A ping that failed on the way: its lines go back in front (dropped again past the cap, plain first).
 local function consoleReturned(lines, dropped)
   for index = #lines, 1, -1 do
+    local line = lines[index]
     consoleFirst = consoleFirst - 1
-    consoleQueue[consoleFirst] = lines[index]
-    consoleSent[lines[index]] = nil
+    consoleQueue[consoleFirst] = line
+    fileLine(line, consoleFirst, true)
+    consoleSent[line] = nil
   end
   consoleDropped = consoleDropped + dropped
   trimQueue()

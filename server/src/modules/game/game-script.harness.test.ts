@@ -316,6 +316,66 @@ describeEachEngine('the served game script in an emulated game, against the real
     expect(await onlineIds()).toEqual([1001, 1003, 1004]);
   });
 
+  it('a flood keeps the error that started it: an error and 2,000 prints in one frame, the next ping carries the error', async () => {
+    const jobId = 'job-flood';
+    const flooded = await startGame({ jobId, player: player(1) });
+    interface Line {
+      level: string;
+      text: string;
+      stack?: string;
+      script?: string;
+      own?: boolean;
+    }
+    const pingBodiesFrom = (from: number) =>
+      flooded.requests
+        .slice(from)
+        .filter((request) => request.url.endsWith('/api/game/ping'))
+        .map((request) => JSON.parse(request.body) as { console?: { lines: Line[]; dropped?: number } });
+    // Nothing waits before the flood: its own "Connected" line has gone up.
+    await flooded.waitFor(
+      () => pingBodiesFrom(0).some((body) => body.console?.lines.some((line) => line.text === '[Moonrelay] Connected')),
+      'the Connected line sent up',
+    );
+    const from = flooded.requests.length;
+    const pingBodies = () => pingBodiesFrom(from);
+    const isFlood = (line: Line) => line.text.startsWith('flood ');
+    // One frame: the error ends its own thread, the 2,000 prints follow before anything yields.
+    flooded.run(
+      'task.spawn(function() error("the flood starts here") end)\nfor i = 1, 2000 do print("flood " .. i) end',
+      'ServerScriptService.Flood',
+    );
+    const next = await flooded.waitFor(
+      () => pingBodies().find((body) => body.console?.lines.some(isFlood)),
+      'the next ping with the flood',
+      10_000,
+    );
+    // The error comes first, with its stack and script; the oldest prints made room for it.
+    const lines = next.console!.lines.filter((line) => !line.own);
+    expect(lines[0]).toMatchObject({
+      level: 'error',
+      text: 'ServerScriptService.Flood:1: the flood starts here',
+      script: 'ServerScriptService.Flood',
+    });
+    expect(lines.slice(1, 4).map((line) => line.text)).toEqual(['flood 1002', 'flood 1003', 'flood 1004']);
+    expect(next.console!.dropped).toBe(1001);
+
+    // The rest follows on the next pings: the newest 999 prints, the 1,001 before them counted.
+    await flooded.waitFor(
+      () => pingBodies().some((body) => body.console?.lines.some((line) => line.text === 'flood 2000')),
+      'the last print sent up',
+      10_000,
+    );
+    const sent = pingBodies().flatMap((body) => body.console?.lines ?? []);
+    expect(sent.filter(isFlood).map((line) => line.text)).toEqual(
+      Array.from({ length: 999 }, (_, i) => `flood ${1002 + i}`),
+    );
+    expect(pingBodies().reduce((sum, body) => sum + (body.console?.dropped ?? 0), 0)).toBe(1001);
+    // And Moonrelay keeps it: the Console's errors show it.
+    await expect
+      .poll(async () => (await call('GET', `/api/game/console?serverId=${jobId}&level=error`)).body.lines)
+      .toEqual([expect.objectContaining({ text: 'ServerScriptService.Flood:1: the flood starts here' })]);
+  });
+
   it('binary output comes back at once, cut to the result budget, each invalid byte shown as "?"', async () => {
     const jobId = 'job-binary';
     await startGame({ jobId, player: player(1) });

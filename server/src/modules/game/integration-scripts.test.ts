@@ -572,6 +572,34 @@ describe('the integration script in an emulated game, against a fake server', ()
       for (const ping of fake.pings) expect(ping.body.console?.lines?.length ?? 0).toBeLessThanOrEqual(200);
     });
 
+    it('floods: plain output is dropped before warnings and errors, which go only once nothing else is left', async () => {
+      const game = await connectedGame();
+      // 300 prints, then 900 warnings: the oldest 200 prints make room, the order of the rest is kept.
+      game.run(
+        'for i = 1, 300 do print("print " .. i) end\nfor i = 1, 900 do warn("warning " .. i) end',
+        'ServerScriptService.Mixed',
+      );
+      await game.waitFor(() => gameLines().some((line) => line.text === 'warning 900'), 'the mixed flood', 10_000);
+      const texts = (from: number, count: number, prefix: string) =>
+        Array.from({ length: count }, (_, i) => `${prefix} ${from + i}`);
+      expect(gameLines().map((line) => line.text)).toEqual([...texts(201, 100, 'print'), ...texts(1, 900, 'warning')]);
+      expect(reportedDrops()).toBe(200);
+      // All warnings: the oldest warnings go; a print logged while they fill the buffer goes first.
+      const sentBefore = gameLines().length;
+      game.run(
+        'for i = 1, 1200 do warn("alarm " .. i) end\nfor i = 1, 50 do print("late " .. i) end',
+        'ServerScriptService.Alarms',
+      );
+      await game.waitFor(() => gameLines().some((line) => line.text === 'alarm 1200'), 'the alarms', 10_000);
+      expect(
+        gameLines()
+          .slice(sentBefore)
+          .map((line) => line.text),
+      ).toEqual(texts(201, 1000, 'alarm'));
+      expect(reportedDrops()).toBe(200 + 250);
+      for (const ping of fake.pings) expect(ping.body.console?.lines?.length ?? 0).toBeLessThanOrEqual(200);
+    });
+
     it('keeps a ping within 32 KB of lines however long they are, cutting each line to fit 2,000 bytes', async () => {
       const game = await connectedGame();
       game.run(
