@@ -1,16 +1,44 @@
 import { Center, Spinner } from '@chakra-ui/react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { OIDC_CALLBACK_PATH } from '@moonrelay/contract/constants';
 import { SignInScreen } from '../features/auth/components/SignInScreen.tsx';
 import { useSession } from '../lib/session.ts';
+import { useSudoPrompt } from '../lib/sudo.ts';
 import { Providers } from './providers.tsx';
 import { AuthCallbackPage } from './routes/AuthCallbackPage.tsx';
 
 // Everything behind sign-in loads on demand, so the sign-in screen's first load stays small.
 const SignedInApp = lazy(() => import('./SignedInApp.tsx'));
+const SudoLayer = lazy(() => import('./SudoLayer.tsx'));
+
+/**
+ * "Confirm it is you", for any protected change of a signed-in user (Settings, the dashboard, the
+ * link finished at /auth/callback). Its code loads the first time a change asks for it.
+ */
+function SudoGate() {
+  const asked = useSudoPrompt((state) => state.prompt !== null);
+  const [loaded, setLoaded] = useState(false);
+  if (asked && !loaded) setLoaded(true);
+  if (!loaded) return null;
+  return (
+    <Suspense fallback={null}>
+      <SudoLayer />
+    </Suspense>
+  );
+}
 
 function Screens() {
+  const token = useSession((state) => state.token);
+  return (
+    <>
+      <Screen />
+      {token && <SudoGate />}
+    </>
+  );
+}
+
+function Screen() {
   const token = useSession((state) => state.token);
   const { pathname } = useLocation();
   // The identity provider's return, signed in (linking from Settings) or not (signing in).

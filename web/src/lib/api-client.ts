@@ -1,9 +1,19 @@
+import type { SudoMethod, SudoRequired } from '@moonrelay/contract/sessions';
+import { SUDO_CANCELLED_MESSAGE } from './notices.ts';
 import { useSession } from './session.ts';
+import { proofCount, waitForSudo } from './sudo.ts';
+
+// Plain values, not the contract's schemas: this module is in the sign-in screen's first load, which
+// stays without zod (docs/decisions/041). The types keep them in step with the contract.
+const SUDO_REQUIRED: SudoRequired['code'] = 'sudo_required';
+const SUDO_METHODS: readonly string[] = ['password', 'code', 'passkey', 'sign-in'] satisfies SudoMethod[];
 
 /**
  * The one HTTP client (spec section 7): JSON bodies, the stored token as Bearer, credentials
  * included. A non-OK answer raises an ApiError whose message is "status: body text" (section 8).
- * No toasts or redirects here: the query cache and the screens decide what a failure means.
+ * No toasts or redirects here: the query cache and the screens decide what a failure means. The one
+ * answer it acts on is a protected change's 403 `sudo_required`: the call waits for the user to
+ * confirm it is them (lib/sudo.ts) and is sent again, so no screen needs code of its own for it.
  */
 export class ApiError extends Error {
   constructor(
@@ -16,12 +26,37 @@ export class ApiError extends Error {
 
   /** The server's `{ "error": "..." }` text, when the body is one. */
   get serverMessage(): string | undefined {
+    const { error } = this.body;
+    return typeof error === 'string' ? error : undefined;
+  }
+
+  /** A 403 asking for a proof from the last 10 minutes: the ways this account can give one. */
+  get sudoMethods(): SudoMethod[] | undefined {
+    if (this.status !== 403) return undefined;
+    const { code, methods } = this.body;
+    if (code !== SUDO_REQUIRED || !Array.isArray(methods)) return undefined;
+    return methods.filter((method): method is SudoMethod => SUDO_METHODS.includes(method as string));
+  }
+
+  private get body(): Record<string, unknown> {
     try {
-      const parsed = JSON.parse(this.bodyText) as { error?: unknown };
-      return typeof parsed.error === 'string' ? parsed.error : undefined;
+      const parsed: unknown = JSON.parse(this.bodyText);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
     } catch {
-      return undefined;
+      // Not JSON (a proxy's HTML page, say): no message or code to read.
+      return {};
     }
+  }
+}
+
+/**
+ * A protected change whose confirmation the user cancelled. A 403 like the server's, with a
+ * message of its own, so every screen's `messageOf` tells what happened.
+ */
+export class SudoCancelledError extends ApiError {
+  constructor() {
+    super(403, JSON.stringify({ error: SUDO_CANCELLED_MESSAGE }));
+    this.name = 'SudoCancelledError';
   }
 }
 
@@ -43,6 +78,9 @@ export function dropSignedInRequests(): void {
   signedInRequests = new AbortController();
 }
 
+/** Logout is under way in this tab: the session's end is its doing, not news to report. */
+export const isSigningOut = (): boolean => signingOut;
+
 /** Logout is over (the token is forgotten): requests go out again. */
 export function signedOut(): void {
   signingOut = false;
@@ -57,9 +95,10 @@ export async function apiRequest<T>(
   method: string,
   path: string,
   body?: unknown,
-  options: { idempotent?: boolean; logout?: boolean } = {},
+  options: { idempotent?: boolean; logout?: boolean; afterProof?: boolean } = {},
 ): Promise<T> {
   const token = useSession.getState().token;
+  const proofsBefore = proofCount();
   if (token && signingOut && !options.logout) throw new DOMException('Signing out', 'AbortError');
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -74,7 +113,16 @@ export async function apiRequest<T>(
   });
   if (!response.ok) {
     const text = await response.text();
-    throw new ApiError(response.status, text || response.statusText);
+    const error = new ApiError(response.status, text || response.statusText);
+    const methods = token ? error.sudoMethods : undefined;
+    // Asked once per call: a second refusal after a proof is the server's to explain.
+    if (methods && !options.afterProof) {
+      // A proof made while this call was out covers it too (several calls met the 403 together).
+      if (proofCount() === proofsBefore) await waitForSudo(methods, () => new SudoCancelledError());
+      // The 403 ran nothing, so sending the call again (with a new Idempotency-Key) repeats nothing.
+      return apiRequest<T>(method, path, body, { ...options, afterProof: true });
+    }
+    throw error;
   }
   return (await response.json()) as T;
 }
@@ -82,4 +130,12 @@ export async function apiRequest<T>(
 /** The server's message for a failed call, or the fallback text of the spec's toast. */
 export function messageOf(error: unknown, fallback: string): string {
   return (error instanceof ApiError && error.serverMessage) || fallback;
+}
+
+/**
+ * The spec's fixed text for a failed action, unless the user cancelled confirming it is them: then
+ * "nothing was changed", which says what happened and that trying again will ask again.
+ */
+export function cancelledOr(error: unknown, fallback: string): string {
+  return error instanceof SudoCancelledError ? SUDO_CANCELLED_MESSAGE : fallback;
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { io } from 'socket.io-client';
 import { FakeSocket } from '../test/fake-socket.ts';
 import { signInAs } from '../test/fixtures.ts';
+import { queryClient } from './query-client.ts';
+import { SESSION_ENDED_NOTICE } from './notices.ts';
 import { useSession } from './session.ts';
 import { closeLiveSocket, liveSocketFor, useLiveSocketState } from './socket.ts';
 
@@ -56,5 +58,26 @@ describe('the live socket', () => {
     expect(second).not.toBe(first);
     expect(sockets[0]!.disconnect).toHaveBeenCalled();
     expect(io).toHaveBeenLastCalledWith({ path: '/socket.io', auth: { token: 'mrs_other' } });
+  });
+
+  it('signs out at once, saying so, when the server closes the socket (its session ended elsewhere)', () => {
+    liveSocketFor(useSession.getState().token!);
+    const [socket] = sockets as [FakeSocket];
+    socket.serverSends('connect');
+    queryClient.setQueryData(['/api/user'], useSession.getState().user);
+    socket.serverSends('disconnect', 'io server disconnect');
+    expect(useSession.getState().token).toBeNull();
+    expect(useSession.getState().endedNotice).toBe(SESSION_ENDED_NOTICE);
+    expect(queryClient.getQueryData(['/api/user'])).toBeUndefined();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('keeps the session through a dropped connection (socket.io-client reconnects by itself)', () => {
+    liveSocketFor(useSession.getState().token!);
+    const [socket] = sockets as [FakeSocket];
+    socket.serverSends('connect');
+    socket.serverSends('disconnect', 'transport close');
+    expect(useSession.getState().token).not.toBeNull();
+    expect(useSession.getState().endedNotice).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { create } from 'zustand';
 import { SOCKET_PATH } from '@moonrelay/contract/constants';
 import type { ClientToServerEvents, ServerToClientEvents } from '@moonrelay/contract/events';
+import { sessionEnded } from './query-client.ts';
 import { useSession } from './session.ts';
 
 /**
@@ -28,7 +29,13 @@ export function liveSocketFor(token: string): LiveSocket {
   closeLiveSocket();
   const socket: LiveSocket = io({ path: SOCKET_PATH, auth: { token } });
   socket.on('connect', () => useLiveSocketState.setState({ connected: true }));
-  socket.on('disconnect', () => useLiveSocketState.setState({ connected: false }));
+  socket.on('disconnect', (reason) => {
+    useLiveSocketState.setState({ connected: false });
+    // The server closes a dashboard socket itself only when its session ended: signed out from
+    // another device, a password change, the account deleted, expiry (decisions 014 and 044). It
+    // does so at once, so this tab signs out now rather than at its next request's 401.
+    if (reason === 'io server disconnect' && useSession.getState().token === token) sessionEnded();
+  });
   current = { token, socket };
   return socket;
 }

@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router-dom';
+import { TWO_FACTOR } from '@moonrelay/contract/messages';
 import { useSession } from '../../lib/session.ts';
 import { signInAs, testUser } from '../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../test/render.tsx';
@@ -60,6 +62,53 @@ describe('/auth/callback', () => {
     expect(localStorage.getItem('token')).toBe('mrs_new');
     // The attempt is spent: this tab would refuse the same answer again.
     expect(sessionStorage.getItem('oidcFlow')).toBeNull();
+  });
+
+  it('an account with two-factor sign-in answers a challenge: the code step, then the session', async () => {
+    keepFlow('st4te');
+    const sent: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/auth/google': () => ({
+          body: { twoFactorRequired: true, methods: ['totp', 'passkey'], challenge: 'ch4llenge' },
+        }),
+        'POST /api/auth/login/two-factor': (body) => {
+          sent.push(body);
+          return (body as { code: string }).code === '123456'
+            ? { body: { token: 'mrs_2fa', user } }
+            : { status: 401, body: { error: TWO_FACTOR.wrongCode } };
+        },
+      }),
+    );
+    renderCallback('code=c0de&state=st4te');
+    const code = await screen.findByLabelText(TWO_FACTOR.stepCode);
+    expect(screen.getByRole('button', { name: TWO_FACTOR.stepUsePasskey })).toBeInTheDocument();
+    expect(useSession.getState().token).toBeNull();
+    await userEvent.type(code, '000000{Enter}');
+    expect(await screen.findByText(TWO_FACTOR.wrongCode)).toBeInTheDocument();
+    await userEvent.clear(code);
+    await userEvent.type(code, '123456{Enter}');
+    await landedOn('/dashboard');
+    expect(sent).toEqual([
+      { challenge: 'ch4llenge', code: '000000' },
+      { challenge: 'ch4llenge', code: '123456' },
+    ]);
+    expect(useSession.getState().token).toBe('mrs_2fa');
+  });
+
+  it('Back from the two-factor step returns to the sign-in screen without a session', async () => {
+    keepFlow('st4te');
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/auth/google': () => ({ body: { twoFactorRequired: true, methods: ['totp'], challenge: 'c' } }),
+      }),
+    );
+    renderCallback('code=c0de&state=st4te');
+    await userEvent.click(await screen.findByRole('button', { name: TWO_FACTOR.stepBack }));
+    await landedOn('/');
+    expect(useSession.getState().token).toBeNull();
   });
 
   it.each([

@@ -1,10 +1,11 @@
 import { Card, Center, HStack, Spinner, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
+import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useLinkGoogle } from '../../features/account/api/google-link.ts';
 import { authProvidersQuery, useGoogleSignIn } from '../../features/auth/api/google.ts';
 import { SignInScreen } from '../../features/auth/components/SignInScreen.tsx';
-import { ApiError, messageOf } from '../../lib/api-client.ts';
+import { ApiError, cancelledOr, messageOf } from '../../lib/api-client.ts';
 import { callbackUrl, peekFlow, takeFlow } from '../../lib/oidc-flow.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { useSession } from '../../lib/session.ts';
@@ -14,7 +15,9 @@ import { notify } from '../../lib/toaster.tsx';
  * /auth/callback, where the identity provider sends the browser back (spec sections 2, 7 and 8).
  * It reads code, state and error; the answer counts only if its state is the one this tab kept
  * when it left (lib/oidc-flow.ts). A sign-in exchanges the code for a session and goes to the
- * dashboard; a link attempt (started from Settings) links the identity and goes back to Settings.
+ * dashboard, or, for an account with two-factor sign-in, for a challenge: the same code or passkey
+ * step as after a password, then the session. A link attempt (started from Settings) links the
+ * identity and goes back to Settings.
  */
 export function AuthCallbackPage() {
   const navigate = useNavigate();
@@ -24,6 +27,7 @@ export function AuthCallbackPage() {
   // Read, not taken, while rendering: the effect below takes it, once.
   const [linking] = useState(() => peekFlow()?.purpose === 'link' && Boolean(useSession.getState().token));
   const handled = useRef(false);
+  const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const name = queryClient.getQueryData(authProvidersQuery().queryKey)?.google.name ?? 'Google';
 
   useEffect(() => {
@@ -41,7 +45,7 @@ export function AuthCallbackPage() {
         // A conflict needs the user to act (sign in with the password first, say): say which.
         error instanceof ApiError && error.status === 409
           ? messageOf(error, '')
-          : `Failed to authenticate with ${name}. Please try again.`,
+          : cancelledOr(error, `Failed to authenticate with ${name}. Please try again.`),
       );
 
     const error = params.get('error');
@@ -66,8 +70,12 @@ export function AuthCallbackPage() {
           navigate('/settings', { replace: true });
           notify({ title: `${name} Account Linked`, description: `You can now sign in with ${name}.` });
         } else {
-          const { token, user } = await googleSignIn.mutateAsync(input);
-          useSession.getState().signIn(token, user);
+          const answer = await googleSignIn.mutateAsync(input);
+          if ('twoFactorRequired' in answer) {
+            setChallenge(answer);
+            return;
+          }
+          useSession.getState().signIn(answer.token, answer.user);
           navigate('/dashboard', { replace: true });
         }
       } catch (failure) {
@@ -77,6 +85,9 @@ export function AuthCallbackPage() {
     // Runs once per visit (the ref survives StrictMode's second run): the provider's answer is single-use.
   }, []);
 
+  if (challenge) {
+    return <SignInScreen twoFactor={{ challenge, onBack: () => navigate('/', { replace: true }) }} />;
+  }
   if (!linking) return <SignInScreen googleExchanging />;
   return (
     <Center minH="100vh" p="6" bg="bg.subtle">

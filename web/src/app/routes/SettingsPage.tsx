@@ -11,12 +11,17 @@ import { GoogleAccountCard } from '../../features/account/components/GoogleAccou
 import { PreferencesCard } from '../../features/account/components/PreferencesCard.tsx';
 import { ProfileCard } from '../../features/account/components/ProfileCard.tsx';
 import { PasskeysCard } from '../../features/account/components/PasskeysCard.tsx';
+import { PasswordCard } from '../../features/account/components/PasswordCard.tsx';
+import { SessionsCard } from '../../features/account/components/SessionsCard.tsx';
 import { TwoFactorCard } from '../../features/account/components/TwoFactorCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 
-/** Settings (spec section 2): profile, API key, scoped API keys, notifications, the Roblox Open Cloud key, preferences and account deletion. */
+/**
+ * Settings (spec section 2): profile, password, two-factor sign-in, passkeys, signed-in sessions, API
+ * key, scoped API keys, notifications, the Roblox Open Cloud key, preferences and account deletion.
+ */
 export default function SettingsPage() {
   const current = useCurrentUser();
   const storedUser = useSession((state) => state.user);
@@ -39,8 +44,10 @@ export default function SettingsPage() {
       {user ? (
         <>
           <ProfileCard user={user} />
+          <PasswordCard />
           <TwoFactorCard />
           <PasskeysCard />
+          <SessionsCard />
           <GoogleAccountCard />
           <ApiKeyCard apiKey={user.apiKey} />
           <ApiKeysCard />

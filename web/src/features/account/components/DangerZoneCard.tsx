@@ -2,6 +2,7 @@ import { Button, Card, List, Stack, Text } from '@chakra-ui/react';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { cancelledOr } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useDeleteAccount } from '../api/delete-account.ts';
 
@@ -22,8 +23,12 @@ export function DangerZoneCard() {
     // before per-call callbacks would run.
     try {
       await deleteAccount.mutateAsync();
-    } catch {
-      notify({ type: 'error', title: 'Error', description: 'Failed to delete account. Please try again.' });
+    } catch (error) {
+      notify({
+        type: 'error',
+        title: 'Error',
+        description: cancelledOr(error, 'Failed to delete account. Please try again.'),
+      });
       return;
     }
     notify({ title: 'Account Deleted', description: 'Your account and all of its data have been deleted.' });

@@ -1,6 +1,7 @@
 import { Card, Field, Input, Stack } from '@chakra-ui/react';
 import type { User } from '@moonrelay/contract/auth';
 import { formatDate } from '../../../lib/format.ts';
+import { EmailChangeForm } from './EmailChangeForm.tsx';
 
 function ReadOnlyField({ label, value }: { label: string; value: string }) {
   return (
@@ -11,7 +12,7 @@ function ReadOnlyField({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The account's details; nothing here can be edited (spec section 5). */
+/** The account's details, read-only (spec section 5); the email changes through its own small form. */
 export function ProfileCard({ user }: { user: User }) {
   return (
     <Card.Root>
@@ -23,6 +24,7 @@ export function ProfileCard({ user }: { user: User }) {
         <Stack gap="4">
           <ReadOnlyField label="Name" value={user.name} />
           <ReadOnlyField label="Email" value={user.email} />
+          <EmailChangeForm current={user.email} />
           {user.googleId !== null && <ReadOnlyField label="Google ID" value={user.googleId} />}
           <ReadOnlyField label="Account created" value={formatDate(user.createdAt)} />
         </Stack>

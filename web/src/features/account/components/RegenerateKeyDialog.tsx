@@ -1,6 +1,7 @@
 import { Text } from '@chakra-ui/react';
 import { useState, type ReactElement } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { cancelledOr } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRegenerateKey } from '../api/regenerate-key.ts';
 
@@ -22,8 +23,12 @@ export function RegenerateKeyDialog({ trigger }: { trigger: ReactElement }) {
         });
       },
       // The dialog stays open so the user can try again or cancel.
-      onError: () =>
-        notify({ type: 'error', title: 'Error', description: 'Failed to regenerate API key. Please try again.' }),
+      onError: (error) =>
+        notify({
+          type: 'error',
+          title: 'Error',
+          description: cancelledOr(error, 'Failed to regenerate API key. Please try again.'),
+        }),
     });
 
   return (

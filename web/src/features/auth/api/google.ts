@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { AuthProviders, AuthResponse, OidcCallbackRequest, OidcStartResponse } from '@moonrelay/contract/auth';
+import type { AuthProviders, OidcCallbackRequest, OidcStartResponse } from '@moonrelay/contract/auth';
+import type { LoginResponse } from '@moonrelay/contract/two-factor';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { callbackUrl } from '../../../lib/oidc-flow.ts';
 
@@ -18,7 +19,11 @@ export const startGoogleSignIn = () =>
 
 export const useStartGoogleSignIn = () => useMutation({ mutationFn: startGoogleSignIn });
 
-/** The code exchange: the provider's code and state go to the server, a session comes back. */
-export const googleSignIn = (input: OidcCallbackRequest) => apiRequest<AuthResponse>('POST', '/api/auth/google', input);
+/**
+ * The code exchange: the provider's code and state go to the server, a session comes back, or a
+ * challenge for the second factor when the account has one (as a password login answers).
+ */
+export const googleSignIn = (input: OidcCallbackRequest) =>
+  apiRequest<LoginResponse>('POST', '/api/auth/google', input);
 
 export const useGoogleSignIn = () => useMutation({ mutationFn: googleSignIn });

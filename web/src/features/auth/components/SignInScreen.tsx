@@ -1,20 +1,34 @@
-import { Box, Card, Heading, Separator, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Alert, Box, Card, Heading, Separator, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import type { AuthResponse } from '@moonrelay/contract/auth';
+import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
 import { useSession } from '../../../lib/session.ts';
 import { GoogleButton } from './GoogleButton.tsx';
 import { LoginForm } from './LoginForm.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
+import { TwoFactorStep } from './TwoFactorStep.tsx';
 import { preloadSignInChecks } from '../forms/sign-in-resolvers.ts';
+
+/** Said over the forms when the session ended elsewhere (another device, a password change, expiry). */
+export const SIGNED_OUT_DETAIL =
+  'This session was ended from another device or by a password change, or it expired. Sign in again.';
 
 /**
  * The signed-out screen, shown for every path without a stored token (spec section 2).
  * `googleExchanging`: /auth/callback is exchanging the provider's code; its buttons say so.
+ * `twoFactor`: the provider's sign-in answered a challenge; its step replaces the forms.
  */
-export function SignInScreen({ googleExchanging = false }: { googleExchanging?: boolean }) {
+export function SignInScreen({
+  googleExchanging = false,
+  twoFactor,
+}: {
+  googleExchanging?: boolean;
+  twoFactor?: { challenge: TwoFactorChallenge; onBack: () => void };
+}) {
   const navigate = useNavigate();
+  const endedNotice = useSession((state) => state.endedNotice);
   // The form checks load once the screen is up and the browser is idle: off the first paint's
   // path, yet in place before anyone has typed a name and a password.
   useEffect(() => {
@@ -41,32 +55,50 @@ export function SignInScreen({ googleExchanging = false }: { googleExchanging?: 
           </Text>
         </Card.Header>
         <Card.Body>
-          <Tabs.Root defaultValue="login" variant="enclosed" fitted lazyMount>
-            <Tabs.List>
-              {/* Each tab is a tab stop of its own (not only the selected one, as arrow-key tabs
+          {endedNotice && !twoFactor && (
+            <Alert.Root status="info" mb="4" data-testid="signed-out-notice">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>{endedNotice}</Alert.Title>
+                <Alert.Description>{SIGNED_OUT_DETAIL}</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+          {twoFactor ? (
+            <TwoFactorStep
+              challenge={twoFactor.challenge.challenge}
+              methods={twoFactor.challenge.methods}
+              onSignedIn={signedIn}
+              onBack={twoFactor.onBack}
+            />
+          ) : (
+            <Tabs.Root defaultValue="login" variant="enclosed" fitted lazyMount>
+              <Tabs.List>
+                {/* Each tab is a tab stop of its own (not only the selected one, as arrow-key tabs
                   have): people who only know Tab must find Register. */}
-              <Tabs.Trigger value="login" tabIndex={0}>
-                Login
-              </Tabs.Trigger>
-              <Tabs.Trigger value="register" tabIndex={0}>
-                Register
-              </Tabs.Trigger>
-            </Tabs.List>
-            <Tabs.Content value="login">
-              <Stack gap="4">
-                <GoogleButton exchanging={googleExchanging} />
-                <Separator />
-                <LoginForm onSignedIn={signedIn} />
-              </Stack>
-            </Tabs.Content>
-            <Tabs.Content value="register">
-              <Stack gap="4">
-                <GoogleButton exchanging={googleExchanging} />
-                <Separator />
-                <RegisterForm onSignedIn={signedIn} />
-              </Stack>
-            </Tabs.Content>
-          </Tabs.Root>
+                <Tabs.Trigger value="login" tabIndex={0}>
+                  Login
+                </Tabs.Trigger>
+                <Tabs.Trigger value="register" tabIndex={0}>
+                  Register
+                </Tabs.Trigger>
+              </Tabs.List>
+              <Tabs.Content value="login">
+                <Stack gap="4">
+                  <GoogleButton exchanging={googleExchanging} />
+                  <Separator />
+                  <LoginForm onSignedIn={signedIn} />
+                </Stack>
+              </Tabs.Content>
+              <Tabs.Content value="register">
+                <Stack gap="4">
+                  <GoogleButton exchanging={googleExchanging} />
+                  <Separator />
+                  <RegisterForm onSignedIn={signedIn} />
+                </Stack>
+              </Tabs.Content>
+            </Tabs.Root>
+          )}
         </Card.Body>
       </Card.Root>
     </Box>

@@ -1,0 +1,42 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SESSION_ENDED_NOTICE } from '../../../lib/notices.ts';
+import { useSession } from '../../../lib/session.ts';
+import { signInAs, testUser } from '../../../test/fixtures.ts';
+import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
+import { SignInScreen, SIGNED_OUT_DETAIL } from './SignInScreen.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useSession.getState().signOut();
+});
+
+describe('SignInScreen', () => {
+  it('says "You were signed out" after a session ended elsewhere, until the next sign-in', async () => {
+    signInAs();
+    useSession.getState().signOut(SESSION_ENDED_NOTICE);
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/auth/providers': () => ({ body: { google: { enabled: false, name: 'Google' } } }),
+        'POST /api/auth/login': () => ({ body: { token: 'mrs_again', user: testUser() } }),
+      }),
+    );
+    renderWithProviders(<SignInScreen />);
+    expect(screen.getByText(SESSION_ENDED_NOTICE)).toBeInTheDocument();
+    expect(screen.getByText(SIGNED_OUT_DETAIL)).toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    await waitFor(() => expect(useSession.getState().token).toBe('mrs_again'));
+    expect(useSession.getState().endedNotice).toBeNull();
+  });
+
+  it('says nothing of the kind after a sign-out asked for here', () => {
+    signInAs();
+    useSession.getState().signOut();
+    renderWithProviders(<SignInScreen />);
+    expect(screen.queryByText(SESSION_ENDED_NOTICE)).not.toBeInTheDocument();
+  });
+});
