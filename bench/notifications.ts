@@ -138,12 +138,15 @@ export async function run(args: string[]): Promise<void> {
   try {
     const userIds: string[] = [];
     for (let u = 0; u < users; u++) {
-      const { user } = await app.services.accounts.register({
-        email: `notify${u}@example.com`,
-        username: `notify${u}`,
-        name: `Notify ${u}`,
-        password: 'bench-password-123',
-      });
+      const { user } = await app.services.accounts.register(
+        {
+          email: `notify${u}@example.com`,
+          username: `notify${u}`,
+          name: `Notify ${u}`,
+          password: 'bench-password-123',
+        },
+        { address: '127.0.0.1', userAgent: 'bench' },
+      );
       userIds.push(user.id);
       for (let d = 0; d < perUser && u * perUser + d < destinations; d++)
         await app.services.notifications.create(user.id, {
@@ -156,12 +159,15 @@ export async function run(args: string[]): Promise<void> {
 
     const quietIds: string[] = [];
     for (let u = 0; u < 10; u++) {
-      const { user } = await app.services.accounts.register({
-        email: `quiet${u}@example.com`,
-        username: `quiet${u}`,
-        name: `Quiet ${u}`,
-        password: 'bench-password-123',
-      });
+      const { user } = await app.services.accounts.register(
+        {
+          email: `quiet${u}@example.com`,
+          username: `quiet${u}`,
+          name: `Quiet ${u}`,
+          password: 'bench-password-123',
+        },
+        { address: '127.0.0.1', userAgent: 'bench' },
+      );
       quietIds.push(user.id);
     }
     console.log(`Raising events: ${rounds} rounds of ${fmt(events, 0)} events, medians per event`);

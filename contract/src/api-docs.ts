@@ -43,6 +43,13 @@ export const BROWSER_ONLY_ENDPOINTS: readonly string[] = [
   'removePasskey',
   'passkeySignInOptions',
   'passkeySignIn',
+  // Settings' own: ending sessions, changing the password or email, and the passkey proof.
+  'endSession',
+  'endOtherSessions',
+  'changePassword',
+  'changeEmail',
+  'sudoPasskeyOptions',
+  'sudoPasskey',
 ];
 
 /** The parts of an OpenAPI 3.0 document the page reads. */

@@ -1517,10 +1517,10 @@ export const endpoints = {
     method: 'put',
     path: '/api/notifications/destinations/:id',
     tag: 'User',
-    summary: 'Change a destination: its name, URL or events; paused false resumes a paused one.',
+    summary:
+      'Change a destination: its name, URL or events; paused false resumes a paused one. A new URL needs a proof from the last 10 minutes, as adding a destination does.',
     auth: 'session',
     rateLimit: 'general',
-    sudo: true,
     params: NotificationDestinationParamsSchema,
     body: UpdateNotificationDestinationRequestSchema,
     response: NotificationDestinationSchema,

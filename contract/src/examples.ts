@@ -558,7 +558,36 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   deleteAccount: {
     response: { success: true, message: 'Account deleted' },
     error: unauthorized(),
-    note: 'This cannot be undone.',
+    note: 'This cannot be undone. Needs a proof from the last 10 minutes (POST /api/auth/sudo).',
+  },
+  listSessions: {
+    response: {
+      sessions: [
+        {
+          id: 'c1f7a0f2-5d0e-4a43-9d0c-3f7b3f1e2a10',
+          createdAt: CREATED_AT,
+          lastUsedAt: CREATED_AT,
+          signInAddress: '203.0.113.7',
+          lastAddress: '203.0.113.7',
+          userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+          browser: 'Firefox on Linux',
+          signedInWith: 'password',
+          secondFactor: 'code',
+          current: true,
+        },
+      ],
+    },
+    error: unauthorized(),
+  },
+  sudoStatus: {
+    response: { until: '2026-11-22T00:36:49.409Z', methods: ['password', 'code'] },
+    error: unauthorized(),
+  },
+  sudo: {
+    body: { password: 'correct horse battery' },
+    response: { until: '2026-11-22T00:36:49.409Z', methods: ['password', 'code'] },
+    error: { status: 403, body: { error: TWO_FACTOR.wrongPassword } },
+    note: 'Or { "code": "123456" } from the authenticator app, or a recovery code. Protected changes (deleting the account, a new API key, linking an identity...) answer 403 with "code": "sudo_required" without a proof from the last 10 minutes.',
   },
   listScripts: {
     response: [script],

@@ -247,6 +247,8 @@ export const SESSIONS = {
       ? 'Password changed.'
       : `Password changed. ${others} other session${others === 1 ? ' was' : 's were'} signed out.`,
   samePassword: 'The new password is the one you have now: choose another',
+  noCurrentPassword:
+    'This account has no password yet: leave the current password out and confirm it is you (POST /api/auth/sudo) to set one',
   wrongCurrentPassword: 'The current password is not right',
   emailChanged: 'Email changed.',
   sameEmail: 'That is the email you have now',

@@ -474,37 +474,37 @@ end
 -- or, when only warnings and errors wait, the oldest of those.
 local function trimQueue()
   while queuedLines() > CONSOLE_BUFFER_LINES do
-    local at
+    local slot
     if plainFirst <= plainLast then
-      at = plainAt[plainFirst]
+      slot = plainAt[plainFirst]
       plainAt[plainFirst] = nil
       plainFirst = plainFirst + 1
     else
-      at = keptAt[keptFirst]
+      slot = keptAt[keptFirst]
       keptAt[keptFirst] = nil
       keptFirst = keptFirst + 1
     end
-    consoleQueue[at] = nil
+    consoleQueue[slot] = nil
     consoleDropped = consoleDropped + 1
   end
 end
 
--- Files the line at position `at` under its kind: at the newest end, or (a line put back) the oldest.
-local function fileLine(line, at, asOldest)
+-- Files the line at position `slot` under its kind: at the newest end, or (a line put back) the oldest.
+local function fileLine(line, slot, asOldest)
   if isKept(line) then
     if asOldest then
       keptFirst = keptFirst - 1
-      keptAt[keptFirst] = at
+      keptAt[keptFirst] = slot
     else
       keptLast = keptLast + 1
-      keptAt[keptLast] = at
+      keptAt[keptLast] = slot
     end
   elseif asOldest then
     plainFirst = plainFirst - 1
-    plainAt[plainFirst] = at
+    plainAt[plainFirst] = slot
   else
     plainLast = plainLast + 1
-    plainAt[plainLast] = at
+    plainAt[plainLast] = slot
   end
 end
 

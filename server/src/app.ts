@@ -23,6 +23,10 @@ import { auditKeyChanges } from './modules/api-keys/key-changes.ts';
 import { createAccountsService } from './modules/auth/accounts.service.ts';
 import { mountAuthRoutes } from './modules/auth/auth.routes.ts';
 import { mountOidcRoutes } from './modules/auth/oidc.routes.ts';
+import { createAccountSecurity } from './modules/auth/account-security.service.ts';
+import { mountAccountSecurityRoutes } from './modules/auth/account-security.routes.ts';
+import type { SessionSecondFactor } from './modules/auth/sessions.service.ts';
+import { adminNeedsTwoFactor } from './http/authenticate.ts';
 import { createOidcService } from './modules/auth/oidc.service.ts';
 import { createSessionsService } from './modules/auth/sessions.service.ts';
 import { mountOpenApiRoute } from './modules/openapi/openapi.routes.ts';
@@ -184,7 +188,7 @@ export function createServices(
   const rateLimits = createRateLimits(platform.rateLimitBackend, config.rateLimit);
   const registrations = platform.rateLimitBackend.counter('registrations', config.registrationsPerIpPerHour, 3600);
   const apiKeys = createApiKeysService({ db, box, bus });
-  const sessions = createSessionsService({ db });
+  const sessions = createSessionsService({ db, bus });
   const audit = createAuditService({ db, bus });
   const users = createUsersService({ db, apiKeys, audit, bus });
   const loginAttempts = platform.rateLimitBackend.counter(
@@ -198,10 +202,17 @@ export function createServices(
     box: createSecretBox(serverSecret, 'totp-secrets'),
     audit,
     attempts: loginAttempts,
+    // Past the lockout four times in a day, an account's proofs wait for the day's window to end.
+    dailyAttempts: platform.rateLimitBackend.counter(
+      'account-proofs-daily',
+      config.loginThrottle.maxFailures * 4,
+      24 * 60 * 60,
+    ),
     requireForAdmins: config.requireTwoFactorForAdmins,
     issuer: 'Moonrelay',
   });
   const passkeys = createPasskeysService({ db, audit, twoFactor });
+  const accountSecurity = createAccountSecurity({ db, sessions, twoFactor, passkeys, users, audit });
   const accounts = createAccountsService({
     db,
     users,
@@ -420,9 +431,17 @@ export function createServices(
   // Counted in memory per request, written in bulk every few seconds (docs/decisions/013).
   const requestMetrics = createRequestMetrics({ db, logger });
   const analytics = createAnalyticsService({ db, flushMetrics: requestMetrics.flush });
+  // A socket gets the admins' room (every user's runs and audit entries) only on the terms the admin
+  // routes set: REQUIRE_TWO_FACTOR_FOR_ADMINS asks of the session that it passed a second factor.
+  const adminPowers = (session: { isAdmin: boolean; secondFactor: SessionSecondFactor | null }) =>
+    session.isAdmin && !adminNeedsTwoFactor(config.requireTwoFactorForAdmins, session);
   const identifySocket = async (token: string) => {
     const session = await sessions.resolve(token);
-    return session ? { sessionId: session.sessionId, userId: session.userId, isAdmin: session.isAdmin } : null;
+    return session ? { sessionId: session.sessionId, userId: session.userId, isAdmin: adminPowers(session) } : null;
+  };
+  const socketSessionsStillValid = async (sessionIds: string[]) => {
+    const valid = await sessions.stillValid(sessionIds);
+    return new Map([...valid].map(([id, session]) => [id, { isAdmin: adminPowers(session) }]));
   };
   const stopThreads = () => Promise.all([sandboxPool.close(), luaToolsThreads.close()]).then(() => undefined);
   return {
@@ -434,6 +453,7 @@ export function createServices(
     accounts,
     twoFactor,
     passkeys,
+    accountSecurity,
     oidc,
     scripts,
     luaTools,
@@ -459,6 +479,7 @@ export function createServices(
     catalogue,
     scriptLoader,
     identifySocket,
+    socketSessionsStillValid,
     audit,
     jobs,
     admin,
@@ -567,8 +588,10 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
   mountOidcRoutes(api, services.rateLimits, services.oidc, services.signInAddresses.signedIn);
   mountUserRoutes(api, services.rateLimits, services.users);
   const serverUrl = createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts });
+  mountAccountSecurityRoutes(api, services.rateLimits, services.accountSecurity, serverUrl);
   mountTwoFactorRoutes(api, services.rateLimits, {
     twoFactor: services.twoFactor,
+    sessions: services.sessions,
     passkeys: services.passkeys,
     accounts: services.accounts,
     users: services.users,
@@ -629,7 +652,15 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
   koa.use(requestCounts.middleware);
   koa.use(securityHeaders({ catalogueSiteUrl: config.catalogue.siteUrl }));
   koa.use(errorHandler());
-  koa.use(apiOnly(authenticate({ ...services, requireTwoFactorForAdmins: config.requireTwoFactorForAdmins })));
+  koa.use(
+    apiOnly(
+      authenticate({
+        ...services,
+        requireTwoFactorForAdmins: config.requireTwoFactorForAdmins,
+        sudoMethods: services.accountSecurity.sudoMethods,
+      }),
+    ),
+  );
   koa.use(apiOnly(auditKeyChanges({ db: database.db, audit: services.audit })));
   koa.use(api.routes());
   koa.use(
@@ -665,7 +696,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
         bus: services.bus,
         logger,
         identify: services.identifySocket,
-        recheck: { everyMs: config.socketRecheckMs, stillValid: services.sessions.stillValid },
+        recheck: { everyMs: config.socketRecheckMs, stillValid: services.socketSessionsStillValid },
         adapterClients: platform.socketAdapterClients,
       });
     },

@@ -192,3 +192,18 @@ export async function playersSeenBefore(
     )
     .execute();
 }
+
+/** How a session made directly by a test signed in: with the password, no second factor, from nowhere in particular. */
+export const TEST_SIGN_IN = {
+  signedInWith: 'password',
+  secondFactor: null,
+  device: { address: null, userAgent: null },
+} as const;
+
+/**
+ * Ends sudo mode for every session of the user, as 10 minutes after their last proof: the next
+ * protected change asks for a proof again.
+ */
+export async function endSudo(server: TestServer, userId: string): Promise<void> {
+  await server.app.database.db.updateTable('sessions').set({ provedAt: null }).where('userId', '=', userId).execute();
+}

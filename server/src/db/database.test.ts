@@ -67,6 +67,7 @@ describeEachEngine('data layer', (engine) => {
       '023-roster-speed',
       '024-mass-execution-batches',
       '025-game-broadcasts',
+      '026-session-details',
       '027-player-limits',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);

@@ -30,6 +30,15 @@ export interface SessionsTable {
   createdAt: string;
   lastUsedAt: string;
   expiresAt: string;
+  /** 'password', 'passkey', 'google' or 'registration' (a row written without it: 'password'). */
+  signedInWith: Generated<string>;
+  /** The second factor passed at sign-in ('code' or 'passkey'), or since, in this session; null: none. */
+  secondFactor: string | null;
+  signInAddress: string | null;
+  lastAddress: string | null;
+  userAgent: string | null;
+  /** When the session last proved itself (sign-in, password, code or passkey): sudo mode lasts 10 minutes from it. */
+  provedAt: string | null;
 }
 
 export interface ApiKeysTable {

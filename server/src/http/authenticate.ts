@@ -1,8 +1,20 @@
 import type { Middleware } from 'koa';
+import type { SudoMethod } from '@moonrelay/contract/sessions';
 import { looksLikeApiKey } from '../security/api-keys.ts';
 import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
-import type { SessionsService } from '../modules/auth/sessions.service.ts';
+import type { SessionSecondFactor, SessionsService } from '../modules/auth/sessions.service.ts';
 import type { AppState } from './context.ts';
+
+/**
+ * REQUIRE_TWO_FACTOR_FOR_ADMINS: an admin's session that did not pass a second factor (at sign-in,
+ * or since by setting one up) gets no admin powers, over HTTP or a socket alike.
+ */
+export function adminNeedsTwoFactor(
+  required: boolean,
+  session: { isAdmin: boolean; secondFactor: SessionSecondFactor | null },
+): boolean {
+  return required && session.isAdmin && session.secondFactor === null;
+}
 
 /**
  * Reads `Authorization: Bearer <credential>` and records who is calling. It never refuses a request
@@ -13,6 +25,8 @@ export function authenticate(deps: {
   apiKeys: ApiKeysService;
   /** REQUIRE_TWO_FACTOR_FOR_ADMINS: an admin session without a second factor is marked, and admin routes refuse it. */
   requireTwoFactorForAdmins: boolean;
+  /** The ways an account can prove itself again (sudo mode), named in a protected change's refusal. */
+  sudoMethods: (userId: string) => Promise<SudoMethod[]>;
 }): Middleware<AppState> {
   return async (ctx, next) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
@@ -25,14 +39,17 @@ export function authenticate(deps: {
         ctx.state.keyRefusal = refusal;
       }
     } else if (credential) {
-      const session = await deps.sessions.resolve(credential);
+      const session = await deps.sessions.resolve(credential, ctx.ip);
       if (session) {
-        const { hasTwoFactor, ...who } = session;
         ctx.state.principal = {
           kind: 'session',
-          ...who,
-          adminNeedsTwoFactor: deps.requireTwoFactorForAdmins && session.isAdmin && !hasTwoFactor,
+          sessionId: session.sessionId,
+          userId: session.userId,
+          isAdmin: session.isAdmin,
+          sudoUntilMs: session.sudoUntilMs,
+          adminNeedsTwoFactor: adminNeedsTwoFactor(deps.requireTwoFactorForAdmins, session),
         };
+        ctx.state.sudoMethods = () => deps.sudoMethods(session.userId);
       } else ctx.state.rejectedCredential = 'session';
     }
     await next();

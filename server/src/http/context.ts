@@ -1,4 +1,5 @@
 import type { DefaultContext, ParameterizedContext } from 'koa';
+import type { SudoMethod } from '@moonrelay/contract/sessions';
 import type { Logger } from '../logger.ts';
 import type { KeyOwner, KeyRefusal } from '../modules/api-keys/api-keys.service.ts';
 
@@ -12,8 +13,13 @@ export type Principal =
       userId: string;
       sessionId: string;
       isAdmin: boolean;
-      /** An admin without a second factor on a server that requires admins to have one. */
+      /**
+       * An admin whose session did not pass a second factor, on a server that requires admins to:
+       * judged by how the session was made, not by whether the account has a factor now.
+       */
       adminNeedsTwoFactor?: boolean;
+      /** Until when protected changes (sudo mode) are allowed without a new proof, in ms since the epoch. */
+      sudoUntilMs?: number;
     }
   | ({ kind: 'api-key' } & KeyOwner);
 
@@ -25,6 +31,8 @@ export interface AppState {
   rejectedCredential?: 'session' | 'api-key';
   /** Why a refused API key was refused (unknown, expired, revoked, or not from this address). */
   keyRefusal?: KeyRefusal;
+  /** How a signed-in caller can prove itself again, asked only when a protected change needs it. */
+  sudoMethods?: () => Promise<SudoMethod[]>;
 }
 
 export type AppContext = ParameterizedContext<AppState, DefaultContext>;

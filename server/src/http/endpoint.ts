@@ -2,7 +2,8 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { DEFAULT_BODY_LIMIT_BYTES, type Endpoint } from '@moonrelay/contract/endpoints';
-import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
+import { ERRORS, SESSIONS, TWO_FACTOR } from '@moonrelay/contract/messages';
+import { SUDO_REQUIRED_CODE, type SudoMethod } from '@moonrelay/contract/sessions';
 import type { AppState, AppContext, Principal } from './context.ts';
 import { AppError } from './app-error.ts';
 import { isPlainJsonRequest, jsonBody, readPlainJson } from './json-body.ts';
@@ -44,8 +45,26 @@ function authorize(endpoint: Endpoint): Middleware<AppState> {
       throw new AppError(403, TWO_FACTOR.adminSetupRequired);
     }
     requireEndpointScope(endpoint, principal);
+    if (endpoint.sudo) await requireRecentProof(principal, ctx.state.sudoMethods);
     await next();
   };
+}
+
+/**
+ * Sudo mode: a change that hands over or widens access to the account needs the session to have
+ * proved itself (signed in, or the password, a code or a passkey) in the last 10 minutes. The
+ * refusal carries a code and the ways to prove it, so a client can ask once and retry.
+ */
+export async function requireRecentProof(
+  principal: Principal,
+  methodsOf: (() => Promise<SudoMethod[]>) | undefined,
+): Promise<void> {
+  if (principal.kind !== 'session') throw new AppError(403, ERRORS.sessionRequired);
+  if ((principal.sudoUntilMs ?? 0) > Date.now()) return;
+  const methods = (await methodsOf?.()) ?? [];
+  throw new AppError(403, methods.includes('sign-in') ? SESSIONS.sudoRequiredSignIn : SESSIONS.sudoRequired, {
+    fields: { code: SUDO_REQUIRED_CODE, methods },
+  });
 }
 
 /**

@@ -39,7 +39,7 @@ function toAppError(error: unknown): AppError | undefined {
 /** What an error becomes: its status, `{ "error": ... }` (with the validation issues, if any), and headers such as Retry-After. */
 export interface ErrorAnswer {
   status: number;
-  body: { error: string; issues?: { path: string; message: string }[] };
+  body: { error: string; issues?: { path: string; message: string }[]; [field: string]: unknown };
   headers: Record<string, string>;
 }
 
@@ -51,8 +51,9 @@ export interface ErrorAnswer {
 export function errorAnswer(error: unknown): ErrorAnswer | undefined {
   const known = toAppError(error);
   if (!known) return undefined;
-  const { issues, headers = {} } = known.details;
-  return { status: known.status, body: issues ? { error: known.message, issues } : { error: known.message }, headers };
+  const { issues, headers = {}, fields } = known.details;
+  const body = issues ? { error: known.message, issues } : { error: known.message };
+  return { status: known.status, body: fields ? { ...body, ...fields } : body, headers };
 }
 
 export const INTERNAL_ERROR = { status: 500, body: { error: ERRORS.internal } } as const;

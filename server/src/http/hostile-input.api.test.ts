@@ -12,7 +12,7 @@ import {
 } from '@moonrelay/contract/examples';
 import { describeEachEngine } from '../../test/engines.ts';
 import { nonconformance } from '../../test/openapi-conformance.ts';
-import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
+import { registerUser, startTestServer, TEST_SIGN_IN, type TestServer } from '../../test/test-server.ts';
 
 /**
  * Hostile input against every endpoint of the contract: whatever a client sends (malformed or
@@ -802,9 +802,9 @@ describeEachEngine('hostile input to every endpoint', (engine) => {
     const { sessions } = server.app.services;
     switch (endpoint.auth) {
       case 'session':
-        return `Bearer ${await sessions.create(account.userId)}`;
+        return `Bearer ${await sessions.create(account.userId, TEST_SIGN_IN)}`;
       case 'admin':
-        return `Bearer ${await sessions.create(admin.userId)}`;
+        return `Bearer ${await sessions.create(admin.userId, TEST_SIGN_IN)}`;
       case 'session-or-key':
         return `Bearer ${account.apiKey}`;
       default:
@@ -962,7 +962,7 @@ describeEachEngine('hostile input to every endpoint', (engine) => {
     it("keeps every account's script made before the sweep unchanged", async () => {
       for (const account of everyAccount) {
         if (!(await accountExists(account.userId))) continue;
-        const token = await server.app.services.sessions.create(account.userId);
+        const token = await server.app.services.sessions.create(account.userId, TEST_SIGN_IN);
         const res = await server.call('GET', '/api/scripts', { token });
         expect(res.status).toBe(200);
         expect(res.body.find((script: { id: string }) => script.id === account.keeper.id)).toEqual(account.keeper);

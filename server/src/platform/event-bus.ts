@@ -33,7 +33,7 @@ export type BusEvent =
    * Sessions that stopped being valid (a logout: that one; the account deleted: all of the user's):
    * their open sockets are closed at once, not at the next recheck.
    */
-  | { type: 'session:ended'; userId: string; sessionId?: string }
+  | { type: 'session:ended'; userId: string; sessionId?: string; exceptSessionId?: string }
   /** New console lines of one user's game servers, gathered per instance (at most a few a second per user). */
   | { type: 'console:lines'; userId: string; lines: ConsoleLine[]; drops: ConsoleDrop[] }
   /** A schedule's last run, error or skip count changed (its screens fetch it again). */

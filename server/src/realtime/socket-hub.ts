@@ -199,8 +199,10 @@ export function attachSocketHub(deps: {
         if (hasAdmins()) local.to(ADMINS_ROOM).emit('mass:progress', { progress: event.progress });
         break;
       case 'user:role':
-        // A promoted admin's open screens join the admins' room now; a demoted one's leave it.
-        if (event.isAdmin) local.in(userRoom(event.userId)).socketsJoin(ADMINS_ROOM);
+        // A demoted admin's open screens leave the admins' room now. A promoted one's are checked at
+        // once, each on its session's terms (one that passed no second factor may not join it when
+        // admins are required to have one).
+        if (event.isAdmin) recheckNow(event.userId);
         else local.in(userRoom(event.userId)).socketsLeave(ADMINS_ROOM);
         break;
       case 'console:lines':
@@ -213,7 +215,11 @@ export function attachSocketHub(deps: {
         // This instance's sockets of the ended session (or of every session of the user).
         for (const socket of io.of('/').sockets.values()) {
           const data = socket.data as SocketData;
-          if (data.userId === event.userId && (!event.sessionId || data.sessionId === event.sessionId)) {
+          if (
+            data.userId === event.userId &&
+            (!event.sessionId || data.sessionId === event.sessionId) &&
+            data.sessionId !== event.exceptSessionId
+          ) {
             socket.disconnect(true);
           }
         }
@@ -228,9 +234,9 @@ export function attachSocketHub(deps: {
   };
   const unsubscribe = deps.bus.subscribe(forward);
 
-  const recheckSessions = async () => {
-    // This instance's own sockets; each instance checks its own.
-    const sockets = [...io.of('/').sockets.values()];
+  const recheckSessions = async (userId?: string) => {
+    // This instance's own sockets (of one user, or all); each instance checks its own.
+    const sockets = [...io.of('/').sockets.values()].filter((socket) => !userId || socket.data.userId === userId);
     if (sockets.length === 0) return;
     const valid = await deps.recheck.stillValid([...new Set(sockets.map((socket) => socket.data.sessionId))]);
     for (const socket of sockets) {
@@ -239,6 +245,11 @@ export function attachSocketHub(deps: {
       else if (session.isAdmin && !socket.rooms.has(ADMINS_ROOM)) void socket.join(ADMINS_ROOM);
       else if (!session.isAdmin && socket.rooms.has(ADMINS_ROOM)) void socket.leave(ADMINS_ROOM);
     }
+  };
+  const recheckNow = (userId: string) => {
+    recheckSessions(userId).catch((error: unknown) =>
+      deps.logger.error({ err: error }, 'socket session recheck failed'),
+    );
   };
   let rechecking = false;
   const recheckTimer = setInterval(() => {

@@ -24,6 +24,7 @@ import * as openCloud from './022-open-cloud.ts';
 import * as rosterSpeed from './023-roster-speed.ts';
 import * as massExecutionBatches from './024-mass-execution-batches.ts';
 import * as gameBroadcasts from './025-game-broadcasts.ts';
+import * as sessionDetails from './026-session-details.ts';
 import * as playerLimits from './027-player-limits.ts';
 
 /**
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '023-roster-speed': rosterSpeed,
   '024-mass-execution-batches': massExecutionBatches,
   '025-game-broadcasts': gameBroadcasts,
+  '026-session-details': sessionDetails,
   '027-player-limits': playerLimits,
 };
 

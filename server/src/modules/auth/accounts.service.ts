@@ -21,7 +21,7 @@ import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import { usersRepo, type UserRow } from '../users/users.repo.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { VerifiedIdentity } from './oidc-client.ts';
-import type { SessionsService } from './sessions.service.ts';
+import type { Device, SessionSecondFactor, SessionsService, SignIn } from './sessions.service.ts';
 import type { Challenges } from '../two-factor/challenges.ts';
 import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 
@@ -39,7 +39,7 @@ interface Deps {
   /** Tells the socket hubs of a session ended, so its sockets close at once. */
   bus: EventBus;
   adminEmails: readonly string[];
-  twoFactor: Pick<TwoFactorService, 'methodsOf' | 'spendCode'>;
+  twoFactor: Pick<TwoFactorService, 'methodsOf' | 'spendCode' | 'spendProofAttempt' | 'clearProofAttempts'>;
   challenges: Challenges;
 }
 
@@ -78,13 +78,37 @@ export function createAccountsService(deps: Deps) {
   }
 
   /** A session for an account that proved itself; ADMIN_EMAILS is applied as at every login. */
-  async function signInExisting(row: UserRow): Promise<AuthResponse> {
+  async function signInExisting(row: UserRow, signIn: SignIn): Promise<AuthResponse> {
     if (row.isAdmin === 0 && isListedAdmin(row.email)) {
       await usersRepo.setAdmin(db, row.id, true, nowIso());
       row.isAdmin = 1;
     }
-    const token = await sessions.create(row.id);
+    const token = await sessions.create(row.id, signIn);
     return { token, user: await users.toUser(row) };
+  }
+
+  /**
+   * After a first step (the password, or the identity provider): an account with a second factor
+   * answers a challenge for it, any other a session. Both paths ask the same of the same account.
+   */
+  async function afterFirstStep(
+    row: UserRow,
+    via: 'password' | 'google',
+    throttleKey: string,
+    device: Device,
+  ): Promise<LoginResponse> {
+    const methods = await deps.twoFactor.methodsOf(row.id);
+    if (methods.length > 0) {
+      // The count is not cleared by the first step alone: were it, passing it again would win a
+      // fresh budget of guesses at the code. The second step clears it.
+      return {
+        twoFactorRequired: true,
+        methods,
+        challenge: await deps.challenges.issue({ userId: row.id, throttleKey, via }),
+      };
+    }
+    await loginAttempts.reset(throttleKey);
+    return signInExisting(row, { signedInWith: via, secondFactor: null, device });
   }
 
   /**
@@ -111,6 +135,7 @@ export function createAccountsService(deps: Deps) {
   async function openNewAccount(
     trx: Db,
     account: Pick<UserRow, 'email' | 'username' | 'name' | 'passwordHash' | 'googleId'>,
+    signIn: SignIn,
   ): Promise<AuthResponse> {
     const isFirstAccount = await usersRepo.isFirstAccount(trx);
     const now = nowIso();
@@ -124,19 +149,26 @@ export function createAccountsService(deps: Deps) {
     };
     await usersRepo.insert(trx, row);
     const apiKey = await apiKeys.issue(row.id, trx);
-    const token = await sessions.create(row.id, trx);
+    const token = await sessions.create(row.id, signIn, trx);
     return { token, user: await users.toUser(row, apiKey) };
   }
 
   /**
-   * Finishes a login whose password was right: the challenge it answered, then the second factor.
-   * Each try counts in the identifier's lockout before the factor is checked; a refusal answers 401
-   * with why, and only a finished sign-in clears the count.
+   * Finishes a login whose first step passed: the challenge it answered, then the second factor.
+   * Each try counts in the identifier's lockout and in the account's own (whichever identifier
+   * or provider it came through, with a day's budget besides) before the factor is checked; a
+   * refusal answers 401 with why, and only a finished sign-in clears the counts.
    */
-  async function secondStep(challenge: string, prove: (row: UserRow) => Promise<string | null>): Promise<AuthResponse> {
+  async function secondStep(
+    challenge: string,
+    factor: SessionSecondFactor,
+    prove: (row: UserRow) => Promise<string | null>,
+    device: Device,
+  ): Promise<AuthResponse> {
     const claims = await deps.challenges.verify(challenge);
     if (!claims) throw new AppError(401, TWO_FACTOR.challengeInvalid);
     const attempt = await spendLoginAttempt(claims.throttleKey);
+    await deps.twoFactor.spendProofAttempt(claims.userId);
     const row = await usersRepo.findById(db, claims.userId);
     if (!row) throw new AppError(401, TWO_FACTOR.challengeInvalid);
     const refusal = await prove(row);
@@ -145,11 +177,12 @@ export function createAccountsService(deps: Deps) {
       throw new AppError(401, refusal);
     }
     await loginAttempts.reset(claims.throttleKey);
-    return signInExisting(row);
+    await deps.twoFactor.clearProofAttempts(row.id);
+    return signInExisting(row, { signedInWith: claims.via, secondFactor: factor, device });
   }
 
   return {
-    async register(input: RegisterRequest): Promise<AuthResponse> {
+    async register(input: RegisterRequest, device: Device): Promise<AuthResponse> {
       const email = input.email.toLowerCase();
       const usernameKey = input.username.toLowerCase();
       const taken = await usersRepo.existing(db, email, usernameKey);
@@ -159,7 +192,11 @@ export function createAccountsService(deps: Deps) {
       const passwordHash = await hashPassword(input.password);
       try {
         return await inTransaction(db, (trx) =>
-          openNewAccount(trx, { email, username: input.username, name: input.name, passwordHash, googleId: null }),
+          openNewAccount(
+            trx,
+            { email, username: input.username, name: input.name, passwordHash, googleId: null },
+            { signedInWith: 'registration', secondFactor: null, device },
+          ),
         );
       } catch (error) {
         // Two registrations raced past the check above.
@@ -170,7 +207,7 @@ export function createAccountsService(deps: Deps) {
       }
     },
 
-    async login(input: LoginRequest): Promise<LoginResponse> {
+    async login(input: LoginRequest, device: Device): Promise<LoginResponse> {
       // Counted by what was typed, never by the account it names: a lockout that spanned the email and
       // the username would tell whoever locked one that the other belongs to the same account. Each
       // attempt is counted before its password is checked, atomically in the counter's store, so a
@@ -187,24 +224,16 @@ export function createAccountsService(deps: Deps) {
         if (row) await recordLockout(row, attempt);
         throw new AppError(401, ERRORS.invalidCredentials);
       }
-      const methods = await deps.twoFactor.methodsOf(row.id);
-      if (methods.length > 0) {
-        // The count is not cleared by the password alone: were it, signing in again with the password
-        // would win a fresh budget of guesses at the code. The second step clears it.
-        return {
-          twoFactorRequired: true,
-          methods,
-          challenge: await deps.challenges.issue({ userId: row.id, throttleKey }),
-        };
-      }
-      await loginAttempts.reset(throttleKey);
-      return signInExisting(row);
+      return afterFirstStep(row, 'password', throttleKey, device);
     },
 
     /** The second step of a login whose account has two-factor sign-in: the challenge and a code. */
-    loginWithCode(input: TwoFactorLoginRequest): Promise<AuthResponse> {
-      return secondStep(input.challenge, async (row) =>
-        (await deps.twoFactor.spendCode(row, input.code)) === null ? TWO_FACTOR.wrongCode : null,
+    loginWithCode(input: TwoFactorLoginRequest, device: Device): Promise<AuthResponse> {
+      return secondStep(
+        input.challenge,
+        'code',
+        async (row) => ((await deps.twoFactor.spendCode(row, input.code)) === null ? TWO_FACTOR.wrongCode : null),
+        device,
       );
     },
 
@@ -219,15 +248,20 @@ export function createAccountsService(deps: Deps) {
      * The second step with a passkey: `prove` checks its answer for the account the challenge names and
      * answers why it was refused, or null. Counted in the same lockout as a code.
      */
-    loginWithSecondFactor(challenge: string, prove: (row: UserRow) => Promise<string | null>): Promise<AuthResponse> {
-      return secondStep(challenge, prove);
+    loginWithSecondFactor(
+      challenge: string,
+      prove: (row: UserRow) => Promise<string | null>,
+      device: Device,
+    ): Promise<AuthResponse> {
+      return secondStep(challenge, 'passkey', prove, device);
     },
 
     /** A session for the account a passkey that verified its user named ("Sign in with a passkey"). */
-    async signInAs(userId: string): Promise<AuthResponse> {
+    async signInAs(userId: string, device: Device): Promise<AuthResponse> {
       const row = await usersRepo.findById(db, userId);
       if (!row) throw new AppError(401, TWO_FACTOR.passkeyUnknownAnywhere);
-      return signInExisting(row);
+      // A passkey that verified its user is both factors.
+      return signInExisting(row, { signedInWith: 'passkey', secondFactor: 'passkey', device });
     },
 
     /**
@@ -236,9 +270,11 @@ export function createAccountsService(deps: Deps) {
      * (whoever controls the identity's email would take over the account): its owner signs in with
      * the password and links the identity from Settings.
      */
-    async signInWithIdentity(identity: VerifiedIdentity): Promise<AuthResponse> {
+    async signInWithIdentity(identity: VerifiedIdentity, device: Device): Promise<LoginResponse> {
       const linked = await usersRepo.findByGoogleId(db, identity.sub);
-      if (linked) return signInExisting(linked);
+      // The provider vouches for the first step only: an account with a second factor is asked for
+      // it, as after its password. Guesses count against the identity's own lockout and the account's.
+      if (linked) return afterFirstStep(linked, 'google', `identity:${identity.sub}`, device);
 
       if (!identity.email || identity.emailVerified === false) throw new AppError(400, ERRORS.identityEmailMissing);
       const email = identity.email.toLowerCase();
@@ -251,20 +287,24 @@ export function createAccountsService(deps: Deps) {
         const username = await freeUsername(identity, email);
         try {
           return await inTransaction(db, (trx) =>
-            openNewAccount(trx, {
-              email,
-              username,
-              name: (identity.name ?? username).slice(0, NAME_MAX_LENGTH),
-              passwordHash: null,
-              googleId: identity.sub,
-            }),
+            openNewAccount(
+              trx,
+              {
+                email,
+                username,
+                name: (identity.name ?? username).slice(0, NAME_MAX_LENGTH),
+                passwordHash: null,
+                googleId: identity.sub,
+              },
+              { signedInWith: 'google', secondFactor: null, device },
+            ),
           );
         } catch (error) {
           // A concurrent first sign-in of the same identity won the race: sign in to its account.
           const column = uniqueViolation(error);
           if (column === 'google_id') {
             const winner = await usersRepo.findByGoogleId(db, identity.sub);
-            if (winner) return signInExisting(winner);
+            if (winner) return afterFirstStep(winner, 'google', `identity:${identity.sub}`, device);
           }
           if (column === 'email') throw new AppError(409, ERRORS.identityEmailTaken);
           // Someone registered the derived username in between: derive another.

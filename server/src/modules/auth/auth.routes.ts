@@ -7,6 +7,7 @@ import { AppError } from '../../http/app-error.ts';
 import { ipKey, type RateLimits } from '../../http/rate-limit.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
 import type { AccountsService } from './accounts.service.ts';
+import { deviceOf } from './device.ts';
 
 export function mountAuthRoutes(
   router: Router<AppState>,
@@ -23,15 +24,15 @@ export function mountAuthRoutes(
       const retryAfter = String(Math.max(1, Math.ceil(budget.resetMs / 1000)));
       throw new AppError(429, ERRORS.tooManyRegistrations, { headers: { 'Retry-After': retryAfter } });
     }
-    return accounts.register(body);
+    return accounts.register(body, deviceOf(ctx));
   });
   mountEndpoint(router, endpoints.login, limits, async ({ body, ctx }) => {
-    const answer = await accounts.login(body);
+    const answer = await accounts.login(body, deviceOf(ctx));
     if ('token' in answer) onSignIn(answer.user.id, ctx.ip);
     return answer;
   });
   mountEndpoint(router, endpoints.loginTwoFactor, limits, async ({ body, ctx }) => {
-    const answer = await accounts.loginWithCode(body);
+    const answer = await accounts.loginWithCode(body, deviceOf(ctx));
     onSignIn(answer.user.id, ctx.ip);
     return answer;
   });

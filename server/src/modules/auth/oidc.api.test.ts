@@ -4,7 +4,9 @@ import type { AuthResponse, User } from '@moonrelay/contract/auth';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
 import { describeEachEngine, engines } from '../../../test/engines.ts';
 import { startTestOidcProvider, type TestIdentity, type TestOidcProvider } from '../../../test/oidc-provider.ts';
+import { generate } from 'otplib';
 import {
+  endSudo,
   registerUser,
   rememberedSignInAddresses,
   startTestServer,
@@ -326,6 +328,74 @@ describeEachEngine('sign-in with the identity provider', (engine) => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(res.status).toBe(415);
+    });
+  });
+
+  describe('a stolen session and a second factor', () => {
+    const codeAt = (secret: string, offsetSteps = 0) =>
+      generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+
+    it("cannot link the thief's identity without a proof from the last 10 minutes", async () => {
+      const victim = await registerUser(server);
+      const thiefIdentity = oidc.addUser();
+      // The token was taken later: the session's own proof (its sign-in) is more than 10 minutes old.
+      await endSudo(server, victim.user.id);
+      const started = await server.call('POST', '/api/user/google/start', {
+        token: victim.token,
+        body: { redirectUri },
+      });
+      expect(started).toMatchObject({ status: 403, body: { code: 'sudo_required', methods: ['password'] } });
+      // Nor by finishing a link started while the session was proved: the finish asks again.
+      await server.call('POST', '/api/auth/sudo', { token: victim.token, body: { password: victim.password } });
+      const { authorizationUrl } = await start('/api/user/google/start', victim.token);
+      const callback = await callbackFor(authorizationUrl, thiefIdentity);
+      await endSudo(server, victim.user.id);
+      const link = await server.call('POST', '/api/user/google', { token: victim.token, body: callback });
+      expect(link).toMatchObject({ status: 403, body: { code: 'sudo_required' } });
+      expect((await signIn(thiefIdentity)).body.user?.id).not.toBe(victim.user.id);
+    });
+
+    it('asks an account with a second factor for it after the identity provider, as after the password', async () => {
+      const owner = await registerUser(server);
+      const identity = oidc.addUser();
+      const { authorizationUrl } = await start('/api/user/google/start', owner.token);
+      const linked = await server.call('POST', '/api/user/google', {
+        token: owner.token,
+        body: await callbackFor(authorizationUrl, identity),
+      });
+      expect(linked.status, linked.text).toBe(200);
+      const setup = await server.call('POST', '/api/user/two-factor/totp/setup', {
+        token: owner.token,
+        body: { password: owner.password },
+      });
+      const secret = setup.body.secret as string;
+      expect(
+        (
+          await server.call('POST', '/api/user/two-factor/totp/confirm', {
+            token: owner.token,
+            body: { code: await codeAt(secret) },
+          })
+        ).status,
+      ).toBe(200);
+
+      const viaGoogle = await signIn(identity);
+      expect(viaGoogle.status, viaGoogle.text).toBe(200);
+      expect(viaGoogle.body).toMatchObject({ twoFactorRequired: true, methods: ['totp'] });
+      expect(viaGoogle.body.token).toBeUndefined();
+      const wrong = await server.call('POST', '/api/auth/login/two-factor', {
+        body: { challenge: viaGoogle.body.challenge, code: '000000' },
+      });
+      expect(wrong.status).toBe(401);
+      const done = await server.call('POST', '/api/auth/login/two-factor', {
+        body: { challenge: viaGoogle.body.challenge, code: await codeAt(secret, 1) },
+      });
+      expect(done.status, done.text).toBe(200);
+      expect(done.body.user.id).toBe(owner.user.id);
+      const sessions = await server.call('GET', '/api/user/sessions', { token: done.body.token as string });
+      expect(sessions.body.sessions.find((session: { current: boolean }) => session.current)).toMatchObject({
+        signedInWith: 'google',
+        secondFactor: 'code',
+      });
     });
   });
 

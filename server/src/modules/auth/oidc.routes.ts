@@ -3,6 +3,7 @@ import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppState } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
+import { deviceOf } from './device.ts';
 import type { OidcService } from './oidc.service.ts';
 
 /** Sign-in with the identity provider, and linking it to an account from Settings. */
@@ -16,8 +17,8 @@ export function mountOidcRoutes(
   mountEndpoint(router, endpoints.authProviders, limits, async () => oidc.providers());
   mountEndpoint(router, endpoints.googleSignInStart, limits, ({ body }) => oidc.startSignIn(body.redirectUri));
   mountEndpoint(router, endpoints.googleSignIn, limits, async ({ body, ctx }) => {
-    const answer = await oidc.signIn(body);
-    onSignIn(answer.user.id, ctx.ip);
+    const answer = await oidc.signIn(body, deviceOf(ctx));
+    if ('token' in answer) onSignIn(answer.user.id, ctx.ip);
     return answer;
   });
   mountEndpoint(router, endpoints.signInMethods, limits, ({ principal }) => oidc.signInMethods(principal.userId));

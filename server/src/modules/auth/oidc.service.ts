@@ -2,7 +2,6 @@ import { AUDIT_ACTIONS, type AuditAction, type AuditService } from '../audit/aud
 import crypto from 'node:crypto';
 import type {
   AuthProviders,
-  AuthResponse,
   OidcCallbackRequest,
   OidcStartResponse,
   SignInMethods,
@@ -20,6 +19,8 @@ import { sha256Hex } from '../../security/digest.ts';
 import { usersRepo, type UserRow } from '../users/users.repo.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { AccountsService } from './accounts.service.ts';
+import type { Device } from './sessions.service.ts';
+import type { LoginResponse } from '@moonrelay/contract/two-factor';
 import { codeChallengeOf, createOidcClient, type VerifiedIdentity } from './oidc-client.ts';
 import { oidcStatesRepo } from './oidc-states.repo.ts';
 
@@ -143,8 +144,8 @@ export function createOidcService(deps: Deps) {
 
     startSignIn: (redirectUri: string) => start('sign-in', redirectUri, null),
 
-    async signIn(input: OidcCallbackRequest): Promise<AuthResponse> {
-      return accounts.signInWithIdentity(await finish('sign-in', input, null));
+    async signIn(input: OidcCallbackRequest, device: Device): Promise<LoginResponse> {
+      return accounts.signInWithIdentity(await finish('sign-in', input, null), device);
     },
 
     startLink: (userId: string, redirectUri: string) => start('link', redirectUri, userId),

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { SessionsTable } from '../../db/schema.ts';
+import { whereInChunks } from '../../db/bulk-writes.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
 
@@ -9,59 +10,83 @@ export const sessionsRepo = {
     await db.insertInto('sessions').values(row).execute();
   },
 
-  /**
-   * The session with its user's admin flag and since when they have a second factor (a confirmed
-   * authenticator app, else their first passkey; null: none): one read answers both "who" and "may they".
-   */
-  findByTokenHash(
-    db: Db,
-    tokenHash: string,
-  ): Promise<(SessionRow & { isAdmin: number; twoFactorSince: string | null }) | undefined> {
+  /** The session with its user's admin flag: one read answers both "who" and "may they". */
+  findByTokenHash(db: Db, tokenHash: string): Promise<(SessionRow & { isAdmin: number }) | undefined> {
     return db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.userId')
-      .leftJoin('totpFactors', 'totpFactors.userId', 'sessions.userId')
       .selectAll('sessions')
-      .select((eb) => [
-        'users.isAdmin',
-        eb.fn
-          .coalesce(
-            'totpFactors.confirmedAt',
-            eb
-              .selectFrom('passkeys')
-              .select((sub) => sub.fn.min<string>('passkeys.createdAt').as('since'))
-              .whereRef('passkeys.userId', '=', 'sessions.userId'),
-          )
-          .as('twoFactorSince'),
-      ])
+      .select('users.isAdmin')
       .where('sessions.tokenHash', '=', tokenHash)
       .executeTakeFirst();
   },
 
-  /** Of these sessions, the ones not expired at `now`, each with its user's admin flag. */
-  async live(db: Db, ids: string[], now: string): Promise<{ id: string; isAdmin: number }[]> {
-    const rows: { id: string; isAdmin: number }[] = [];
-    // Chunked: SQLite caps the number of bound parameters in one statement.
-    for (let start = 0; start < ids.length; start += 500) {
-      rows.push(
-        ...(await db
-          .selectFrom('sessions')
-          .innerJoin('users', 'users.id', 'sessions.userId')
-          .select(['sessions.id', 'users.isAdmin'])
-          .where('sessions.id', 'in', ids.slice(start, start + 500))
-          .where('sessions.expiresAt', '>', now)
-          .execute()),
-      );
-    }
-    return rows;
+  /** Of these sessions, the ones not expired at `now`, each with its user's admin flag and how it signed in. */
+  live(db: Db, ids: string[], now: string): Promise<{ id: string; isAdmin: number; secondFactor: string | null }[]> {
+    return whereInChunks(db, ids, (chunk) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.userId')
+        .select(['sessions.id', 'users.isAdmin', 'sessions.secondFactor'])
+        .where('sessions.id', 'in', chunk)
+        .where('sessions.expiresAt', '>', now)
+        .execute(),
+    );
   },
 
-  async touch(db: Db, id: string, lastUsedAt: string, expiresAt: string): Promise<void> {
-    await db.updateTable('sessions').set({ lastUsedAt, expiresAt }).where('id', '=', id).execute();
+  /**
+   * The account's sessions not expired at `now`, most recently used first, at most `limit` (a
+   * script that signs in on every run leaves hundreds; "sign out all others" ends them all).
+   */
+  listOf(db: Db, userId: string, now: string, limit: number): Promise<SessionRow[]> {
+    return db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('userId', '=', userId)
+      .where('expiresAt', '>', now)
+      .orderBy('lastUsedAt', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
+  async touch(db: Db, id: string, lastUsedAt: string, expiresAt: string, lastAddress: string | null): Promise<void> {
+    await db
+      .updateTable('sessions')
+      .set({ lastUsedAt, expiresAt, ...(lastAddress ? { lastAddress } : {}) })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async setProved(db: Db, id: string, provedAt: string): Promise<void> {
+    await db.updateTable('sessions').set({ provedAt }).where('id', '=', id).execute();
+  },
+
+  async setSecondFactor(db: Db, id: string, secondFactor: string): Promise<void> {
+    await db.updateTable('sessions').set({ secondFactor }).where('id', '=', id).execute();
   },
 
   async delete(db: Db, id: string): Promise<void> {
     await db.deleteFrom('sessions').where('id', '=', id).execute();
+  },
+
+  /** Deletes one session of this user; answers whether it was theirs and existed. */
+  async deleteOf(db: Db, userId: string, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('sessions').where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** Deletes every session of the user but `keepId`; answers how many live ones ended. */
+  async deleteOthers(db: Db, userId: string, keepId: string, now: string): Promise<number> {
+    const live = await db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('userId', '=', userId)
+      .where('id', '!=', keepId)
+      .where('expiresAt', '>', now)
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '!=', keepId).execute();
+    return Number(live.count);
   },
 
   async deleteExpired(db: Db, now: string): Promise<number> {

@@ -3,8 +3,9 @@ import { jwtVerify, SignJWT } from 'jose';
 
 /**
  * The challenge login answers when the password was right and a second factor is due: an HS256 JWT
- * (key derived from the server secret under its own label) naming the account and the identifier
- * typed at login, valid for five minutes. It is no session: it proves only that the password was
+ * (key derived from the server secret under its own label) naming the account, the identifier
+ * typed at login and which first step it passed (the password or the identity provider), valid for
+ * five minutes. It is no session: it proves only that the password was
  * right, and the code step counts its tries against that identifier's lockout, so the password step
  * cannot be repeated to win more guesses at the code.
  */
@@ -14,15 +15,17 @@ export const CHALLENGE_TTL_SECONDS = 5 * 60;
 
 export interface ChallengeClaims {
   userId: string;
-  /** The login lockout's key (the identifier as typed). */
+  /** The login lockout's key (the identifier as typed, or the identity's for a provider sign-in). */
   throttleKey: string;
+  /** The first step that was passed: the password, or the identity provider. */
+  via: 'password' | 'google';
 }
 
 export function createChallenges(serverSecret: string) {
   const key = new Uint8Array(crypto.hkdfSync('sha256', serverSecret, 'moonrelay', 'two-factor-challenges', 32));
   return {
     issue(claims: ChallengeClaims): Promise<string> {
-      return new SignJWT({ thr: claims.throttleKey })
+      return new SignJWT({ thr: claims.throttleKey, via: claims.via })
         .setProtectedHeader({ alg: ALGORITHM })
         .setSubject(claims.userId)
         .setAudience(AUDIENCE)
@@ -36,7 +39,7 @@ export function createChallenges(serverSecret: string) {
       try {
         const { payload } = await jwtVerify(challenge, key, { audience: AUDIENCE, algorithms: [ALGORITHM] });
         if (typeof payload.sub !== 'string' || typeof payload.thr !== 'string') return null;
-        return { userId: payload.sub, throttleKey: payload.thr };
+        return { userId: payload.sub, throttleKey: payload.thr, via: payload.via === 'google' ? 'google' : 'password' };
       } catch {
         // Expired, forged, altered or foreign: all simply invalid.
         return null;

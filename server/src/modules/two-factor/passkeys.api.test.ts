@@ -7,6 +7,7 @@ import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import { describeEachEngine, engines } from '../../../test/engines.ts';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../../../test/soft-authenticator.ts';
 import {
+  endSudo,
   registerUser,
   rememberedSignInAddresses,
   startTestServer,
@@ -69,9 +70,11 @@ describeEachEngine('passkeys as a second factor', (engine) => {
       status: 403,
       body: { error: TWO_FACTOR.wrongPassword },
     });
+    // No proof in the body: the sign-in a moment ago is proof enough (sudo mode) for 10 minutes, not after.
+    await endSudo(server, account.user.id);
     expect(await registrationOptions(account, {})).toMatchObject({
-      status: 400,
-      body: { error: TWO_FACTOR.wrongCurrentProof },
+      status: 403,
+      body: { code: 'sudo_required', methods: ['password'] },
     });
 
     const options = await registrationOptions(account);

@@ -91,7 +91,11 @@ export function createPasskeysService(deps: Deps) {
     },
 
     /** The options for navigator.credentials.create(), after the current password or a code. */
-    async registrationOptions(userId: string, proof: CurrentProof, rp: RelyingParty): Promise<PasskeyOptions> {
+    async registrationOptions(
+      userId: string,
+      proof: CurrentProof | 'recent',
+      rp: RelyingParty,
+    ): Promise<PasskeyOptions> {
       const row = await deps.twoFactor.userOrThrow(userId);
       if (row.passwordHash === null) throw new AppError(409, TWO_FACTOR.noPasswordToConfirm);
       await deps.twoFactor.proveCurrent(row, proof);
@@ -168,7 +172,12 @@ export function createPasskeysService(deps: Deps) {
     },
 
     /** Removes one of the account's passkeys, after the current password or a code. */
-    async remove(userId: string, isAdmin: boolean, id: string, proof: CurrentProof): Promise<TwoFactorStatus> {
+    async remove(
+      userId: string,
+      isAdmin: boolean,
+      id: string,
+      proof: CurrentProof | 'recent',
+    ): Promise<TwoFactorStatus> {
       const row = await deps.twoFactor.userOrThrow(userId);
       const key = (await passkeysRepo.listOf(db, userId)).find((candidate) => candidate.id === id);
       if (!key) throw new AppError(404, TWO_FACTOR.passkeyNotFound);

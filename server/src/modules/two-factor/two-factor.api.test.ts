@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import { describeEachEngine } from '../../../test/engines.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { endSudo, registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const LIMIT = 5;
 /** The code an authenticator app shows `offsetSteps` steps of 30 seconds from now. */
@@ -185,6 +185,22 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     expect((await auditActions(account.user.id)).filter((a) => a === 'security.login_locked')).toHaveLength(1);
   });
 
+  it('counts code guesses per account too: typing the email, then the username, wins no second budget', async () => {
+    const account = await enrolled();
+    const viaEmail = await login(account.input.email, account.password);
+    const first = await Promise.all(
+      Array.from({ length: LIMIT }, (_, i) => secondStep(viaEmail.body.challenge, String(200000 + i * 7919))),
+    );
+    // The email's password step spent one of its budget; the account's own budget went on the codes.
+    expect(first.map((answer) => answer.status).sort()).toEqual([...Array(LIMIT - 1).fill(401), 429]);
+    // The username's own budget is fresh, but the account has room for one more guess only.
+    const viaUsername = await login(account.input.username, account.password);
+    expect(viaUsername.body.twoFactorRequired).toBe(true);
+    expect((await secondStep(viaUsername.body.challenge, '123456')).status).toBe(401);
+    const more = await secondStep(viaUsername.body.challenge, '654321');
+    expect(more).toMatchObject({ status: 429, body: { error: ERRORS.tooManyLoginAttempts } });
+  });
+
   it('refuses a challenge that is forged or not one at all', async () => {
     const account = await enrolled();
     const { body } = await login(account.input.username, account.password);
@@ -204,7 +220,11 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     const byPassword = await enrolled();
     const off = (token: string, body: unknown) =>
       server.call('POST', '/api/user/two-factor/totp/disable', { token, body });
-    expect((await off(byPassword.token, {})).status).toBe(400);
+    await endSudo(server, byPassword.user.id);
+    expect(await off(byPassword.token, {})).toMatchObject({
+      status: 403,
+      body: { code: 'sudo_required', methods: ['password', 'code'] },
+    });
     expect(await off(byPassword.token, { password: 'wrong password' })).toMatchObject({
       status: 403,
       body: { error: TWO_FACTOR.wrongPassword },

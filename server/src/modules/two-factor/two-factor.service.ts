@@ -31,6 +31,11 @@ interface Deps {
    * the account's own key, so a stolen session cannot guess its way to turning the factor off.
    */
   attempts: WindowCounter;
+  /**
+   * The same guesses counted over a day: past the short lockout's budget a few times, the account
+   * stays locked until the day's window ends, so guesses at its code cannot go on at a steady pace.
+   */
+  dailyAttempts: WindowCounter;
   requireForAdmins: boolean;
   /** The name authenticator apps show above the codes. */
   issuer: string;
@@ -56,13 +61,25 @@ export function createTwoFactorService(deps: Deps) {
     return row;
   }
 
-  /** Counts one proof attempt of the account in Settings; past the budget, 429 as at login. */
+  /**
+   * Counts one guess at the account's proof (a code at sign-in, the password or a code in Settings or
+   * to confirm it is you), whichever identifier or session it came through: past the short budget
+   * 429 until its window ends, and past the day's budget until that one does.
+   */
   async function spendProofAttempt(userId: string): Promise<void> {
-    const attempt = await attempts.hit(`user:${userId}`);
+    // A guess the short lockout refuses is not a guess made: only those it lets through count for the day.
+    const short = await attempts.hit(`user:${userId}`);
+    const attempt = short.allowed ? await deps.dailyAttempts.hit(`user:${userId}`) : short;
     if (!attempt.allowed) {
       const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
       throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
     }
+  }
+
+  /** A proof succeeded: the account's guesses start again from nothing. */
+  async function clearProofAttempts(userId: string): Promise<void> {
+    await attempts.reset(`user:${userId}`);
+    await deps.dailyAttempts.reset(`user:${userId}`);
   }
 
   async function methodsOf(userId: string): Promise<FactorMethod[]> {
@@ -114,9 +131,12 @@ export function createTwoFactorService(deps: Deps) {
    * Checks the proof asked for before a change in Settings, counted in the account's lockout: the
    * current password, or a current code (authenticator or recovery). Sent both, either proves it: the
    * one field of Settings takes whichever the user has, and a password that looks like a code is
-   * still a password. Throws 403 (or 429) when nothing proves it; answers what did.
+   * still a password. Throws 403 (or 429) when nothing proves it; answers what did. 'recent': the
+   * session proved itself in the last 10 minutes, which the route checked.
    */
-  async function proveCurrent(row: UserRow, proof: CurrentProof): Promise<'password' | 'code'> {
+  async function proveCurrent(row: UserRow, proof: CurrentProof | 'recent'): Promise<'password' | 'code' | 'recent'> {
+    // The session proved itself in the last 10 minutes (sudo mode, checked by the route).
+    if (proof === 'recent') return 'recent';
     await spendProofAttempt(row.id);
     let proved: 'password' | 'code' | null = null;
     if (
@@ -135,7 +155,7 @@ export function createTwoFactorService(deps: Deps) {
             : TWO_FACTOR.wrongCode;
       throw new AppError(403, message);
     }
-    await attempts.reset(`user:${row.id}`);
+    await clearProofAttempts(row.id);
     return proved;
   }
 
@@ -143,6 +163,8 @@ export function createTwoFactorService(deps: Deps) {
     status,
     spendCode,
     proveCurrent,
+    spendProofAttempt,
+    clearProofAttempts,
     methodsOf,
     userOrThrow,
 
@@ -180,7 +202,7 @@ export function createTwoFactorService(deps: Deps) {
       if (row.passwordHash === null) throw new AppError(409, TWO_FACTOR.noPasswordToConfirm);
       await spendProofAttempt(userId);
       if (!(await verifyPassword(row.passwordHash, password))) throw new AppError(403, TWO_FACTOR.wrongPassword);
-      await attempts.reset(`user:${userId}`);
+      await clearProofAttempts(userId);
       if ((await twoFactorRepo.findTotp(db, userId))?.confirmedAt != null)
         throw new AppError(409, TWO_FACTOR.alreadyOn);
       const secret = newTotpSecret();
@@ -216,7 +238,7 @@ export function createTwoFactorService(deps: Deps) {
       return { recoveryCodes, status: await status(userId, isAdmin) };
     },
 
-    async disableTotp(userId: string, isAdmin: boolean, proof: CurrentProof): Promise<TwoFactorStatus> {
+    async disableTotp(userId: string, isAdmin: boolean, proof: CurrentProof | 'recent'): Promise<TwoFactorStatus> {
       const row = await userOrThrow(userId);
       if ((await twoFactorRepo.findTotp(db, userId))?.confirmedAt == null) throw new AppError(409, TWO_FACTOR.notOn);
       const provedWith = await proveCurrent(row, proof);

@@ -82,6 +82,14 @@ export const usersRepo = {
     return Number(result.numUpdatedRows) > 0;
   },
 
+  async setPasswordHash(db: Db, id: string, passwordHash: string, at: string): Promise<void> {
+    await db.updateTable('users').set({ passwordHash, updatedAt: at }).where('id', '=', id).execute();
+  },
+
+  async setEmail(db: Db, id: string, email: string, at: string): Promise<void> {
+    await db.updateTable('users').set({ email, updatedAt: at }).where('id', '=', id).execute();
+  },
+
   async setAdmin(db: Db, id: string, isAdmin: boolean, at: string): Promise<void> {
     await db
       .updateTable('users')
