@@ -10,6 +10,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // argon2, PostgreSQL database creation and Chromium are CPU-bound; two cores run two files at a time.
     maxWorkers: 2,
+    // In CI the run's timings are kept too, for the slowest-files report .ci/run prints at its end.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
         extends: true,
