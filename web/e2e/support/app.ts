@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { User } from '@moonrelay/contract/auth';
 import type { Engine } from '../../../server/test/engines.ts';
-import { startTestServer, type CallOptions, type CallResult } from '../../../server/test/test-server.ts';
+import { endSudo, startTestServer, type CallOptions, type CallResult } from '../../../server/test/test-server.ts';
 import { WEB_DIST_DIR } from './paths.ts';
 
 /** The real Moonrelay server, in this process, serving the built web app over a fresh database. */
@@ -10,6 +10,8 @@ export interface E2EApp {
   url: string;
   /** Calls the API over real HTTP (JSON in, JSON out), as the API suites do. */
   call(method: string, path: string, options?: Pick<CallOptions, 'token' | 'body'>): Promise<CallResult>;
+  /** Ends sudo mode for every session of the user, as 10 minutes after their last proof. */
+  endSudo(userId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,12 @@ export async function startApp(env: Record<string, string> = {}): Promise<E2EApp
     RATE_LIMIT_EXECUTION_PER_MINUTE: '100000',
     ...env,
   });
-  return { url: server.url, call: (method, path, options) => server.call(method, path, options), close: server.close };
+  return {
+    url: server.url,
+    call: (method, path, options) => server.call(method, path, options),
+    endSudo: (userId) => endSudo(server, userId),
+    close: server.close,
+  };
 }
 
 export interface TestUser {

@@ -27,8 +27,8 @@ const failureText = (error: unknown, fallback: string) =>
   error instanceof ApiError ? messageOf(error, fallback) : error instanceof Error ? error.message : fallback;
 
 /**
- * The ways offered, in the answer's order of strength: the password and a code in one form (Enter
- * confirms), a passkey by its button; an account with neither only by signing in again.
+ * The ways this account has (the 403's `methods`): the password and a code as fields of one form
+ * (Enter confirms), a passkey by its button; an account with none of them only by signing in again.
  */
 function SudoProofs({ methods, onSignInAgain }: { methods: SudoMethod[]; onSignInAgain: () => void }) {
   const withProof = useSudoWithProof();
@@ -66,7 +66,7 @@ function SudoProofs({ methods, onSignInAgain }: { methods: SudoMethod[]; onSignI
     );
   };
 
-  const usePasskey = () =>
+  const proveWithPasskey = () =>
     withPasskey.mutate(undefined, {
       onSuccess: sudoProved,
       onError: (error) => setFailure({ on: 'passkey', message: failureText(error, SUDO_TEXT.passkeyFailed) }),
@@ -110,7 +110,7 @@ function SudoProofs({ methods, onSignInAgain }: { methods: SudoMethod[]; onSignI
             {(hasPassword || hasCode) && <OrSeparator />}
             <Button
               variant="outline"
-              onClick={usePasskey}
+              onClick={proveWithPasskey}
               loading={withPasskey.isPending}
               disabled={withProof.isPending}
               data-autofocus={(!hasPassword && !hasCode) || undefined}
@@ -134,7 +134,8 @@ function SudoProofs({ methods, onSignInAgain }: { methods: SudoMethod[]; onSignI
     <chakra.form display="contents" onSubmit={submit} noValidate>
       <Dialog.Body>{body}</Dialog.Body>
       <Dialog.Footer flexWrap="wrap">
-        <Button variant="outline" onClick={sudoCancelled} disabled={busy}>
+        {/* Never disabled: a passkey prompt left open, or a slow answer, must not hold the change hostage. */}
+        <Button variant="outline" onClick={sudoCancelled}>
           {SUDO_TEXT.cancel}
         </Button>
         {signInOnly ? (
