@@ -337,6 +337,8 @@ export function createExecutionsService(deps: {
         userId,
         scriptId,
         scriptName: script.name,
+        // The version that runs, as for a manual run (docs/decisions/024-script-versions.md).
+        scriptVersion: script.version,
         initiatedBy: null,
         executionId,
         initiator: 'schedule' as const,

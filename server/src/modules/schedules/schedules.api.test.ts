@@ -367,6 +367,60 @@ describeEachEngine('schedules API', (engine) => {
     expect(await runsOf(token, scriptId)).toHaveLength(0);
   });
 
+  it("records the script's version with every scheduled run, as a manual run does: cron, interval and game schedules alike", async () => {
+    const { token, user } = await registerUser(server);
+    const scriptId = await newScript(token);
+    const edited = await server.call('PUT', `/api/scripts/${scriptId}`, {
+      token,
+      body: { code: 'print("scheduled hello, edited")' },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const manual = await server.call('POST', `/api/scripts/${scriptId}/execute`, {
+      token,
+      body: { target: 'sandbox' },
+    });
+    expect(manual.status, manual.text).toBe(200);
+    const cron = await create(token, scriptId, { ...YEARLY, target: 'sandbox' });
+    const interval = await create(token, scriptId, { kind: 'interval', intervalSeconds: 3600, target: 'dry-run' });
+    const offline = await create(token, scriptId, { ...YEARLY, target: 'all-servers' });
+    await runDue(cron.body.id, '2030-01-01T00:00:00Z');
+    await runDue(interval.body.id, '2030-01-01T00:00:00Z');
+    await runDue(offline.body.id, '2030-01-01T00:00:00Z');
+    const game = new SimulatedGame({ url: server.url, key: user.apiKey, serverId: 'srv-versions' });
+    await game.ping();
+    const online = await create(token, scriptId, { ...YEARLY, target: 'server', serverId: 'srv-versions' });
+    await runDue(online.body.id, '2030-01-01T00:00:00Z');
+
+    const runs = (await server.call('GET', `/api/executions?scriptId=${scriptId}`, { token })).body.runs as {
+      id: string;
+      scriptVersion: number | null;
+      startedBy: string;
+      target: string;
+      status: string;
+    }[];
+    expect(runs).toHaveLength(5);
+    expect(runs.find((run) => run.id === manual.body.executionId)).toMatchObject({
+      startedBy: 'user',
+      scriptVersion: 2,
+    });
+    const scheduled = runs.filter((run) => run.startedBy === 'schedule');
+    expect(
+      scheduled
+        .map(({ target, status, scriptVersion }) => ({ target, status, scriptVersion }))
+        .sort((a, b) => `${a.target}${a.status}`.localeCompare(`${b.target}${b.status}`)),
+    ).toEqual([
+      { target: 'dry-run', status: 'succeeded', scriptVersion: 2 },
+      { target: 'game', status: 'not_connected', scriptVersion: 2 },
+      { target: 'game', status: 'pending', scriptVersion: 2 },
+      { target: 'sandbox', status: 'succeeded', scriptVersion: 2 },
+    ]);
+    // The run in full says the same.
+    for (const run of scheduled) {
+      const full = await server.call('GET', `/api/executions/${run.id}`, { token });
+      expect(full.body.scriptVersion).toBe(2);
+    }
+  });
+
   it('shows a failing schedule its last error', async () => {
     const { token } = await registerUser(server);
     const scriptId = await newScript(token, 'error("it broke")');
