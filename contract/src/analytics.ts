@@ -62,23 +62,33 @@ export type ScriptExecutions = z.infer<typeof ScriptExecutionsSchema>;
 
 export const ExecutionBucketSchema = z.object({
   start: IsoDateTimeSchema,
+  /** Every run of the bucket: succeeded, failed, notConnected, and the rest still waiting for the game. */
   executions: z.number().int(),
   succeeded: z.number().int(),
   failed: z.number().int(),
+  notConnected: z.number().int(),
 });
 export type ExecutionBucket = z.infer<typeof ExecutionBucketSchema>;
 
 export const ScriptAnalyticsSchema = z
   .object({
-    /** Runs in the sandbox, dry runs, and runs sent to a game (as a script's executionCount counts them). */
+    /**
+     * Every run of the period, as the Runs page lists them: in the sandbox, dry runs, runs sent to a
+     * game and runs that found no game connected (as a script's executionCount counts them; see
+     * docs/decisions/046-one-count-of-runs.md).
+     */
     totalExecutions: z.number().int(),
-    /** The busiest scripts (at most 20), most runs first. */
+    /** The busiest scripts (at most 20), most runs first; runs without a saved script are one row, Custom code. */
     executionsByScript: z.array(ScriptExecutionsSchema),
-    /** Percentage (0-100) of finished runs that succeeded; null when none finished. */
+    /**
+     * Percentage (0-100, one decimal) of the period's runs that succeeded: outcomeShares(outcomes).succeeded,
+     * the share the Analytics ring draws. A run that failed, found no game or still waits is not a
+     * success. Null when there were no runs.
+     */
     successRate: z.number().nullable(),
-    /** Mean duration of finished runs, in milliseconds; null when none finished. */
+    /** Mean duration of the runs that ran to an end (succeeded or failed), in milliseconds; null when none did. */
     averageExecutionTime: z.number().nullable(),
-    /** How the runs ended; notConnected counts attempts that found no game (not in totalExecutions). */
+    /** How the runs ended; they add up to totalExecutions. */
     outcomes: z.object({
       succeeded: z.number().int(),
       failed: z.number().int(),
@@ -96,3 +106,35 @@ export type ScriptAnalytics = z.infer<typeof ScriptAnalyticsSchema>;
 /** The name executionsByScript gives runs that have no saved script. */
 export const UNSAVED_CODE_NAME = 'Custom code';
 export const BUSIEST_SCRIPTS_LIMIT = 20;
+
+export type RunOutcomes = ScriptAnalytics['outcomes'];
+/** The outcomes in the order the Analytics screen lists them. */
+export const OUTCOME_KEYS = [
+  'succeeded',
+  'failed',
+  'pending',
+  'notConnected',
+] as const satisfies readonly (keyof RunOutcomes)[];
+
+/**
+ * Each outcome's share of all runs, in percent with one decimal, adding up to exactly 100: each
+ * share is rounded down to a tenth, and the tenths left over go to the largest remainders (a tie
+ * to the outcome listed first). The server's successRate and the screen's ring and legend all take
+ * their numbers from here, so they never disagree. Null when there were no runs.
+ */
+export function outcomeShares(outcomes: RunOutcomes): Record<keyof RunOutcomes, number> | null {
+  const total = OUTCOME_KEYS.reduce((sum, key) => sum + outcomes[key], 0);
+  if (total === 0) return null;
+  const parts = OUTCOME_KEYS.map((key, order) => {
+    const exact = (outcomes[key] * 1000) / total;
+    return { key, order, tenths: Math.floor(exact), remainder: exact - Math.floor(exact) };
+  });
+  let left = 1000 - parts.reduce((sum, part) => sum + part.tenths, 0);
+  for (const part of [...parts].sort((a, b) => b.remainder - a.remainder || a.order - b.order)) {
+    if (left === 0) break;
+    if (part.remainder === 0) continue;
+    part.tenths += 1;
+    left -= 1;
+  }
+  return Object.fromEntries(parts.map((part) => [part.key, part.tenths / 10])) as Record<keyof RunOutcomes, number>;
+}

@@ -1058,20 +1058,20 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   analyticsScripts: {
     query: { period: '7d' },
     response: {
-      totalExecutions: 12,
+      totalExecutions: 14,
       executionsByScript: [
-        { scriptId: SCRIPT_ID, name: 'Hello', executions: 9, succeeded: 8, failed: 1 },
+        { scriptId: SCRIPT_ID, name: 'Hello', executions: 11, succeeded: 8, failed: 1 },
         { scriptId: null, name: 'Custom code', executions: 3, succeeded: 3, failed: 0 },
       ],
-      successRate: 91.7,
+      successRate: 78.6,
       averageExecutionTime: 5.2,
       outcomes: { succeeded: 11, failed: 1, pending: 0, notConnected: 2 },
       periodStart: '2026-11-15T06:00:00.000Z',
       periodEnd: '2026-11-22T00:26:49.409Z',
       period: '7d',
       executionsOverTime: [
-        { start: '2026-11-21T18:00:00.000Z', executions: 5, succeeded: 5, failed: 0 },
-        { start: '2026-11-22T00:00:00.000Z', executions: 7, succeeded: 6, failed: 1 },
+        { start: '2026-11-21T18:00:00.000Z', executions: 5, succeeded: 5, failed: 0, notConnected: 0 },
+        { start: '2026-11-22T00:00:00.000Z', executions: 9, succeeded: 6, failed: 1, notConnected: 2 },
       ],
     },
     error: unauthorized(ERRORS.invalidApiKey),

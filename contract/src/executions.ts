@@ -41,6 +41,10 @@ export const ExecuteCodeRequestSchema = z
       description:
         'With script: your game’s player data; the call then also counts as its ping and answers its commands',
     }),
+    scriptId: z.string().min(1).max(100).optional().meta({
+      description:
+        'With code: the saved script this code comes from (the editor sends it). When the code is exactly that script’s current code, the run counts as the script’s, whatever the target; otherwise, or for a script that is not yours, it is custom code (docs/decisions/046-one-count-of-runs.md).',
+    }),
   })
   .superRefine((body, ctx) => {
     const hasCode = body.code !== undefined || body.loadstring !== undefined;

@@ -119,7 +119,7 @@ describeEachEngine('analytics API', (engine) => {
       body: { code: 'print(1)', target: 'sandbox' },
     });
     expect(custom.body.success).toBe(true);
-    // No game connected: recorded, but not an execution.
+    // No game connected: recorded, and counted as a run like any other (its outcome says why).
     const offline = await server.call('POST', '/api/scripts/execute', { token, body: { code: 'print(1)' } });
     expect(offline.body.gameConnected).toBe(false);
     // A syntax error runs nothing and records nothing.
@@ -128,20 +128,22 @@ describeEachEngine('analytics API', (engine) => {
     const res = await server.call('GET', '/api/analytics/scripts?period=1h', { token: key });
     expect(res.status).toBe(200);
     const stats = ScriptAnalyticsSchema.parse(res.body);
-    expect(stats.totalExecutions).toBe(6);
+    expect(stats.totalExecutions).toBe(7);
     expect(stats.executionsByScript).toEqual([
       { scriptId: hello, name: 'Hello', executions: 3, succeeded: 3, failed: 0 },
       { scriptId: broken, name: 'Broken', executions: 2, succeeded: 0, failed: 2 },
-      { scriptId: null, name: 'Custom code', executions: 1, succeeded: 1, failed: 0 },
+      { scriptId: null, name: 'Custom code', executions: 2, succeeded: 1, failed: 0 },
     ]);
-    expect(stats.successRate).toBe(66.7);
+    // 4 of the 7 runs succeeded.
+    expect(stats.successRate).toBe(57.1);
     expect(stats.outcomes).toEqual({ succeeded: 4, failed: 2, pending: 0, notConnected: 1 });
     expect(stats.averageExecutionTime).toBeGreaterThanOrEqual(0);
     expect(stats.period).toBe('1h');
     expect(stats.executionsOverTime).toHaveLength(12);
-    expect(sum(stats.executionsOverTime.map((bucket) => bucket.executions))).toBe(6);
+    expect(sum(stats.executionsOverTime.map((bucket) => bucket.executions))).toBe(7);
     expect(sum(stats.executionsOverTime.map((bucket) => bucket.succeeded))).toBe(4);
     expect(sum(stats.executionsOverTime.map((bucket) => bucket.failed))).toBe(2);
+    expect(sum(stats.executionsOverTime.map((bucket) => bucket.notConnected))).toBe(1);
 
     // A fresh account has nothing yet.
     const empty = ScriptAnalyticsSchema.parse(

@@ -166,7 +166,10 @@ export const executionStatsRepo = {
     return rows.map((row) => ({ status: row.status, runs: num(row.runs), totalMs: num(row.totalMs) }));
   },
 
-  /** Runs per saved script (null: code run without one), busiest first. Attempts without a game are left out. */
+  /**
+   * Runs per saved script (null: code run without one), busiest first. Every run counts, one that
+   * found no game connected too, as the Runs page lists it (docs/decisions/046-one-count-of-runs.md).
+   */
   async busiestScripts(db: Db, userId: string, since: string, limit: number): Promise<ScriptRunTotals[]> {
     const runs = sql`count(*)`;
     const rows = await db
@@ -181,9 +184,10 @@ export const executionStatsRepo = {
       ])
       .where('e.userId', '=', userId)
       .where('e.createdAt', '>=', since)
-      .where('e.status', '<>', 'not_connected')
       .groupBy(['e.scriptId', 's.name'])
       .orderBy(runs, 'desc')
+      // On a tie, saved scripts by name, then Custom code (the engines sort a null name apart).
+      .orderBy(sql`case when s.name is null then 1 else 0 end`)
       .orderBy('s.name')
       .limit(limit)
       .execute();
@@ -203,7 +207,6 @@ export const executionStatsRepo = {
       .select([slot.as('slot'), 'status', sql`count(*)`.as('runs')])
       .where('userId', '=', userId)
       .where('createdAt', '>=', since)
-      .where('status', '<>', 'not_connected')
       .groupBy([slot, 'status'])
       .execute();
     return rows.map((row) => ({ slot: row.slot, status: row.status, runs: num(row.runs) }));

@@ -1,6 +1,7 @@
 import {
   ANALYTICS_PERIODS,
   BUSIEST_SCRIPTS_LIMIT,
+  outcomeShares,
   UNSAVED_CODE_NAME,
   type AnalyticsPeriod,
   type ExecutionBucket,
@@ -90,18 +91,32 @@ export function createAnalyticsService(deps: { db: Db; flushMetrics: () => Promi
       const of = (status: string) => statuses.find((row) => row.status === status) ?? { runs: 0, totalMs: 0 };
       const succeeded = of('succeeded');
       const failed = of('failed');
-      const pending = of('queued');
-      const finished = succeeded.runs + failed.runs;
-      const overTime = series<ExecutionBucket>(window, (start) => ({ start, executions: 0, succeeded: 0, failed: 0 }));
+      // Every run counts, whatever its outcome (docs/decisions/046-one-count-of-runs.md); only the
+      // runs that ran to an end have a duration to average.
+      const outcomes = {
+        succeeded: succeeded.runs,
+        failed: failed.runs,
+        pending: of('queued').runs,
+        notConnected: of('not_connected').runs,
+      };
+      const ran = succeeded.runs + failed.runs;
+      const overTime = series<ExecutionBucket>(window, (start) => ({
+        start,
+        executions: 0,
+        succeeded: 0,
+        failed: 0,
+        notConnected: 0,
+      }));
       for (const slot of slots) {
         const bucket = overTime.at(slotTime(slot.slot));
         if (!bucket) continue;
         bucket.executions += slot.runs;
         if (slot.status === 'succeeded') bucket.succeeded += slot.runs;
         if (slot.status === 'failed') bucket.failed += slot.runs;
+        if (slot.status === 'not_connected') bucket.notConnected += slot.runs;
       }
       return {
-        totalExecutions: finished + pending.runs,
+        totalExecutions: statuses.reduce((sum, row) => sum + row.runs, 0),
         executionsByScript: busiest.map((row) => ({
           scriptId: row.scriptId,
           name: row.scriptId === null ? UNSAVED_CODE_NAME : (row.name ?? UNSAVED_CODE_NAME),
@@ -109,14 +124,10 @@ export function createAnalyticsService(deps: { db: Db; flushMetrics: () => Promi
           succeeded: row.succeeded,
           failed: row.failed,
         })),
-        successRate: finished ? round((succeeded.runs / finished) * 100, 1) : null,
-        averageExecutionTime: finished ? round((succeeded.totalMs + failed.totalMs) / finished, 1) : null,
-        outcomes: {
-          succeeded: succeeded.runs,
-          failed: failed.runs,
-          pending: pending.runs,
-          notConnected: of('not_connected').runs,
-        },
+        // The share of the ring the Analytics screen draws as succeeded, by the same rounding.
+        successRate: outcomeShares(outcomes)?.succeeded ?? null,
+        averageExecutionTime: ran ? round((succeeded.totalMs + failed.totalMs) / ran, 1) : null,
+        outcomes,
         periodStart: since,
         periodEnd: new Date(window.end).toISOString(),
         period,

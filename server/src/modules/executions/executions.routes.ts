@@ -76,7 +76,15 @@ export function mountExecutionRoutes(
           gameOnly: !readsEvery,
         });
       }
-      return executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId);
+      return executions.runCode(
+        principal.userId,
+        (body.code ?? body.loadstring)!,
+        body.target,
+        body.serverId,
+        undefined,
+        undefined,
+        body.scriptId,
+      );
     }),
     bodyKeyGate(deps, limits),
   );

@@ -5,12 +5,13 @@ import type { CommandView, DeliveredCommand, PlayerData } from '@moonrelay/contr
 import type { AutoExecuteGames } from '@moonrelay/contract/scripts';
 import type { RunInitiator } from '@moonrelay/contract/runs';
 import { ERRORS } from '@moonrelay/contract/messages';
-import type { Db } from '../../db/database.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
 import { scriptsRepo, type ScriptRow } from '../scripts/scripts.repo.ts';
 import { sha256Hex } from '../../security/digest.ts';
+import { dryRunHint } from './dry-run-hint.ts';
 import { executionsRepo } from './executions.repo.ts';
 import { runsRepo } from './runs.repo.ts';
 import { toRunSummary } from './runs.service.ts';
@@ -104,7 +105,8 @@ interface RunContext {
  * default, GAME_EXECUTION_WAIT_MS), else answers it queued; a later result completes the record and
  * is pushed (`execution:result`). Without a
  * connected game the answer is the spec's not-connected shape. Every run is recorded, and a saved
- * script's executionCount counts it.
+ * script's executionCount counts it with the record, whatever its target and outcome
+ * (docs/decisions/046-one-count-of-runs.md).
  */
 export function createExecutionsService(deps: {
   db: Db;
@@ -119,7 +121,11 @@ export function createExecutionsService(deps: {
 
   /**
    * Records a run, its full code (kept once per distinct code, after the run that needs it: see
-   * docs/decisions/022-run-history.md) and its count, then tells the user's screens.
+   * docs/decisions/022-run-history.md) and its count, then tells the user's screens. The record and
+   * the script's count are written together: every screen counts runs from these records, and the
+   * script's executionCount is their all-time tally, so neither may exist without the other. Every
+   * run of a saved script counts, a game run that found no game connected included: the Runs page
+   * lists it, so every count does (docs/decisions/046-one-count-of-runs.md).
    */
   async function record(
     run: RunContext,
@@ -152,9 +158,11 @@ export function createExecutionsService(deps: {
       initiator: run.initiator ?? (run.initiatedBy ? 'admin' : 'user'),
       codeHash,
     };
-    await executionsRepo.insert(db, row);
+    await inTransaction(db, async (trx) => {
+      await executionsRepo.insert(trx, row);
+      if (scriptId) await executionsRepo.countRun(trx, userId, scriptId);
+    });
     await runsRepo.keepCode(db, { userId, codeHash, code, createdAt });
-    if (scriptId && outcome.status !== 'not_connected') await executionsRepo.countRun(db, userId, scriptId);
     bus.publish({ type: 'execution:updated', userId, run: toRunSummary(row) });
     return id;
   }
@@ -235,6 +243,7 @@ export function createExecutionsService(deps: {
     const outcome = { ...ran, output: printableText(ran.output), error: ran.error && printableText(ran.error) };
     const status = outcome.success ? 'succeeded' : 'failed';
     const executionId = await record(run, code, target, { ...outcome, status });
+    const hint = dryRun ? undefined : dryRunHint(code, outcome.error, outcome.output);
     return {
       success: outcome.success,
       output: outcome.output,
@@ -244,6 +253,7 @@ export function createExecutionsService(deps: {
       executionId,
       durationMs: Math.round(outcome.durationMs),
       ...(dryRun ? { dryRun: summary ?? null } : {}),
+      ...(hint ? { hint } : {}),
     };
   }
 
@@ -257,20 +267,37 @@ export function createExecutionsService(deps: {
     return undefined;
   }
 
+  /**
+   * The saved script a run of code is a run of: the caller's script named by `scriptId` whose
+   * current code is exactly `code` (the editor running its unchanged script in the sandbox or as a
+   * dry run). Code that differs by a byte, a script that is not the caller's, or no `scriptId` at
+   * all is custom code: code alone never picks a script, as two scripts may hold the same code (a
+   * duplicate does at first).
+   */
+  async function savedScriptOf(userId: string, scriptId: string | undefined, code: string) {
+    if (scriptId === undefined) return { scriptId: null, scriptName: null };
+    const script = await scriptsRepo.findForUser(db, userId, scriptId);
+    if (!script || script.code !== code) return { scriptId: null, scriptName: null };
+    return { scriptId: script.id, scriptName: script.name, scriptVersion: script.version };
+  }
+
   return {
     /**
      * `initiatedBy`: the admin running it on this user's game (the admin panel); `executionId`: the
-     * run's id, derived by a mass execution from its batch and the user.
+     * run's id, derived by a mass execution from its batch and the user; `scriptId`: the saved
+     * script the code comes from, counted as its run when the code is that script's current code.
      */
-    runCode(
+    async runCode(
       userId: string,
       code: string,
       target: ExecutionTarget = 'game',
       serverId?: string,
       initiatedBy?: string,
       executionId?: string,
+      scriptId?: string,
     ) {
-      const run = { userId, scriptId: null, scriptName: null, initiatedBy: initiatedBy ?? null, executionId };
+      const saved = await savedScriptOf(userId, scriptId, code);
+      const run = { userId, ...saved, initiatedBy: initiatedBy ?? null, executionId };
       return execute(run, code, target, serverId);
     },
 

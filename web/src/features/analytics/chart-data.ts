@@ -1,14 +1,17 @@
 import {
   ANALYTICS_PERIODS,
+  OUTCOME_KEYS,
+  outcomeShares,
   type AnalyticsPeriod,
   type ExecutionBucket,
   type RequestBucket,
-  type ScriptAnalytics,
+  type RunOutcomes,
 } from '@moonrelay/contract/analytics';
 
 /**
  * The analytics answers, shaped for the charts: bucket labels in the reader's time zone, a
- * "pending" share for runs still waiting on a game, unique bar names, and the outcome slices.
+ * "pending" share for runs still waiting on a game, unique bar names, and the outcome slices with
+ * their shares of all runs.
  */
 
 /** A bucket's label: the time of day for the hourly views, the date for the daily one. */
@@ -28,7 +31,8 @@ export const executionSeries = (buckets: ExecutionBucket[], period: AnalyticsPer
     label: bucketLabel(bucket.start, period, locale),
     succeeded: bucket.succeeded,
     failed: bucket.failed,
-    pending: bucket.executions - bucket.succeeded - bucket.failed,
+    notConnected: bucket.notConnected,
+    pending: bucket.executions - bucket.succeeded - bucket.failed - bucket.notConnected,
   }));
 
 export const requestSeries = (buckets: RequestBucket[], period: AnalyticsPeriod, locale?: string) =>
@@ -48,14 +52,24 @@ export function uniqueNames<T extends { name: string; value: number }>(items: T[
   });
 }
 
-export const OUTCOME_SLICES = [
-  { key: 'succeeded', label: 'Succeeded', color: 'green.solid' },
-  { key: 'failed', label: 'Failed', color: 'red.solid' },
-  { key: 'pending', label: 'Waiting for the game', color: 'yellow.solid' },
-  { key: 'notConnected', label: 'No game connected', color: 'gray.emphasized' },
-] as const;
+export const OUTCOME_SLICES = {
+  succeeded: { label: 'Succeeded', color: 'green.solid' },
+  failed: { label: 'Failed', color: 'red.solid' },
+  pending: { label: 'Waiting for the game', color: 'yellow.solid' },
+  notConnected: { label: 'No game connected', color: 'gray.emphasized' },
+} as const satisfies Record<keyof RunOutcomes, { label: string; color: string }>;
 
-export const outcomeSlices = (outcomes: ScriptAnalytics['outcomes']) =>
-  OUTCOME_SLICES.map((slice) => ({ name: slice.label, value: outcomes[slice.key], color: slice.color })).filter(
-    (slice) => slice.value > 0,
-  );
+/**
+ * The ring's slices, each with its share of all runs (outcomeShares: they add up to exactly 100,
+ * and the succeeded share is the server's successRate), leaving out outcomes with no runs.
+ */
+export function outcomeSlices(outcomes: RunOutcomes) {
+  const shares = outcomeShares(outcomes);
+  return OUTCOME_KEYS.filter((key) => outcomes[key] > 0).map((key) => ({
+    key,
+    name: OUTCOME_SLICES[key].label,
+    value: outcomes[key],
+    share: shares?.[key] ?? 0,
+    color: OUTCOME_SLICES[key].color,
+  }));
+}

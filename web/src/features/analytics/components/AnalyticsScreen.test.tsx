@@ -31,21 +31,22 @@ const USAGE: UsageAnalytics = {
 };
 
 const SCRIPTS: ScriptAnalytics = {
-  totalExecutions: 12,
+  totalExecutions: 14,
   executionsByScript: [
-    { scriptId: 's1', name: 'Hello', executions: 9, succeeded: 8, failed: 1 },
+    { scriptId: 's1', name: 'Hello', executions: 11, succeeded: 8, failed: 1 },
     { scriptId: null, name: 'Custom code', executions: 3, succeeded: 3, failed: 0 },
   ],
-  successRate: 91.7,
+  successRate: 78.6,
   averageExecutionTime: 5.2,
   outcomes: { succeeded: 11, failed: 1, pending: 0, notConnected: 2 },
   periodStart: '2026-11-21T01:00:00.000Z',
   periodEnd: '2026-11-22T00:26:49.409Z',
   period: '24h',
   executionsOverTime: hours(24, (i) => ({
-    executions: i === 23 ? 12 : 0,
+    executions: i === 23 ? 14 : 0,
     succeeded: i === 23 ? 11 : 0,
     failed: i === 23 ? 1 : 0,
+    notConnected: i === 23 ? 2 : 0,
   })),
 };
 
@@ -84,8 +85,8 @@ describe('AnalyticsScreen', () => {
     renderWithProviders(<AnalyticsScreen />, { route: '/analytics' });
     await waitFor(() => expect(stat('Total Requests')).toHaveTextContent('42'));
     expect(stat('Average Response Time')).toHaveTextContent('3.4 ms');
-    expect(stat('Total Executions')).toHaveTextContent('12');
-    expect(stat('Success Rate')).toHaveTextContent('91.7%');
+    expect(stat('Total Executions')).toHaveTextContent('14');
+    expect(stat('Success Rate')).toHaveTextContent('78.6%');
     expect(stat('Average Execution Time')).toHaveTextContent('5.2 ms');
     expect(requested.sort()).toEqual(['/api/analytics/scripts?period=24h', '/api/analytics/usage?period=24h']);
 
@@ -93,8 +94,10 @@ describe('AnalyticsScreen', () => {
     expect(await within(region('Executions over time')).findByTestId('executions-chart')).toBeInTheDocument();
     expect(await within(region('Success rate')).findByTestId('success-rate-chart')).toBeInTheDocument();
     expect(within(region('Success rate')).getByRole('list', { name: 'Outcomes' })).toHaveTextContent(
-      'Succeeded 11Failed 1No game connected 2',
+      'Succeeded 11 (78.6%)Failed 1 (7.1%)No game connected 2 (14.3%)',
     );
+    // The ring's middle is the Success Rate card's number.
+    expect(within(region('Success rate')).getByTestId('success-rate-middle')).toHaveTextContent('78.6%succeeded');
     const busiest = await within(region('Busiest scripts')).findByTestId('busiest-scripts');
     expect(busiest).toHaveTextContent('Hello');
     expect(busiest).toHaveTextContent('Custom code');

@@ -96,7 +96,7 @@ export function AnalyticsScreen() {
         <Box gridColumn={{ xl: 'span 2' }} minW="0">
           <ChartCard
             title="Executions over time"
-            description="Script runs in the sandbox or in your game, by how they ended."
+            description="Every run, in the sandbox, as a dry run or on your game, by how it ended."
             empty={!statsData ? LOADING : statsData.totalExecutions === 0 && 'No script runs in this period.'}
           >
             {statsData && <ExecutionsChart buckets={statsData.executionsOverTime} period={period} />}
@@ -104,7 +104,7 @@ export function AnalyticsScreen() {
         </Box>
         <ChartCard
           title="Success rate"
-          description="Finished runs that succeeded, and how the others ended."
+          description="The share of all runs that succeeded, and how the others ended."
           empty={!statsData ? LOADING : !anyOutcome && 'No script runs in this period.'}
         >
           {statsData && <SuccessRateChart stats={statsData} />}
@@ -114,7 +114,7 @@ export function AnalyticsScreen() {
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
         <ChartCard
           title="Busiest scripts"
-          description="Runs per script; code run without saving it counts as Custom code."
+          description="Runs per saved script, whatever the target; code that differs from a saved script counts as Custom code."
           empty={!statsData ? LOADING : scripts.length === 0 && 'No script runs in this period.'}
         >
           <RankedBars items={scripts} color="teal.subtle" testId="busiest-scripts" />

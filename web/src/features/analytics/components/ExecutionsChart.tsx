@@ -3,7 +3,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'rec
 import type { AnalyticsPeriod, ExecutionBucket } from '@moonrelay/contract/analytics';
 import { executionSeries } from '../chart-data.ts';
 
-/** Runs per bucket, stacked by how they ended. */
+/** Runs per bucket, stacked by how they ended: the stack's height is every run of the bucket. */
 export function ExecutionsChart({ buckets, period }: { buckets: ExecutionBucket[]; period: AnalyticsPeriod }) {
   const chart = useChart({
     data: executionSeries(buckets, period),
@@ -11,6 +11,7 @@ export function ExecutionsChart({ buckets, period }: { buckets: ExecutionBucket[
       { name: 'succeeded', label: 'Succeeded', color: 'green.solid', stackId: 'runs' },
       { name: 'failed', label: 'Failed', color: 'red.solid', stackId: 'runs' },
       { name: 'pending', label: 'Waiting for the game', color: 'yellow.solid', stackId: 'runs' },
+      { name: 'notConnected', label: 'No game connected', color: 'gray.emphasized', stackId: 'runs' },
     ],
   });
   return (

@@ -47,7 +47,15 @@ export function applyRunUpdate(pages: RunPages, filters: RunFilters, run: RunSum
   };
 }
 
-/** `execution:updated`: every cached list takes the run, and its full record is fetched again if shown. */
+/** The scripts feature's list (its query key is its GET path), which carries each script's executionCount. */
+const SCRIPTS_QUERY_KEY = ['/api/scripts'] as const;
+
+/**
+ * `execution:updated`: every cached list takes the run, and its full record is fetched again if
+ * shown. A run of a saved script also moves that script's count (My Scripts, the dashboard's Total
+ * Executions), whoever started it: a schedule, the game, another tab. A fetch already on its way
+ * answers for the burst rather than being restarted by each event.
+ */
 export function onExecutionUpdated({ run }: ExecutionUpdatedEvent): void {
   for (const [queryKey, pages] of queryClient.getQueriesData<RunPages>({ queryKey: runListsKey })) {
     if (!pages) continue;
@@ -56,6 +64,9 @@ export function onExecutionUpdated({ run }: ExecutionUpdatedEvent): void {
     if (next !== pages) queryClient.setQueryData(queryKey, next);
   }
   void queryClient.invalidateQueries({ queryKey: runQuery(run.id).queryKey });
+  if (run.scriptId !== null) {
+    void queryClient.invalidateQueries({ queryKey: SCRIPTS_QUERY_KEY, exact: true }, { cancelRefetch: false });
+  }
 }
 
 /** Runs recorded while the socket was down were not told: what is cached is fetched again. */

@@ -65,16 +65,22 @@ export const useExecuteScript = () =>
     onSettled: refreshScripts,
   });
 
-/** Runs code that is not saved (POST /api/scripts/execute { code, target? }). */
+/**
+ * Runs the code on screen (POST /api/scripts/execute { code, target?, scriptId? }). `scriptId`: the
+ * saved script the code comes from; the server counts the run as that script's when the code is
+ * its saved code unchanged, and as custom code otherwise (docs/decisions/046-one-count-of-runs.md),
+ * so the scripts' counts are fetched again afterwards.
+ */
 export const useExecuteCode = () =>
   useMutation({
-    mutationFn: ({ code, target }: { code: string; target?: ExecutionTarget }) =>
+    mutationFn: ({ code, target, scriptId }: { code: string; target?: ExecutionTarget; scriptId?: string | null }) =>
       apiRequest<ExecutionResult>(
         'POST',
         '/api/scripts/execute',
-        { code, ...targetBody(target) },
+        { code, ...targetBody(target), ...(scriptId ? { scriptId } : {}) },
         { idempotent: true },
       ),
+    onSettled: refreshScripts,
   });
 
 /**

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { ScriptStats } from './ScriptStats.tsx';
@@ -27,6 +27,21 @@ describe('ScriptStats', () => {
     expect(statValue('Total Scripts')).toBe('4');
     expect(statValue('Total Executions')).toBe('1,515');
     expect(statValue('Auto-Execute')).toBe('2');
+  });
+
+  it('says Total Executions counts the saved scripts’ runs, and links to Runs for every run', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({ 'GET /api/scripts': () => ({ body: [makeScript({ id: 's1', name: 'Fly', executionCount: 0 })] }) }),
+    );
+    renderWithProviders(<ScriptStats />);
+    await waitFor(() => expect(statValue('Total Scripts')).toBe('1'));
+    // The hint is beside the value, not part of what a reader or a test takes as the value.
+    expect(statValue('Total Executions')).toBe('0');
+    expect(screen.getByTestId('stat-hint')).toHaveTextContent(
+      'Runs of your saved scripts, all time. Every run, custom code included, is on the Runs page.',
+    );
+    expect(screen.getByRole('link', { name: 'Runs page' })).toHaveAttribute('href', '/runs');
   });
 
   it('shows a dash, not a zero, while the list loads', () => {

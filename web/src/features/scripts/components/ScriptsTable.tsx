@@ -27,7 +27,10 @@ export function ScriptsTable({ scripts, emptyText }: Props) {
             <Table.ColumnHeader>Name</Table.ColumnHeader>
             <Table.ColumnHeader>Type</Table.ColumnHeader>
             <Table.ColumnHeader>Last Modified</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Executions</Table.ColumnHeader>
+            {/* The same count as the dashboard's Total Executions adds up (docs/decisions/046). */}
+            <Table.ColumnHeader textAlign="end" title="Runs of this script, all time, on any target">
+              Executions
+            </Table.ColumnHeader>
             <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
           </Table.Row>
         </Table.Header>

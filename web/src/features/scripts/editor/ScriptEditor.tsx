@@ -209,7 +209,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     const current = getValues('code');
     if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     setExecution({ status: 'running', target });
-    executeCode.mutate({ code: current, target }, reportTo(target));
+    // The script's id goes along: unchanged, the run counts as the script's; edited, as custom code.
+    executeCode.mutate({ code: current, target, scriptId }, reportTo(target));
   };
 
   /** Replaces the code with the server's formatting of it (Ace keeps the change undoable). */
