@@ -189,3 +189,34 @@ export type NotificationAttemptList = z.infer<typeof NotificationAttemptListSche
 /** A delivery queued (a test event, or an event sent again under its own id). */
 export const QueuedNotificationSchema = z.object({ eventId: z.string() }).meta({ id: 'QueuedNotification' });
 export type QueuedNotification = z.infer<typeof QueuedNotificationSchema>;
+
+/**
+ * What a generic webhook receives (POST, JSON), signed in Moonrelay-Signature: the OpenAPI
+ * document's `webhooks` section and docs/webhooks.md describe it. The server builds it in
+ * server/src/modules/notifications/notification-event.ts (webhookBody).
+ */
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.string().meta({
+      description:
+        'The event: the same on every retry and on a redelivery (also in Moonrelay-Event-Id). Drop an event whose id you already handled.',
+    }),
+    deliveryId: z.string().meta({
+      description: 'New on every attempt, so no two deliveries are signed alike (a repeated signature is a replay).',
+    }),
+    type: z
+      .enum([...NOTIFICATION_EVENTS, 'test'])
+      .meta({ description: 'What happened (also in Moonrelay-Event); "test" is Settings’ Send test.' }),
+    occurredAt: IsoDateTimeSchema,
+    title: z.string(),
+    description: z.string(),
+    url: z
+      .string()
+      .nullable()
+      .meta({ description: 'The dashboard page it is about; null when the server has no PUBLIC_URL.' }),
+    data: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The facts, by event: server and script ids, names, errors, counts.' }),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

@@ -9,6 +9,7 @@ import {
 import { ErrorResponseSchema } from '@moonrelay/contract/common';
 import { endpoints, type Endpoint, type EndpointName, type RateLimitPolicy } from '@moonrelay/contract/endpoints';
 import { EXAMPLES, examplesOf, type EndpointExample } from '@moonrelay/contract/examples';
+import { WEBHOOK_HEADERS, type WebhookDelivery } from '@moonrelay/contract/notifications';
 
 /**
  * The OpenAPI 3.1 document, generated from the contract's endpoint list and zod schemas (schemas
@@ -331,6 +332,83 @@ function reachable(paths: unknown, components: JsonSchema): JsonSchema {
   );
 }
 
+const EXAMPLE_DELIVERY: WebhookDelivery = {
+  id: '5f0c8a3e-2b7d-4c19-9e61-3a8d0f4b7c25',
+  deliveryId: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+  type: 'run.failed',
+  occurredAt: '2026-11-29T10:15:02.481Z',
+  title: 'Run of Greeter failed',
+  description: 'The run failed after 12 ms on game (studio).',
+  url: 'https://moonrelay.example.com/runs?run=9b1f6c2d-7e4a-4f3b-8c5d-1a2b3c4d5e6f',
+  data: {
+    runId: '9b1f6c2d-7e4a-4f3b-8c5d-1a2b3c4d5e6f',
+    scriptId: 'b6f1a3c2-8d4e-4f5a-9b0c-1d2e3f4a5b6c',
+    target: 'game',
+    serverId: 'studio',
+    startedBy: 'user',
+  },
+};
+
+/**
+ * What Moonrelay sends to a generic webhook destination (Settings > Notifications), an OpenAPI 3.1
+ * `webhooks` entry: the receiver's side, with the signature header, the body, and how answers are
+ * taken. docs/webhooks.md says how to verify it, with examples the tests run on a real delivery.
+ */
+function notificationWebhook() {
+  const header = (name: string, required: boolean, description: string, schema: JsonSchema) => ({
+    name,
+    in: 'header',
+    required,
+    description,
+    schema,
+  });
+  return {
+    post: {
+      operationId: 'notificationWebhook',
+      summary: 'A notification, delivered to your webhook',
+      description:
+        'Sent to a generic webhook destination for each event it chose (and for Send test). Verify ' +
+        '`Moonrelay-Signature` before trusting the body: `v1` is the hex HMAC-SHA256, keyed with the ' +
+        'destination’s secret, of `t`, a dot and the raw body bytes; refuse a `t` more than 300 s from your ' +
+        'clock and a signature you accepted before (a replay). Delivery is at least once: drop an event ' +
+        'whose `id` you already handled. Guide and verification examples: docs/webhooks.md.',
+      tags: ['Notifications'],
+      security: [],
+      parameters: [
+        header(
+          WEBHOOK_HEADERS.signature,
+          true,
+          '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, signed afresh for each attempt',
+          { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+        ),
+        header(WEBHOOK_HEADERS.event, true, 'The event type, as the body’s `type`', { type: 'string' }),
+        header(WEBHOOK_HEADERS.eventId, true, 'The event id, as the body’s `id` (the same on a retry)', {
+          type: 'string',
+        }),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/WebhookDelivery' }, example: EXAMPLE_DELIVERY },
+        },
+      },
+      responses: {
+        '200': { description: 'Delivered (any 2xx within 10 s counts; the first 500 bytes are kept in the log)' },
+        '400': {
+          description: 'Refused for good (as any 4xx other than 404, 408, 410 and 429): the event is not sent again',
+        },
+        '404': { description: 'The webhook is gone: the destination is paused, its owner told why' },
+        '410': { description: 'The webhook is gone: the destination is paused, its owner told why' },
+        '429': { description: 'Sent again after Retry-After, not counted as a failure' },
+        '503': {
+          description:
+            'Sent again with backoff (as any 5xx, a 408, a timeout or a dropped connection), for up to 24 hours',
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(perMinute: RateLimitsPerMinute = DOCUMENTED_RATE_LIMITS) {
   const { toRef, components: allComponents } = collectSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
@@ -342,7 +420,8 @@ export function buildOpenApiDocument(perMinute: RateLimitsPerMinute = DOCUMENTED
       EXAMPLES[name as EndpointName],
     );
   }
-  const components = reachable(paths, { ...allComponents, Error: allComponents.Error });
+  const webhooks = { notification: notificationWebhook() };
+  const components = reachable({ paths, webhooks }, { ...allComponents, Error: allComponents.Error });
   return {
     openapi: '3.1.0',
     info: {
@@ -362,5 +441,6 @@ export function buildOpenApiDocument(perMinute: RateLimitsPerMinute = DOCUMENTED
       schemas: components,
     },
     paths,
+    webhooks,
   };
 }
