@@ -54,7 +54,8 @@ const optionalText = z
   .optional()
   .transform((value) => value?.trim() || undefined);
 
-const EnvSchema = z.object({
+/** Every setting, by its environment variable's name (settings-docs.test.ts holds the docs to it). */
+export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
