@@ -903,11 +903,11 @@ export const endpoints = {
     path: '/api/game/integration-scripts',
     tag: 'Game',
     summary:
-      "The Quick Loader, the Full Game Integration Script and the Dashboard Teleport Script, with this server's URL and the user's key.",
+      "The Quick Loader, the Full Game Integration Script and the Dashboard Teleport Script, with this server's URL and the user's key, and whether a game on Roblox can reach that URL. 400 when the dashboard was opened at a host Moonrelay does not write into scripts (set PUBLIC_URL, or name the host in PUBLIC_HOSTS).",
     auth: 'session',
     rateLimit: 'general',
     response: IntegrationScriptsSchema,
-    errors: [401],
+    errors: [400, 401],
   }),
   adminUsers: endpoint({
     method: 'get',

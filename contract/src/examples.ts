@@ -1031,8 +1031,10 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       quickLoader: `loadstring(game:GetService("HttpService"):GetAsync("https://moonrelay.example.com/api/game/loader?key=${EXAMPLE_API_KEY}"))()`,
       gameIntegration: '-- Moonrelay Game Integration Script\n-- ...',
       teleportExample: '-- Moonrelay Dashboard Teleport Script (example)\n-- ...',
+      reachability: { reachable: true, address: 'https://moonrelay.example.com', https: true },
     },
-    error: unauthorized(),
+    error: { status: 400, body: { error: ERRORS.hostNotServed } },
+    note: 'Opened at http://localhost:3000 without PUBLIC_URL, reachability.reachable is false, with problem (why a game on Roblox cannot reach that address) and fix (an admin is told to set PUBLIC_URL, a member to ask the operator).',
   },
   analyticsUsage: {
     query: { period: '24h' },

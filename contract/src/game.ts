@@ -236,12 +236,36 @@ export const PlayerProfileSchema = z
   .meta({ id: 'PlayerProfile' });
 export type PlayerProfile = z.infer<typeof PlayerProfileSchema>;
 
+/**
+ * Whether a game on Roblox can reach the address in the integration scripts: judged from the
+ * address alone (not localhost, a private, loopback, link-local or carrier-grade NAT address, nor a
+ * name only a local network knows). The texts are for the reader: an admin is told what to set, a
+ * member whom to ask.
+ */
+export const IntegrationReachabilitySchema = z
+  .object({
+    reachable: z.boolean().describe('Whether a game running on Roblox’s servers can reach `address`.'),
+    address: z
+      .string()
+      .describe('The base URL the scripts call (PUBLIC_URL, or the address the dashboard was opened at).'),
+    https: z.boolean().describe('Whether `address` is https.'),
+    problem: z.string().optional().describe('Why a game on Roblox cannot reach `address`; only when not reachable.'),
+    fix: z.string().optional().describe('What to do about it; only when not reachable.'),
+    note: z
+      .string()
+      .optional()
+      .describe('Advice on a reachable address served over plain http; admins only, who can change it.'),
+  })
+  .meta({ id: 'IntegrationReachability' });
+export type IntegrationReachability = z.infer<typeof IntegrationReachabilitySchema>;
+
 /** The three integration scripts of the Integration panel, templated with the URL and the key. */
 export const IntegrationScriptsSchema = z
   .object({
     quickLoader: z.string(),
     gameIntegration: z.string(),
     teleportExample: z.string(),
+    reachability: IntegrationReachabilitySchema,
   })
   .meta({ id: 'IntegrationScripts' });
 export type IntegrationScripts = z.infer<typeof IntegrationScriptsSchema>;

@@ -16,6 +16,8 @@ const SOURCES = [
   path.join(REPO_ROOT, 'web/vite.config.ts'),
   path.join(REPO_ROOT, 'web/build'),
   path.join(REPO_ROOT, 'web/package.json'),
+  // Shipped in the build as the guide the Game Integration panel links.
+  path.join(REPO_ROOT, 'docs/connect-a-real-game.md'),
 ];
 
 /**

@@ -13,13 +13,14 @@ import {
 import type { FastRoute } from '../../http/fast-routes.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
+import { reachabilityOf } from '../../http/reachability.ts';
 import type { ServerUrl } from '../../http/server-url.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import type { HttpLuaTools } from '../lua-tools/lua-tools.http.ts';
 import { COMMAND_QUEUED } from './commands.service.ts';
 import { DEFAULT_SERVER_ID, type GameLinkService } from './game-link.service.ts';
-import { renderGameIntegration, renderIntegrationScripts } from './integration-scripts.ts';
+import { normaliseServerUrl, renderGameIntegration, renderIntegrationScripts } from './integration-scripts.ts';
 import type { PlayerProfiles } from './player-profiles.ts';
 
 const stringField = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -96,9 +97,16 @@ export function mountGameRoutes(
   mountEndpoint(router, endpoints.gameProfile, limits, ({ query }) => profiles.get(query.userId));
   // The scripts that sit in a game carry a key of the `game` scope alone, not the personal key:
   // whoever can read the game's Script can then connect a game, but not change scripts or run code.
+  // Beside them, whether a game on Roblox can reach their address: only an admin is told to change
+  // the settings, since only an admin can.
   mountEndpoint(router, endpoints.integrationScripts, limits, async ({ principal, ctx }) => {
     const apiKey = await apiKeys.integrationKey(principal.userId);
-    return renderIntegrationScripts({ serverUrl: serverUrl(ctx), apiKey });
+    const address = normaliseServerUrl(serverUrl(ctx));
+    const audience = principal.kind === 'session' && principal.isAdmin ? 'admin' : 'member';
+    return {
+      ...renderIntegrationScripts({ serverUrl: address, apiKey }),
+      reachability: reachabilityOf(address, audience),
+    };
   });
   return [fastEndpoint(endpoints.gamePing, ping, pingGate, pingRefused)];
 }

@@ -9,6 +9,9 @@ import type { IntegrationScripts } from '@moonrelay/contract/game';
  * a value that itself contains `{{API_KEY}}` is never expanded again.
  */
 
+/** The scripts themselves; the answer's `reachability` is judged beside them (http/reachability.ts). */
+export type IntegrationScriptTexts = Omit<IntegrationScripts, 'reachability'>;
+
 export interface IntegrationScriptInput {
   /** The server's public base URL, http(s)://host[:port][/prefix]; a trailing slash is dropped. */
   serverUrl: string;
@@ -20,7 +23,7 @@ const TEMPLATE_FILES = {
   quickLoader: 'quick-loader.lua',
   gameIntegration: 'game-integration.lua',
   teleportExample: 'teleport-example.lua',
-} as const satisfies Record<keyof IntegrationScripts, string>;
+} as const satisfies Record<keyof IntegrationScriptTexts, string>;
 
 type TemplateName = keyof typeof TEMPLATE_FILES;
 type Values = Record<'SERVER_URL' | 'API_KEY', string>;
@@ -85,7 +88,7 @@ export function renderGameIntegration(input: IntegrationScriptInput): string {
   return fill(loadTemplates().gameIntegration, values(input));
 }
 
-export function renderIntegrationScripts(input: IntegrationScriptInput): IntegrationScripts {
+export function renderIntegrationScripts(input: IntegrationScriptInput): IntegrationScriptTexts {
   const filled = values(input);
   const all = loadTemplates();
   return {

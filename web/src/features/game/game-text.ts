@@ -13,10 +13,3 @@ export const GAME_TOASTS = {
   copied: 'Copied!',
   downloaded: 'Downloaded!',
 } as const;
-
-/** How to connect a game (spec section 2, Game Connection while disconnected). */
-export const CONNECT_STEPS = [
-  'Enable HttpService: in Roblox Studio, open Game Settings > Security and turn on Allow HTTP Requests.',
-  'Run the connection script: paste the Quick Loader (below) into a Script in ServerScriptService.',
-  'Start the game: it connects to Moonrelay automatically.',
-] as const;

@@ -36,6 +36,8 @@ const SESSION_LIST_CSS = defineStyle({
   '& .session-title': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' },
   '& .session-browser': { fontWeight: 'semibold', overflowWrap: 'anywhere' },
   '& .session-detail': { fontSize: 'sm', color: 'fg.muted', overflowWrap: 'anywhere' },
+  // On a phone End wraps under the text: lined up with it, not with the icon.
+  '& .session-end': { ms: { base: '8', sm: '0' } },
 });
 
 /** A phone or tablet by its User-Agent: only the icon depends on it. */
@@ -78,6 +80,7 @@ function SessionRow({
       </div>
       {!session.current && (
         <Button
+          className="session-end"
           size="sm"
           variant="outline"
           colorPalette="red"

@@ -7,9 +7,10 @@ import { IntegrationPanel } from './IntegrationPanel.tsx';
 
 const SCRIPTS = {
   quickLoader:
-    'loadstring(game:GetService("HttpService"):GetAsync("https://moonrelay.test/api/game/loader?key=mr_x"))()',
+    'loadstring(game:GetService("HttpService"):GetAsync("https://moonrelay.games/api/game/loader?key=mr_x"))()',
   gameIntegration: '-- Moonrelay game integration\nlocal KEY = "mr_x"\n',
   teleportExample: '-- Dashboard teleport example\nlocal locations = { spawn = Vector3.new(0, 50, 0) }\n',
+  reachability: { reachable: true, address: 'https://moonrelay.games', https: true },
 };
 
 /** jsdom's Blob has no text(): read it the older way. */

@@ -2,15 +2,18 @@ import { Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { INTEGRATION_KEY_NAME } from '@moonrelay/contract/api-keys';
 import type { IntegrationScripts } from '@moonrelay/contract/game';
 import { messageOf } from '../../../lib/api-client.ts';
-import { useIntegrationScripts } from '../api/game.ts';
 import { IntegrationScriptCard } from './IntegrationScriptCard.tsx';
+import { HostNotServedNotice, ReachabilityNotice } from './ReachabilityNotice.tsx';
+import { useIntegrationState } from './useIntegrationState.ts';
 
-const CARDS: { key: keyof IntegrationScripts; title: string; description: string; fileName: string }[] = [
+type ScriptName = Exclude<keyof IntegrationScripts, 'reachability'>;
+
+const CARDS: { key: ScriptName; title: string; description: string; fileName: string }[] = [
   {
     key: 'quickLoader',
     title: 'Quick Loader',
     description:
-      'One line that loads the full integration. Paste it into a Script in ServerScriptService; it needs LoadStringEnabled ticked on ServerScriptService.',
+      'One line that loads the full integration. Paste it into a Script in ServerScriptService; it needs Allow HTTP Requests turned on (Game Settings > Security) and LoadStringEnabled ticked on ServerScriptService.',
     fileName: 'quick-loader.txt',
   },
   {
@@ -33,20 +36,25 @@ const CARDS: { key: keyof IntegrationScripts; title: string; description: string
  * as it is and a collaborator who reads the game's Script cannot change scripts with it.
  */
 export function IntegrationPanel() {
-  const scripts = useIntegrationScripts();
+  const { state, isAdmin } = useIntegrationState();
 
   let content;
-  if (scripts.data) {
-    const loaded = scripts.data;
+  if (state.kind === 'shown') {
+    const loaded = state.scripts;
     content = (
-      <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4" alignItems="start">
-        {CARDS.map(({ key, ...card }) => (
-          <IntegrationScriptCard key={key} {...card} script={loaded[key]} />
-        ))}
-      </SimpleGrid>
+      <>
+        <ReachabilityNotice reachability={loaded.reachability} isAdmin={isAdmin} />
+        <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4" alignItems="start">
+          {CARDS.map(({ key, ...card }) => (
+            <IntegrationScriptCard key={key} {...card} script={loaded[key]} />
+          ))}
+        </SimpleGrid>
+      </>
     );
-  } else if (scripts.isError) {
-    content = <Text color="fg.error">{messageOf(scripts.error, 'The integration scripts could not be loaded.')}</Text>;
+  } else if (state.kind === 'not-served') {
+    content = <HostNotServedNotice isAdmin={isAdmin} />;
+  } else if (state.kind === 'failed') {
+    content = <Text color="fg.error">{messageOf(state.error, 'The integration scripts could not be loaded.')}</Text>;
   } else {
     content = <Text color="fg.muted">Loading integration scripts...</Text>;
   }
@@ -54,10 +62,13 @@ export function IntegrationPanel() {
   return (
     <Stack as="section" aria-label="Game Integration" gap="4">
       <Heading size="lg">Game Integration</Heading>
-      <Text color="fg.muted" fontSize="sm">
-        These scripts carry your game key, “{INTEGRATION_KEY_NAME}”: it connects your game and runs your auto-execute
-        scripts, but cannot change your scripts or run other code. Revoke it in Settings to cut every game that uses it.
-      </Text>
+      {state.kind !== 'not-served' && (
+        <Text color="fg.muted" fontSize="sm">
+          These scripts carry your game key, “{INTEGRATION_KEY_NAME}”: it connects your game and runs your auto-execute
+          scripts, but cannot change your scripts or run other code. Revoke it in Settings to cut every game that uses
+          it.
+        </Text>
+      )}
       {content}
     </Stack>
   );

@@ -1,10 +1,11 @@
-import { Alert, Badge, Card, DataList, HStack, List, Stack, Text } from '@chakra-ui/react';
+import { Alert, Badge, Card, DataList, HStack, Stack, Text } from '@chakra-ui/react';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import type { GameServerRefusal } from '@moonrelay/contract/game';
 import type { PlayerData } from '@moonrelay/contract/game';
 import { formatTime } from '../../../lib/format.ts';
 import { ServerErrorCount } from '../console/ServerErrorCount.tsx';
-import { CONNECT_STEPS, GAME_TEXT } from '../game-text.ts';
+import { GAME_TEXT } from '../game-text.ts';
+import { ConnectSteps } from '../integration/ConnectSteps.tsx';
 import type { GameLinkState } from '../useGameLink.ts';
 import { formatHealth, formatId, formatPosition } from './player-data.ts';
 
@@ -113,18 +114,5 @@ function ServerBudgetWarning({ refusal }: { refusal: GameServerRefusal }) {
         </Alert.Description>
       </Alert.Content>
     </Alert.Root>
-  );
-}
-
-function ConnectSteps() {
-  return (
-    <Stack gap="2">
-      <Text color="fg.muted">No game is connected. To connect one:</Text>
-      <List.Root as="ol" gap="1" ps="5" fontSize="sm">
-        {CONNECT_STEPS.map((step) => (
-          <List.Item key={step}>{step}</List.Item>
-        ))}
-      </List.Root>
-    </Stack>
   );
 }

@@ -86,9 +86,10 @@ describe('Game Connection', () => {
     renderPanel(DISCONNECTED);
     expect(await connectionBadge()).toHaveTextContent('Disconnected');
     const card = region('Game Connection');
-    expect(within(card).getAllByRole('listitem')).toHaveLength(3);
-    expect(within(card).getByText(/Enable HttpService/)).toBeInTheDocument();
-    expect(within(card).getByText(/Run the connection script/)).toBeInTheDocument();
+    expect(within(card).getAllByRole('listitem')).toHaveLength(4);
+    expect(within(card).getByText(/turn on Allow HTTP Requests/)).toBeInTheDocument();
+    expect(within(card).getByText(/tick LoadStringEnabled/)).toBeInTheDocument();
+    expect(within(card).getByText(/paste the Quick Loader/)).toBeInTheDocument();
     expect(within(card).getByText(/connects to Moonrelay automatically/)).toBeInTheDocument();
     expect(within(card).queryByText('Game is connected and receiving commands')).not.toBeInTheDocument();
   });
