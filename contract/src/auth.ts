@@ -94,7 +94,13 @@ export type RegenerateKeyResponse = z.infer<typeof RegenerateKeyResponseSchema>;
 
 /** Which identity-provider buttons the sign-in screen enables, and what they are called. */
 export const AuthProvidersSchema = z
-  .object({ google: z.object({ enabled: z.boolean(), name: z.string() }) })
+  .object({
+    google: z.object({ enabled: z.boolean(), name: z.string() }),
+    firstAccount: z.boolean().meta({
+      description:
+        'True while no account exists: the next one registered becomes the admin, so the sign-in screen opens on Register',
+    }),
+  })
   .meta({ id: 'AuthProviders' });
 export type AuthProviders = z.infer<typeof AuthProvidersSchema>;
 

@@ -540,7 +540,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     error: unauthorized(),
   },
   authProviders: {
-    response: { google: { enabled: true, name: 'Google' } },
+    response: { google: { enabled: true, name: 'Google' }, firstAccount: false },
     error: { status: 429, body: { error: ERRORS.tooManyRequests } },
   },
   signInMethods: {

@@ -96,6 +96,22 @@ export const DryRunSummarySchema = z
 export type DryRunSummary = z.infer<typeof DryRunSummarySchema>;
 
 /**
+ * A next step the run's result points to. `dry-run`: a plain sandbox run failed on a Roblox global
+ * (Instance, game, Vector3, ...) that a dry run emulates; running the same code as a dry run gets
+ * further.
+ */
+export const RunHintSchema = z
+  .object({
+    kind: z.literal('dry-run'),
+    /** The Roblox global the error names, e.g. `Instance` or `task.delay`. */
+    global: z.string(),
+    /** What the output pane says, e.g. "Instance is part of Roblox, not plain Lua: ...". */
+    message: z.string(),
+  })
+  .meta({ id: 'RunHint' });
+export type RunHint = z.infer<typeof RunHintSchema>;
+
+/**
  * The answer of both execute calls. A sandbox run answers success, output, error and its limit; a
  * dry run also answers `dryRun`, its summary (null when a sandbox limit ended the run).
  * A game run answers queued true and gameConnected true; success, output and error are the game's
@@ -117,6 +133,8 @@ export const ExecutionResponseSchema = z
     limit: z.enum(['memory', 'instructions', 'output', 'deadline']).nullable().optional(),
     /** Dry-run target: what the script did to the emulated game; null when a limit ended the run. */
     dryRun: DryRunSummarySchema.nullable().optional(),
+    /** Sandbox target: present when the run failed on a Roblox API that a dry run has. */
+    hint: RunHintSchema.optional(),
     queued: z.boolean().optional(),
     gameConnected: z.boolean().optional(),
     instructions: z.string().optional(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { LoginRequestSchema, OidcCallbackRequestSchema, RegisterFormSchema } from './auth.ts';
-import { VALIDATION } from './messages.ts';
+import { sizeText, VALIDATION, waitText } from './messages.ts';
 import { CreateScriptRequestSchema, UpdateScriptRequestSchema } from './scripts.ts';
 import { ExecuteCodeRequestSchema } from './executions.ts';
 
@@ -52,5 +52,31 @@ describe('every validation message', () => {
     const result = schema.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([VALIDATION[key as keyof typeof VALIDATION]]);
+  });
+});
+
+describe('waits and sizes as the user reads them', () => {
+  it.each([
+    [0.2, '1 second'],
+    [45, '45 seconds'],
+    [60, '1 minute'],
+    [61, '2 minutes'],
+    [899, '15 minutes'],
+    [900, '15 minutes'],
+    [90 * 60, '90 minutes'],
+    [90 * 60 + 1, '2 hours'],
+    [86_400, '24 hours'],
+  ])('%s s is "%s", rounded up so that trying then works', (seconds, text) => {
+    expect(waitText(seconds)).toBe(text);
+  });
+
+  it.each([
+    [1024 * 1024, '1 MiB'],
+    [1.5 * 1024 * 1024, '1.5 MiB'],
+    [1024 * 1024 + 1023 * 100, '1 MiB'],
+    [64 * 1024, '64 KiB'],
+    [500, '500 bytes'],
+  ])('%s bytes is "%s", never more than the limit', (bytes, text) => {
+    expect(sizeText(bytes)).toBe(text);
   });
 });

@@ -1,6 +1,27 @@
 import { SCHEDULES_PER_USER_MAX } from './constants.ts';
 
 /**
+ * A wait as the user reads it, rounded up so that trying at the time said works: "45 seconds",
+ * "15 minutes" (up to 90), then hours ("24 hours").
+ */
+export function waitText(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  if (whole < 60) return `${whole} second${whole === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(whole / 60);
+  if (minutes <= 90) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+/** A size limit as the user reads it: "1 MiB", "1.5 MiB", "64 KiB". Rounded down, never overstated. */
+export function sizeText(bytes: number): string {
+  const inUnit = (unit: number) => Math.floor((bytes / unit) * 10) / 10;
+  if (bytes >= 1024 * 1024) return `${inUnit(1024 * 1024)} MiB`;
+  if (bytes >= 1024) return `${inUnit(1024)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
  * Texts the user reads. Validation messages are spec section 5 word for word; error texts are the
  * documented API error bodies of section 8. Both the server and the web app import them from here.
  */
@@ -48,13 +69,24 @@ export const ERRORS = {
   emailTaken: 'An account with this email already exists',
   usernameTaken: 'This username is already taken',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
-  tooManyLoginAttempts: 'Too many failed login attempts. Please try again later.',
+  /** Says when the lockout ends: the seconds of the answer's Retry-After. */
+  tooManyLoginAttempts: (retryAfterSeconds: number) =>
+    `Too many failed login attempts. Try again in ${waitText(retryAfterSeconds)}.`,
   malformedHost: 'Malformed Host header',
   hostNotServed:
     'This address is not one Moonrelay serves its scripts at: set PUBLIC_URL (or add the host to PUBLIC_HOSTS)',
-  tooManyRegistrations: 'Too many accounts were created from this address. Please try again later.',
+  tooManyRegistrations: (retryAfterSeconds: number) =>
+    `Too many accounts were created from this address. Try again in ${waitText(retryAfterSeconds)}.`,
   malformedJson: 'Malformed JSON in request body',
-  bodyTooLarge: 'Request body is too large',
+  /**
+   * Names the route's limit; a route that carries a script's code also names the code's own limit,
+   * which is the one a person can act on (the body adds the other fields and JSON escaping).
+   */
+  bodyTooLarge: (limitBytes?: number, codeMaxBytes?: number) =>
+    limitBytes === undefined
+      ? 'Request body is too large'
+      : `Request body is too large: the limit is ${sizeText(limitBytes)}` +
+        (codeMaxBytes === undefined ? '' : ` (a script's code may be up to ${sizeText(codeMaxBytes)})`),
   bodyNotJson: 'Request body must be JSON (Content-Type: application/json)',
   bodyNotObject: 'Request body must be a JSON object',
   /** Prefixed with the field's name ("name: ..."); PostgreSQL cannot store U+0000 and no field has a use for it. */
@@ -91,6 +123,19 @@ export const ERRORS = {
   idempotencyKeyReused: 'Idempotency-Key was used with a different request',
   gameNotConnectedInstructions:
     'Connect your game first: enable HTTP requests (Game Settings > Security), add the Moonrelay integration script to a server Script, and start the game.',
+} as const;
+
+/** What a run answers besides its output, and the output pane's words for it. */
+export const RUN_HINTS = {
+  /** A plain sandbox run failed on a global that the dry run emulates. */
+  dryRun: (global: string) => `${global} is part of Roblox, not plain Lua: Roblox APIs are available in a dry run.`,
+  dryRunButton: 'Dry run this code',
+} as const;
+
+/** The sign-in screen. */
+export const SIGN_IN = {
+  /** On a fresh instance, over the Register form it opens on. */
+  firstAccountNote: 'No account exists yet: the first account you create becomes the admin of this Moonrelay.',
 } as const;
 
 /** Schedules (scheduled runs of a saved script). */

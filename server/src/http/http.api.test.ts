@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
+import { SCRIPT_BODY_LIMIT_BYTES } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { engines } from '../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
@@ -45,7 +47,7 @@ describe('HTTP edges', () => {
     const before = (await server.call('GET', '/api/scripts', { token })).body.length;
     const res = await post(JSON.stringify({ name: 'huge', code: 'x'.repeat(2 * 1024 * 1024) }));
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: ERRORS.bodyTooLarge });
+    expect(res.body).toEqual({ error: ERRORS.bodyTooLarge(SCRIPT_BODY_LIMIT_BYTES, SCRIPT_CODE_MAX_BYTES) });
     expect((await server.call('GET', '/api/scripts', { token })).body.length).toBe(before);
   });
 

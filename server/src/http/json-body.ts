@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
+import { SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
+import { SCRIPT_BODY_LIMIT_BYTES } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from './app-error.ts';
 
@@ -35,9 +37,9 @@ export function isPlainJsonRequest(req: IncomingMessage): boolean {
   );
 }
 
-/** An error shaped like raw-body's and co-body's (status and type), so bodyErrorAnswer treats both alike. */
-const bodyError = (status: number, type: string, message: string) =>
-  Object.assign(new Error(message), { status, type });
+/** An error shaped like raw-body's and co-body's (status, type, limit), so bodyErrorAnswer treats both alike. */
+const bodyError = (status: number, type: string, message: string, limit?: number) =>
+  Object.assign(new Error(message), { status, type, limit });
 
 /** co-body's strict mode: only an object or an array, after optional JSON whitespace. */
 const STRICT_JSON_START = /^[ \t\n\r]*[[{]/;
@@ -78,7 +80,7 @@ export function readPlainJson(req: IncomingMessage, limitBytes: number): Promise
   if (Number(req.headers['content-length']) > limitBytes) {
     // Left unread (as raw-body leaves it); Node discards the rest once the answer is sent.
     req.pause();
-    return Promise.reject(bodyError(413, 'entity.too.large', 'request entity too large'));
+    return Promise.reject(bodyError(413, 'entity.too.large', 'request entity too large', limitBytes));
   }
   // The listeners stay until the request is dropped: once the promise is settled they change nothing,
   // and the first of 'end', 'aborted' and 'error' settles it. (Anonymous, so tsx does not name them.)
@@ -103,13 +105,22 @@ interface HttpLikeError {
   statusCode?: number;
   type?: string;
   message?: string;
+  /** raw-body's: the byte limit a too-large body went over. */
+  limit?: number;
 }
+
+/**
+ * A too-large body's answer names the limit, so a retry is not the next step: on the routes that
+ * carry a script's code, the code's own limit too, as that is the part a person can shorten.
+ */
+const tooLarge = (limit: number | undefined) =>
+  ERRORS.bodyTooLarge(limit, limit === SCRIPT_BODY_LIMIT_BYTES ? SCRIPT_CODE_MAX_BYTES : undefined);
 
 /** Our wording for a body that could not be read or parsed, by either reader; undefined for other errors. */
 export function bodyErrorAnswer(error: HttpLikeError): AppError | undefined {
   switch (error.type) {
     case 'entity.too.large':
-      return new AppError(413, ERRORS.bodyTooLarge);
+      return new AppError(413, tooLarge(error.limit));
     case 'entity.parse.failed':
       return new AppError(400, ERRORS.malformedJson);
     case 'encoding.unsupported':

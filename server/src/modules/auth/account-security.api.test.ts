@@ -225,7 +225,8 @@ describeEachEngine('account security', (engine) => {
         token: account.token,
         body: { password: account.password },
       });
-      expect(locked).toMatchObject({ status: 429, body: { error: ERRORS.tooManyLoginAttempts } });
+      const wait = Number(locked.headers.get('retry-after'));
+      expect(locked).toMatchObject({ status: 429, body: { error: ERRORS.tooManyLoginAttempts(wait) } });
     });
   });
 

@@ -56,8 +56,10 @@ export function createAccountsService(deps: Deps) {
   async function spendLoginAttempt(throttleKey: string) {
     const attempt = await loginAttempts.hit(throttleKey);
     if (!attempt.allowed) {
-      const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
-      throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
+      const retryAfter = Math.max(1, Math.ceil(attempt.resetMs / 1000));
+      throw new AppError(429, ERRORS.tooManyLoginAttempts(retryAfter), {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
     }
     return attempt;
   }

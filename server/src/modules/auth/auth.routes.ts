@@ -21,8 +21,10 @@ export function mountAuthRoutes(
   mountEndpoint(router, endpoints.register, limits, async ({ body, ctx }) => {
     const budget = await registrations.hit(ipKey(ctx.ip));
     if (!budget.allowed) {
-      const retryAfter = String(Math.max(1, Math.ceil(budget.resetMs / 1000)));
-      throw new AppError(429, ERRORS.tooManyRegistrations, { headers: { 'Retry-After': retryAfter } });
+      const retryAfter = Math.max(1, Math.ceil(budget.resetMs / 1000));
+      throw new AppError(429, ERRORS.tooManyRegistrations(retryAfter), {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
     }
     return accounts.register(body, deviceOf(ctx));
   });

@@ -67,7 +67,7 @@ describeEachEngine('sign-in with the identity provider', (engine) => {
     it('GET /api/auth/providers enables the Google button', async () => {
       const res = await server.call('GET', '/api/auth/providers');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ google: { enabled: true, name: 'Google' } });
+      expect(res.body).toEqual({ google: { enabled: true, name: 'Google' }, firstAccount: false });
     });
 
     it('carries client_id, redirect_uri, code, the scopes, offline, consent, state, nonce and a PKCE S256 challenge', async () => {
@@ -536,6 +536,7 @@ describe('identity provider settings', () => {
     try {
       expect((await server.call('GET', '/api/auth/providers')).body).toEqual({
         google: { enabled: false, name: 'Google' },
+        firstAccount: true,
       });
       const start = await server.call('POST', '/api/auth/google/start', {
         body: { redirectUri: `${server.url}/auth/callback` },
@@ -561,6 +562,7 @@ describe('identity provider settings', () => {
     try {
       expect((await server.call('GET', '/api/auth/providers')).body).toEqual({
         google: { enabled: true, name: 'Acme SSO' },
+        firstAccount: true,
       });
       for (let i = 0; i < 2; i++) {
         const res = await server.call('POST', '/api/auth/google/start', {

@@ -137,10 +137,16 @@ export function createOidcService(deps: Deps) {
     });
   }
 
-  const providers = (): AuthProviders => ({ google: { enabled: client !== undefined, name: oidc.providerName } });
+  const google = () => ({ enabled: client !== undefined, name: oidc.providerName });
 
   return {
-    providers,
+    /**
+     * What the sign-in screen shows before anyone signs in: the provider's button, and whether any
+     * account exists yet (a yes or no, never how many).
+     */
+    async providers(): Promise<AuthProviders> {
+      return { google: google(), firstAccount: !(await usersRepo.anyExists(db)) };
+    },
 
     startSignIn: (redirectUri: string) => start('sign-in', redirectUri, null),
 
@@ -184,7 +190,7 @@ export function createOidcService(deps: Deps) {
 
     async signInMethods(userId: string): Promise<SignInMethods> {
       const row = await requireUser(userId);
-      return { password: row.passwordHash !== null, google: { ...providers().google, googleId: row.googleId } };
+      return { password: row.passwordHash !== null, google: { ...google(), googleId: row.googleId } };
     },
   };
 }

@@ -176,7 +176,8 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     const statuses = guesses.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401).length).toBe(LIMIT - 1);
     expect(statuses.filter((status) => status === 429).length).toBe(20 - (LIMIT - 1));
-    expect(guesses.find((answer) => answer.status === 429)!.body.error).toBe(ERRORS.tooManyLoginAttempts);
+    const refused = guesses.find((answer) => answer.status === 429)!;
+    expect(refused.body.error).toBe(ERRORS.tooManyLoginAttempts(Number(refused.headers.get('retry-after'))));
 
     const right = await secondStep(body.challenge, await codeAt(account.secret, 1));
     expect(right.status).toBe(429);
@@ -198,7 +199,8 @@ describeEachEngine('two-factor sign-in with an authenticator app', (engine) => {
     expect(viaUsername.body.twoFactorRequired).toBe(true);
     expect((await secondStep(viaUsername.body.challenge, '123456')).status).toBe(401);
     const more = await secondStep(viaUsername.body.challenge, '654321');
-    expect(more).toMatchObject({ status: 429, body: { error: ERRORS.tooManyLoginAttempts } });
+    const wait = Number(more.headers.get('retry-after'));
+    expect(more).toMatchObject({ status: 429, body: { error: ERRORS.tooManyLoginAttempts(wait) } });
   });
 
   it('refuses a challenge that is forged or not one at all', async () => {

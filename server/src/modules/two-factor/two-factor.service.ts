@@ -71,8 +71,10 @@ export function createTwoFactorService(deps: Deps) {
     const short = await attempts.hit(`user:${userId}`);
     const attempt = short.allowed ? await deps.dailyAttempts.hit(`user:${userId}`) : short;
     if (!attempt.allowed) {
-      const retryAfter = String(Math.max(1, Math.ceil(attempt.resetMs / 1000)));
-      throw new AppError(429, ERRORS.tooManyLoginAttempts, { headers: { 'Retry-After': retryAfter } });
+      const retryAfter = Math.max(1, Math.ceil(attempt.resetMs / 1000));
+      throw new AppError(429, ERRORS.tooManyLoginAttempts(retryAfter), {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
     }
   }
 

@@ -20,6 +20,11 @@ export const usersRepo = {
     return Number(count);
   },
 
+  /** Whether any account exists: one row read, whatever the count. */
+  async anyExists(db: Db): Promise<boolean> {
+    return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+  },
+
   /**
    * Whether the account about to be created in this transaction is the instance's first. On
    * PostgreSQL the check holds a transaction-scoped advisory lock first, so registrations that arrive

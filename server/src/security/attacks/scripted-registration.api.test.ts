@@ -22,7 +22,9 @@ describe('attack: scripted registration', () => {
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(3);
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused).toHaveLength(7);
-    expect(refused[0]!.body).toEqual({ error: ERRORS.tooManyRegistrations });
+    expect(refused[0]!.body).toEqual({
+      error: ERRORS.tooManyRegistrations(Number(refused[0]!.headers.get('retry-after'))),
+    });
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(3000);
   });
 
