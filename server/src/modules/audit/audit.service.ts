@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = {
   accountSessionsEnded: 'account.sessions_ended',
   loginLocked: 'security.login_locked',
   cliRoleChanged: 'cli.role_changed',
+  /** `npm run admin -- reset-password`: a new password, every session of the account ended. */
+  cliPasswordReset: 'cli.password_reset',
   moderationNote: 'moderation.note',
   moderationWarning: 'moderation.warning',
   moderationKick: 'moderation.kick',
