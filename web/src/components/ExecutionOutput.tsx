@@ -1,5 +1,6 @@
-import { Badge, Box, Card, HStack, Heading, Link, Text } from '@chakra-ui/react';
-import { History } from 'lucide-react';
+import { Badge, Box, Button, Card, HStack, Heading, Link, Stack, Text } from '@chakra-ui/react';
+import { Gamepad2, History } from 'lucide-react';
+import { RUN_HINTS } from '@moonrelay/contract/messages';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   EXECUTION_TOASTS,
@@ -60,6 +61,8 @@ interface Props {
   execution: Execution;
   /** What the pane says while the run is in flight (spec section 4). */
   runningText?: string;
+  /** Runs the code of a run that failed on a Roblox API again, as a dry run (the hint's button). */
+  onDryRun?: () => void;
 }
 
 /** The Runs page with this run open. */
@@ -70,7 +73,7 @@ export const runPath = (executionId: string) => `/runs?id=${encodeURIComponent(e
  * where the run happened (Sandbox, Dry run or Game), how long it took, and which sandbox limit ended
  * it; a dry run adds its summary of what the script changed.
  */
-export function ExecutionOutput({ execution, runningText = 'Executing script...' }: Props) {
+export function ExecutionOutput({ execution, runningText = 'Executing script...', onDryRun }: Props) {
   const badge = BADGES[execution.status];
   const target = execution.target ? EXECUTION_TARGETS[execution.target] : undefined;
   const running = execution.status === 'running';
@@ -137,6 +140,29 @@ export function ExecutionOutput({ execution, runningText = 'Executing script...'
           >
             {errorAfterOutput}
           </Text>
+        )}
+        {!running && execution.hint && (
+          <Stack
+            data-testid="execution-hint"
+            mt="2"
+            // The button under the words, at the left: away from the corner where the run's toast shows.
+            gap="2"
+            align="flex-start"
+            p="2"
+            borderRadius="md"
+            borderWidth="1px"
+            borderColor="border.info"
+            bg="bg.info"
+          >
+            <Text fontSize="sm" color="fg.info">
+              {execution.hint.message}
+            </Text>
+            {onDryRun && (
+              <Button size="xs" variant="outline" colorPalette="cyan" onClick={onDryRun}>
+                <Gamepad2 size={14} /> {RUN_HINTS.dryRunButton}
+              </Button>
+            )}
+          </Stack>
         )}
         {!running && execution.dryRun && <DryRunSummaryView summary={execution.dryRun} />}
         {(duration || runLink) && (

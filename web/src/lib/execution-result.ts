@@ -1,4 +1,4 @@
-import type { DryRunSummary, ExecutionResponse, ExecutionTarget } from '@moonrelay/contract/executions';
+import type { DryRunSummary, ExecutionResponse, ExecutionTarget, RunHint } from '@moonrelay/contract/executions';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { ApiError } from './api-client.ts';
 import type { Notice } from './toaster.tsx';
@@ -31,6 +31,8 @@ export interface Execution {
   limit?: ExecutionLimit;
   /** A dry run's summary of what the script changed in the emulated game. */
   dryRun?: DryRunSummary;
+  /** A sandbox run that failed on a Roblox API: a dry run of the same code has it. */
+  hint?: RunHint;
   /** The run as recorded (the Runs page shows it); absent when the call itself failed. */
   executionId?: string;
 }
@@ -96,6 +98,7 @@ export function executionOutcome(result: ExecutionResult, requested?: ExecutionT
     durationMs: result.durationMs,
     limit: result.limit ?? undefined,
     dryRun: result.dryRun ?? undefined,
+    hint: result.hint,
   };
 
   if (result.gameConnected === false) {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { TWO_FACTOR, VALIDATION } from '@moonrelay/contract/messages';
@@ -73,4 +73,18 @@ describe('LoginForm', () => {
       expect(screen.queryByLabelText(TWO_FACTOR.stepCode) !== null).toBe(code);
     },
   );
+
+  it('shows a lockout where the form is, saying when it ends, as the server words it', async () => {
+    const lockout = 'Too many failed login attempts. Try again in 15 minutes.';
+    vi.stubGlobal('fetch', jsonFetch({ 'POST /api/auth/login': () => ({ status: 429, body: { error: lockout } }) }));
+    renderWithProviders(<LoginForm onSignedIn={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong again');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    const alert = await screen.findByTestId('login-locked');
+    expect(alert).toHaveTextContent(lockout);
+    expect(alert).toHaveAttribute('role', 'alert');
+    // The toast says it too, without the fallback's "Please try again".
+    expect(within(await screen.findByTestId('toast')).getByText(lockout)).toBeInTheDocument();
+  });
 });

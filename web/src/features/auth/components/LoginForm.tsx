@@ -1,9 +1,9 @@
-import { Button, Stack } from '@chakra-ui/react';
+import { Alert, Button, Stack } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { AuthResponse, LoginRequest } from '@moonrelay/contract/auth';
 import { login as loginChecks } from '../forms/sign-in-resolvers.ts';
-import { messageOf } from '../../../lib/api-client.ts';
+import { ApiError, messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useLogin } from '../api/login.ts';
 import { TextField } from './TextField.tsx';
@@ -15,21 +15,23 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
   const login = useLogin();
   // Set when the password was right and the account asks for a code next.
   const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
+  // A lockout's message (it says when it ends) stays by the form, where the next try would be.
+  const [lockout, setLockout] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginRequest>({
     resolver: loginChecks.resolver,
     defaultValues: { emailOrUsername: '', password: '' },
   });
-  const submit = handleSubmit((values) =>
+  const submit = handleSubmit((values) => {
+    setLockout(null);
     login.mutate(values, {
       onSuccess: (result) => ('twoFactorRequired' in result ? setChallenge(result) : onSignedIn(result)),
-      onError: (error) =>
-        notify({
-          type: 'error',
-          title: 'Login Failed',
-          description: messageOf(error, 'Invalid credentials. Please try again.'),
-        }),
-    }),
-  );
+      onError: (error) => {
+        const description = messageOf(error, 'Invalid credentials. Please try again.');
+        if (error instanceof ApiError && error.status === 429) setLockout(description);
+        notify({ type: 'error', title: 'Login Failed', description });
+      },
+    });
+  });
   if (challenge) {
     return (
       <TwoFactorStep
@@ -43,6 +45,12 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (result: AuthResponse) =
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="4">
+        {lockout && (
+          <Alert.Root status="warning" role="alert" data-testid="login-locked">
+            <Alert.Indicator />
+            <Alert.Title>{lockout}</Alert.Title>
+          </Alert.Root>
+        )}
         <TextField
           label="Email or username"
           autoComplete="username"

@@ -5,7 +5,7 @@ import { SESSION_ENDED_NOTICE } from '../../../lib/notices.ts';
 import { useSession } from '../../../lib/session.ts';
 import { signInAs, testUser } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
-import { SignInScreen, SIGNED_OUT_DETAIL } from './SignInScreen.tsx';
+import { FIRST_ACCOUNT_NOTE, SignInScreen, SIGNED_OUT_DETAIL } from './SignInScreen.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -38,5 +38,38 @@ describe('SignInScreen', () => {
     useSession.getState().signOut();
     renderWithProviders(<SignInScreen />);
     expect(screen.queryByText(SESSION_ENDED_NOTICE)).not.toBeInTheDocument();
+  });
+
+  it('opens on Register, saying the first account becomes the admin, while no account exists', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/auth/providers': () => ({
+          body: { google: { enabled: false, name: 'Google' }, firstAccount: true },
+        }),
+      }),
+    );
+    renderWithProviders(<SignInScreen />);
+    expect(await screen.findByText(FIRST_ACCOUNT_NOTE)).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Register' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('button', { name: 'Create account' })).toBeInTheDocument();
+    // Login is one click away all the same.
+    await userEvent.click(screen.getByRole('tab', { name: 'Login' }));
+    expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('opens on Login, with no such line, once an account exists', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/auth/providers': () => ({
+          body: { google: { enabled: false, name: 'Google' }, firstAccount: false },
+        }),
+      }),
+    );
+    const { queryClient } = renderWithProviders(<SignInScreen />);
+    await waitFor(() => expect(queryClient.getQueryData(['/api/auth/providers'])).toBeDefined());
+    expect(screen.getByRole('tab', { name: 'Login' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByText(FIRST_ACCOUNT_NOTE)).not.toBeInTheDocument();
   });
 });

@@ -1,10 +1,12 @@
 import { Alert, Box, Card, Heading, Separator, Stack, Tabs, Text } from '@chakra-ui/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
+import { SIGN_IN } from '@moonrelay/contract/messages';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
 import { useSession } from '../../../lib/session.ts';
+import { useAuthProviders } from '../api/google.ts';
 import { GoogleButton } from './GoogleButton.tsx';
 import { LoginForm } from './LoginForm.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
@@ -14,6 +16,9 @@ import { preloadSignInChecks } from '../forms/sign-in-resolvers.ts';
 /** Said over the forms when the session ended elsewhere (another device, a password change, expiry). */
 export const SIGNED_OUT_DETAIL =
   'This session was ended from another device or by a password change, or it expired. Sign in again.';
+
+/** Over the forms of an instance with no account yet, which opens on Register. */
+export const FIRST_ACCOUNT_NOTE = SIGN_IN.firstAccountNote;
 
 /**
  * The signed-out screen, shown for every path without a stored token (spec section 2).
@@ -29,6 +34,10 @@ export function SignInScreen({
 }) {
   const navigate = useNavigate();
   const endedNotice = useSession((state) => state.endedNotice);
+  // No account yet: there is nobody to log in as, and the first account made becomes the admin.
+  const firstAccount = useAuthProviders().data?.firstAccount === true;
+  // The tab the visitor chose; until then, the one that suits the instance.
+  const [tab, setTab] = useState<string | null>(null);
   // The form checks load once the screen is up and the browser is idle: off the first paint's
   // path, yet in place before anyone has typed a name and a password.
   useEffect(() => {
@@ -64,6 +73,12 @@ export function SignInScreen({
               </Alert.Content>
             </Alert.Root>
           )}
+          {firstAccount && !twoFactor && (
+            <Alert.Root status="info" mb="4" data-testid="first-account-note">
+              <Alert.Indicator />
+              <Alert.Title>{FIRST_ACCOUNT_NOTE}</Alert.Title>
+            </Alert.Root>
+          )}
           {twoFactor ? (
             <TwoFactorStep
               challenge={twoFactor.challenge.challenge}
@@ -72,7 +87,13 @@ export function SignInScreen({
               onBack={twoFactor.onBack}
             />
           ) : (
-            <Tabs.Root defaultValue="login" variant="enclosed" fitted lazyMount>
+            <Tabs.Root
+              value={tab ?? (firstAccount ? 'register' : 'login')}
+              onValueChange={(details) => setTab(details.value)}
+              variant="enclosed"
+              fitted
+              lazyMount
+            >
               <Tabs.List>
                 {/* Each tab is a tab stop of its own (not only the selected one, as arrow-key tabs
                   have): people who only know Tab must find Register. */}

@@ -206,7 +206,8 @@ describe('ScriptEditor', () => {
     const shown = await toast();
     expect(within(shown).getByText('Error')).toBeInTheDocument();
     expect(
-      within(shown).getByText('Failed to create script. Please try again. (Code is required)'),
+      // A refusal retrying cannot pass: the server's reason, without "Please try again".
+      within(shown).getByText('Failed to create script. Code is required'),
     ).toBeInTheDocument();
   });
 

@@ -16,11 +16,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { FlaskConical, Gamepad2, Play, Save, WandSparkles, Zap } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
-import {
-  SAVE_AND_EXECUTE_DELAY_MS,
-  SCRIPT_DESCRIPTION_MAX_LENGTH,
-  SCRIPT_NAME_MAX_LENGTH,
-} from '@moonrelay/contract/constants';
+import { SAVE_AND_EXECUTE_DELAY_MS } from '@moonrelay/contract/constants';
 import { VALIDATION } from '@moonrelay/contract/messages';
 import type { CreateScriptRequest, Script } from '@moonrelay/contract/scripts';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -40,11 +36,11 @@ import {
   EditorFormSchema,
   formValuesOf,
   scriptFieldsOf,
-  withReason,
   type EditorFormInput,
   type EditorFormValues,
 } from './editor-form.ts';
 import { savedWithErrorsText } from './diagnostics.ts';
+import { saveFailureText } from './save-failure.ts';
 import {
   executionFailure,
   executionOutcome,
@@ -156,7 +152,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
       notify({
         type: 'error',
         title: EDITOR_TOASTS.failureTitle,
-        description: withReason(failure, serverReason(error)),
+        description: saveFailureText(failure, error),
       });
       return null;
     } finally {
@@ -200,14 +196,17 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     execute.mutate({ id }, reportTo('game'));
   };
 
+  // The code the last sandbox run ran: a hint's "Dry run this code" runs it, whatever is on screen now.
+  const sandboxCode = useRef('');
+
   /**
    * Runs the code on screen, saved or not, in Moonrelay's Lua sandbox: as plain Lua, or as a dry run
    * against an emulated game server (which also answers what the script changed).
    */
-  const runInSandbox = (target: 'sandbox' | 'dry-run') => {
+  const runInSandbox = (target: 'sandbox' | 'dry-run', current = getValues('code')) => {
     if (running || formatting) return;
-    const current = getValues('code');
     if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
+    sandboxCode.current = current;
     setExecution({ status: 'running', target });
     // The script's id goes along: unchanged, the run counts as the script's; edited, as custom code.
     executeCode.mutate({ code: current, target, scriptId }, reportTo(target));
@@ -298,7 +297,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
               <Field.Root invalid={Boolean(errors.name)}>
                 <Field.Label>Script Name</Field.Label>
-                <Input {...register('name')} maxLength={SCRIPT_NAME_MAX_LENGTH} placeholder="My script" />
+                {/* No maxLength: it would cut a pasted name silently; the check says the maximum. */}
+                <Input {...register('name')} placeholder="My script" />
                 {nameError && <Field.ErrorText>{nameError}</Field.ErrorText>}
               </Field.Root>
               <Field.Root>
@@ -314,11 +314,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             </SimpleGrid>
             <Field.Root invalid={Boolean(errors.description)}>
               <Field.Label>Description</Field.Label>
-              <Input
-                {...register('description')}
-                maxLength={SCRIPT_DESCRIPTION_MAX_LENGTH}
-                placeholder="What does this script do? (optional)"
-              />
+              <Input {...register('description')} placeholder="What does this script do? (optional)" />
               {errors.description?.message && <Field.ErrorText>{errors.description.message}</Field.ErrorText>}
             </Field.Root>
           </Stack>
@@ -409,7 +405,11 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         <SyntaxSummary result={syntax.result} pending={syntax.pending} />
       </Stack>
 
-      <ExecutionOutput execution={execution} runningText={EDITOR_TEXT.running} />
+      <ExecutionOutput
+        execution={execution}
+        runningText={EDITOR_TEXT.running}
+        onDryRun={() => runInSandbox('dry-run', sandboxCode.current)}
+      />
 
       {script && (
         <ScriptHistory script={script} dirty={isDirty} onRestored={(restored) => reset(formValuesOf(restored))} />
