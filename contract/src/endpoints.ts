@@ -59,6 +59,7 @@ import {
   UnbanRequestSchema,
 } from './moderation.ts';
 import { ConsoleErrorCountsSchema, ConsolePageSchema, ConsoleQuerySchema } from './console.ts';
+import { SimulatorStatusSchema } from './simulator.ts';
 import {
   AdminConnectionListSchema,
   AdminCommandRequestSchema,
@@ -703,6 +704,39 @@ export const endpoints = {
     errors: [400, 401, 409, 413, 422],
     idempotent: true,
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
+  }),
+  simulatorStatus: endpoint({
+    method: 'get',
+    path: '/api/game/simulator',
+    tag: 'Game',
+    summary:
+      'Your simulated game server (docs/decisions/045): whether it runs, its server id, when it stops by itself, and how the last one stopped.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SimulatorStatusSchema,
+    errors: [401, 403],
+  }),
+  startSimulator: endpoint({
+    method: 'post',
+    path: '/api/game/simulator',
+    tag: 'Game',
+    summary:
+      'Start a simulated game server for 5 minutes, to see the dashboard work before Roblox does: it pings the game route over HTTP with your game key, reports one simulated player, runs the code sent to it in the dry-run emulation, answers the built-in commands and prints to the console. Answers once its first ping is accepted. One per account (while it runs, this answers it); at most 20 per Moonrelay instance (429).',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SimulatorStatusSchema,
+    errors: [401, 403, 429, 503],
+  }),
+  stopSimulator: endpoint({
+    method: 'delete',
+    path: '/api/game/simulator',
+    tag: 'Game',
+    summary:
+      'Stop your simulated game server: it sends its last ping (its player leaves) and stops pinging, so it shows Disconnected within 10 s, as a game server that shuts down. Nothing running answers the status as it is.',
+    auth: 'session',
+    rateLimit: 'general',
+    response: SimulatorStatusSchema,
+    errors: [401, 403],
   }),
   gameLoader: endpoint({
     method: 'get',

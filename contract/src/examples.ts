@@ -8,6 +8,7 @@ import { SCHEDULE_ERRORS } from './messages.ts';
 import { NOTIFICATION_ERRORS } from './notifications.ts';
 import { OPEN_CLOUD_ERRORS } from './open-cloud.ts';
 import { MODERATION_ERRORS, type ModerationAction } from './moderation.ts';
+import { SIMULATED_PLAYER, SIMULATOR_ERRORS } from './simulated.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -201,6 +202,16 @@ const unauthorized = (message: string = ERRORS.authenticationFailed) => ({
 });
 
 const scriptNotFound = { status: 404, body: { error: ERRORS.scriptNotFound } };
+
+/** A simulated game server running (POST or GET /api/game/simulator). */
+const simulatorRunning = {
+  running: true,
+  serverId: 'simulated-3f9a1c2b',
+  playerName: SIMULATED_PLAYER.name,
+  startedAt: '2026-11-29T10:00:00.000Z',
+  endsAt: '2026-11-29T10:05:00.000Z',
+  lastStop: null,
+};
 
 /** A bucket of requestsOverTime; `hour` is the date and hour, e.g. 2026-11-21T23. */
 const hourly = (hour: string, requests: number, errors: number) => ({
@@ -784,6 +795,25 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
   gameConsoleErrors: {
     response: { servers: [{ serverId: 'studio', errorsLastHour: 3 }] },
     error: unauthorized(ERRORS.invalidApiKey),
+  },
+  simulatorStatus: {
+    response: simulatorRunning,
+    error: unauthorized(),
+  },
+  startSimulator: {
+    response: simulatorRunning,
+    error: { status: 429, body: { error: SIMULATOR_ERRORS.full } },
+    note: 'Answers once the simulated server’s first ping is accepted; it shows in GET /api/game/status (and the Players, Console and Runs screens) as `simulated-…`. Pressed again while it runs, it answers the running one.',
+  },
+  stopSimulator: {
+    response: {
+      ...simulatorRunning,
+      running: false,
+      startedAt: null,
+      endsAt: null,
+      lastStop: { reason: 'stopped', at: '2026-11-29T10:02:41.220Z', error: null },
+    },
+    error: unauthorized(),
   },
   gameLoader: {
     query: { key: API_KEY_PLACEHOLDER },

@@ -1,4 +1,5 @@
 import type { PlayerData } from './game.ts';
+import { isSimulatedServerId } from './simulated.ts';
 
 /**
  * Telling Studio sessions from live games. Apart from contract/game.ts (which re-exports it), since
@@ -13,7 +14,9 @@ export const isStudioTestPlayer = (userId: PlayerData['userId']) => typeof userI
 
 /**
  * Whether a game server is a Studio session rather than a live game: Studio's Play (the empty
- * JobId, sent as "studio") or its Test > Start local server (test players, negative user ids).
+ * JobId, sent as "studio") or its Test > Start local server (test players, negative user ids). A
+ * simulated server's player has a negative id too, but it is marked Simulated, not Studio.
  */
 export const isStudioServer = (server: { serverId: string; gameData: PlayerData | null }) =>
-  server.serverId === STUDIO_SERVER_ID || isStudioTestPlayer(server.gameData?.userId);
+  !isSimulatedServerId(server.serverId) &&
+  (server.serverId === STUDIO_SERVER_ID || isStudioTestPlayer(server.gameData?.userId));

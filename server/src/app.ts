@@ -101,6 +101,10 @@ import { mountOpenCloudRoutes } from './modules/open-cloud/open-cloud.routes.ts'
 import { createRestrictionOutcomes } from './modules/open-cloud/restriction-outcomes.ts';
 import { createRestrictions } from './modules/open-cloud/restrictions.ts';
 import { createOpenCloudClient } from './modules/open-cloud/roblox-open-cloud.ts';
+import { isSimulatedServerId } from '@moonrelay/contract/simulator';
+import { leaveOutSimulated, realServers } from './modules/simulator/simulated-servers.ts';
+import { createSimulator } from './modules/simulator/simulator.service.ts';
+import { mountSimulatorRoutes } from './modules/simulator/simulator.routes.ts';
 
 export interface MoonrelayApp {
   /** What the HTTP server serves: the fast routes (the game's ping), then the Koa stack. */
@@ -166,7 +170,7 @@ export function createServices(
   });
   const notifier = createNotifier({ db, logger, hand: notificationDelivery.hand });
   const notificationSources = createNotificationSources((userId, build) => notifier.raise(userId, build));
-  const bus = tapBus(platform.bus, notificationSources.observe);
+  const bus = tapBus(platform.bus, (event) => notificationSources.observe(leaveOutSimulated(event)));
   const waits = createBusWaits(bus);
   // The execution service and the game link need each other (a run becomes a command; a command's
   // result completes a run), so the commands reach the executions through this late-bound call.
@@ -243,17 +247,19 @@ export function createServices(
   const gameServerChanges: typeof serverChanges = {
     ...serverChanges,
     pinged(presence) {
+      // Simulated servers take no bans and raise no notifications (modules/simulator).
+      const real = !isSimulatedServerId(presence.serverId);
       // A server that just connected takes the bans and unbans waiting for one.
-      if (presence.connectedAtMs === presence.lastPingMs) {
+      if (real && presence.connectedAtMs === presence.lastPingMs) {
         moderation
           .serverConnected(presence.userId)
           .catch((error: unknown) => logger.warn({ err: error }, 'sending waiting bans failed; the sweep retries'));
       }
-      notificationSources.serverPinged(presence);
+      if (real) notificationSources.serverPinged(presence);
       serverChanges.pinged(presence);
     },
     gone(presence) {
-      notificationSources.serverGone(presence);
+      if (!isSimulatedServerId(presence.serverId)) notificationSources.serverGone(presence);
       serverChanges.gone(presence);
     },
   };
@@ -301,7 +307,7 @@ export function createServices(
     db,
     audit,
     commands,
-    liveServers: (ownerId) => gameLink.liveServers(ownerId),
+    liveServers: async (ownerId) => realServers(await gameLink.liveServers(ownerId)),
     raise: (userId, build) => notifier.raise(userId, build),
     // The Open Cloud queue is made further down; these run only once requests come in.
     openCloud: {
@@ -340,6 +346,15 @@ export function createServices(
     },
   });
   completeGameRuns = executions.completeGameRuns;
+  // The dashboard's simulated game servers run code where dry runs do (docs/decisions/045).
+  const simulator = createSimulator({
+    apiKeys,
+    sandbox: platform.sandboxInWorkers ? queuedSandboxRunner(jobs) : sandboxRunner(sandboxPool),
+    presence,
+    bus,
+    logger,
+    otherInstances: platform.mode === 'scale-out',
+  });
   const schedules = createSchedulesService({ db, jobs, minIntervalSeconds: config.scheduleMinIntervalSeconds });
   // Due times run wherever the queue runs jobs: this server (embedded) or a worker (scale-out).
   const scheduleRuns = createScheduleRuns({
@@ -498,6 +513,7 @@ export function createServices(
     openCloudOutcomes,
     openCloudKeys,
     bans,
+    simulator,
   };
 }
 
@@ -620,6 +636,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
     serverUrl,
   });
   mountConsoleRoutes(api, services.rateLimits, services.consoleLines);
+  mountSimulatorRoutes(api, services.rateLimits, services.simulator);
   mountCatalogueRoutes(api, services.rateLimits, services.catalogue);
   mountScriptLoaderRoutes(api, services.rateLimits, { loader: services.scriptLoader, serverUrl });
   mountAdminRoutes(api, services.rateLimits, {
@@ -691,6 +708,7 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
     database,
     services,
     attachRealtime(server) {
+      services.simulator.serveFrom(server);
       hub = attachSocketHub({
         server,
         bus: services.bus,
@@ -701,11 +719,15 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
       });
     },
     drain() {
+      // Simulated servers are told to stop first: their held pings, released next, are followed by
+      // their last ping rather than another long-poll.
+      void services.simulator.stopAll();
       services.waits.releaseAll();
       hub?.cutConnections();
     },
     // Sweeps and push first, then threads (in-flight requests have finished by now), the database last.
     close: async () => {
+      await services.simulator.close();
       stopSweeps();
       // Requests to Roblox in flight are cut: their updates stay queued for the next start.
       await services.restrictions.stop();

@@ -4,6 +4,7 @@ import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { AuditEntry, MassProgress, MassProgressStatus } from '@moonrelay/contract/admin';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import type { ConsoleDrop, ConsoleLine } from '@moonrelay/contract/console';
+import type { SimulatorStopReason } from '@moonrelay/contract/simulator';
 import type { OpenBroadcast } from '../modules/game/open-broadcasts.ts';
 
 /**
@@ -39,7 +40,11 @@ export type BusEvent =
   /** A schedule's last run, error or skip count changed (its screens fetch it again). */
   | { type: 'schedule:updated'; userId: string; scheduleId: string; scriptId: string }
   /** Players joined or left one user's game servers (at most once a second per user and instance). */
-  | { type: 'players:changed'; userId: string };
+  | { type: 'players:changed'; userId: string }
+  /** Stop the user's simulated game server, on whichever instance runs it (modules/simulator). */
+  | { type: 'simulator:stop'; userId: string }
+  /** The user's simulated game server stopped, after its last ping (every instance notes it). */
+  | { type: 'simulator:stopped'; userId: string; reason: SimulatorStopReason; atMs: number; error: string | null };
 
 /** A finished mass execution: who started it and how its parts ended. */
 export interface MassBatchSummary {
