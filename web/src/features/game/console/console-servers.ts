@@ -1,5 +1,6 @@
 import type { ConsoleErrorCounts } from '@moonrelay/contract/console';
 import type { GameServer } from '@moonrelay/contract/game';
+import { isSimulatedServerId, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
 import type { ConsoleServerOption } from '../../../components/console/ConsoleView.tsx';
 import { countText } from '../../../components/console/console-format.ts';
 import { shortId } from '../../../lib/format.ts';
@@ -15,7 +16,9 @@ export function consoleServerOptions(
 ): ConsoleServerOption[] {
   const errors = new Map(counts?.servers.map((server) => [server.serverId, server.errorsLastHour]));
   const label = (serverId: string, playerName?: string) => {
-    const name = playerName ? `${shortId(serverId)} · ${playerName}` : shortId(serverId);
+    // A simulated server's id is shown whole with its mark: cut to 8 characters it would read "simulate…".
+    const id = isSimulatedServerId(serverId) ? `${serverId} · ${SIMULATOR_TEXT.badge}` : shortId(serverId);
+    const name = playerName ? `${id} · ${playerName}` : id;
     const count = errors.get(serverId) ?? 0;
     return count ? `${name} (${countText(count, 'error', 'errors')} in the last hour)` : name;
   };

@@ -1,9 +1,11 @@
 import { Alert, Badge, Card, DataList, HStack, Stack, Text } from '@chakra-ui/react';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
+import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import type { GameServerRefusal } from '@moonrelay/contract/game';
 import type { PlayerData } from '@moonrelay/contract/game';
 import { formatTime } from '../../../lib/format.ts';
 import { ServerErrorCount } from '../console/ServerErrorCount.tsx';
+import { SimulatedBadge } from '../simulator/SimulatedBadge.tsx';
 import { GAME_TEXT } from '../game-text.ts';
 import { ConnectSteps } from '../integration/ConnectSteps.tsx';
 import type { GameLinkState } from '../useGameLink.ts';
@@ -12,13 +14,16 @@ import { formatHealth, formatId, formatPosition } from './player-data.ts';
 /** Game Connection: whether the game is connected and its player's data, or how to connect it. */
 export function GameConnectionCard({ link }: { link: GameLinkState }) {
   const known = link.state === 'ready';
+  // The server shown: the chosen one of several, or the only one.
+  const shownServerId = link.serverId ?? link.liveServers[0]?.serverId;
   return (
     <Card.Root role="region" aria-label="Game Connection">
       <Card.Header>
-        <HStack justify="space-between">
-          <Card.Title>Game Connection</Card.Title>
+        <HStack justify="space-between" wrap="wrap" gap="2">
+          <Card.Title whiteSpace="nowrap">Game Connection</Card.Title>
           {known && (
             <HStack gap="2">
+              {link.connected && isSimulatedServerId(shownServerId) && <SimulatedBadge />}
               {link.connected && link.studio && (
                 <Badge colorPalette="purple" title={GAME_HEALTH.studioBadgeHint} data-testid="game-studio">
                   {GAME_HEALTH.studioBadge}
@@ -45,7 +50,7 @@ export function GameConnectionCard({ link }: { link: GameLinkState }) {
               Last ping: {formatTime(link.lastPing)}
             </Text>
             <PlayerDataList data={link.gameData ?? {}} />
-            <ServerErrorCount serverId={link.serverId ?? link.liveServers[0]?.serverId} />
+            <ServerErrorCount serverId={shownServerId} />
           </Stack>
         ) : (
           <ConnectSteps />

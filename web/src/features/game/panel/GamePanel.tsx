@@ -1,4 +1,5 @@
 import { Flex, Heading, SimpleGrid, Stack } from '@chakra-ui/react';
+import { SimulatorBar } from '../simulator/SimulatorBar.tsx';
 import { useGameLink } from '../useGameLink.ts';
 import { GameConnectionCard } from './GameConnectionCard.tsx';
 import { GameControlsCard } from './GameControlsCard.tsx';
@@ -14,6 +15,7 @@ export function GamePanel() {
         <Heading size="lg">Game</Heading>
         <ServerPicker liveServers={link.liveServers} serverId={link.serverId} />
       </Flex>
+      <SimulatorBar link={link} />
       <SimpleGrid columns={{ base: 1, lg: 3 }} gap="4" alignItems="start">
         <GameConnectionCard link={link} />
         <PlayerProfileCard connected={link.connected} userId={link.gameData?.userId} />

@@ -2,6 +2,7 @@ import { Avatar, Badge, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import { BadgeCheck } from 'lucide-react';
 import type { PlayerProfile } from '@moonrelay/contract/game';
 import { isStudioTestPlayer } from '@moonrelay/contract/studio';
+import { isSimulatedPlayer, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -25,6 +26,8 @@ export function PlayerProfileCard({ connected, userId }: Props) {
     content = <Placeholder>{GAME_TEXT.profileConnect}</Placeholder>;
   } else if (userId === undefined) {
     content = <Placeholder>The game has not reported a player yet.</Placeholder>;
+  } else if (isSimulatedPlayer(userId)) {
+    content = <Placeholder>{SIMULATOR_TEXT.noProfile}</Placeholder>;
   } else if (testPlayer) {
     content = <Placeholder>{GAME_HEALTH.studioTestPlayer}</Placeholder>;
   } else if (profile.data) {

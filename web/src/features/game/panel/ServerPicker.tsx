@@ -2,6 +2,7 @@ import { Field, NativeSelect } from '@chakra-ui/react';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import type { GameServer } from '@moonrelay/contract/game';
 import { isStudioServer } from '@moonrelay/contract/studio';
+import { isSimulatedServerId, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
 import { shortId } from '../../../lib/format.ts';
 import { useServerChoice } from '../game-link.ts';
 
@@ -9,6 +10,7 @@ import { useServerChoice } from '../game-link.ts';
 export function serverLabel(server: GameServer): string {
   const id = shortId(server.serverId);
   const label = server.gameData?.playerName ? `${id} · ${server.gameData.playerName}` : id;
+  if (isSimulatedServerId(server.serverId)) return `${label} · ${SIMULATOR_TEXT.badge}`;
   return isStudioServer(server) ? `${label} · ${GAME_HEALTH.studioBadge}` : label;
 }
 

@@ -16,10 +16,12 @@ import {
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { OnlinePlayer } from '@moonrelay/contract/players';
+import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRowWindow } from '../../../lib/row-window.ts';
+import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
 import { useOnlinePlayers, usePlayersLiveEvents } from '../api/players.ts';
 import { BansList } from './BansList.tsx';
 import { PlayerDrawer } from './PlayerDrawer.tsx';
@@ -269,10 +271,14 @@ function OnlineTable({
                       </Text>
                       <Text fontSize="xs" color="fg.muted" lineClamp={1}>
                         @{player.name}
-                        {player.userId < 0 && (
-                          <Badge ms="2" size="xs">
-                            Studio
-                          </Badge>
+                        {isSimulatedServerId(player.serverId) ? (
+                          <SimulatedBadge ms="2" size="xs" />
+                        ) : (
+                          player.userId < 0 && (
+                            <Badge ms="2" size="xs">
+                              Studio
+                            </Badge>
+                          )
                         )}
                       </Text>
                     </Stack>

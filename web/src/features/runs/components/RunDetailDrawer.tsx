@@ -17,12 +17,14 @@ import { Pencil, RotateCw } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import type { Run } from '@moonrelay/contract/runs';
+import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { EXECUTION_TARGETS, ExecutionOutput, formatDuration } from '../../../components/ExecutionOutput.tsx';
 import { ApiError, messageOf } from '../../../lib/api-client.ts';
 import { editorDraftState } from '../../../lib/editor-draft.ts';
 import { executionFailure, type Execution } from '../../../lib/execution-result.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/toaster.tsx';
+import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
 import { useRun, useRunAgain } from '../api/runs.ts';
 import { runName, RUNS_TEXT, STARTED_BY } from '../run-text.ts';
 import { RunStatusBadge } from './RunStatusBadge.tsx';
@@ -155,6 +157,7 @@ function RunBody({ run }: { run: Run }) {
             <DataList.ItemLabel>Game server</DataList.ItemLabel>
             <DataList.ItemValue fontFamily="mono" fontSize="xs" wordBreak="break-all">
               {run.serverId}
+              {isSimulatedServerId(run.serverId) && <SimulatedBadge ms="2" fontFamily="body" />}
             </DataList.ItemValue>
           </DataList.Item>
         )}

@@ -1,8 +1,10 @@
 import { Badge, Link, Table, Text } from '@chakra-ui/react';
 import type { RunSummary } from '@moonrelay/contract/runs';
+import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { Link as RouterLink } from 'react-router-dom';
 import { EXECUTION_TARGETS, formatDuration } from '../../../components/ExecutionOutput.tsx';
 import { formatDateTime, shortId } from '../../../lib/format.ts';
+import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
 import { formatRunTime, runName } from '../run-text.ts';
 import { RunStatusBadge } from './RunStatusBadge.tsx';
 
@@ -108,7 +110,8 @@ function RunRow({ run, selected, href, onSelect }: RowProps) {
         title={run.serverId ?? undefined}
         {...wideOnly}
       >
-        {run.serverId ? shortId(run.serverId) : '—'}
+        {/* A simulated server's id cut to 8 characters would read "simulate…": its mark says it. */}
+        {isSimulatedServerId(run.serverId) ? <SimulatedBadge size="sm" /> : run.serverId ? shortId(run.serverId) : '—'}
       </Table.Cell>
       <Table.Cell>
         <RunStatusBadge run={run} />

@@ -3,8 +3,10 @@ import { Heart, MapPin, RotateCcw, Zap } from 'lucide-react';
 import type { AdminConnection } from '@moonrelay/contract/admin';
 import { ADMIN_QUICK_SPEED, QUICK_TELEPORTS } from '@moonrelay/contract/constants';
 import type { GameCommandType } from '@moonrelay/contract/game';
+import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { CommandStatusBadge } from '../../../../components/CommandStatusBadge.tsx';
 import { formatTime, shortId } from '../../../../lib/format.ts';
+import { SimulatedBadge } from '../../../game/simulator/SimulatedBadge.tsx';
 import { connectionKey, useAdminLiveStore } from '../../live/admin-live-store.ts';
 import { gameIdText, healthText, positionText } from './connection-data.ts';
 import { QuickCommandButton } from './QuickCommandButton.tsx';
@@ -19,12 +21,14 @@ import { UserConsoleButton } from './UserConsoleButton.tsx';
  */
 export function ConnectionCard({ connection }: { connection: AdminConnection }) {
   const { userId, serverId, isConnected, gameData } = connection;
+  const simulated = isSimulatedServerId(serverId);
   const rows: [label: string, value: string, full?: string][] = [
     ['Position', positionText(gameData?.position)],
     ['Health', healthText(gameData)],
     ['Game ID', gameIdText(gameData)],
     ['Last Ping', formatTime(connection.lastPing)],
-    ['Server', shortId(serverId), serverId],
+    // A simulated server's id is short: whole, it says what it is.
+    ['Server', simulated ? serverId : shortId(serverId), serverId],
   ];
   const disabled = !isConnected;
   return (
@@ -38,6 +42,7 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
             <Text fontWeight="semibold" truncate>
               {connection.userName}
             </Text>
+            {simulated && <SimulatedBadge size="sm" flexShrink={0} />}
           </HStack>
           <Text fontSize="xs" color={isConnected ? 'fg.success' : 'fg.muted'} flexShrink={0}>
             {isConnected ? 'Connected' : 'Disconnected'}
