@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { browserSuite } from './support/suite.ts';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +7,8 @@ import { ERRORS } from '@moonrelay/contract/messages';
 import type { Script } from '@moonrelay/contract/scripts';
 import { createUser, signInAs, type TestUser } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
+import { SCREENSHOTS_DIR } from './support/paths.ts';
+import { SimulatedGame } from '../../server/test/simulated-game.ts';
 
 import { expectHidden, expectPath, expectVisible } from './support/expect.ts';
 import {
@@ -67,6 +71,21 @@ const nameField = (page: Page) => mainArea(page).getByLabel('Script Name', { exa
 const descriptionField = (page: Page) => mainArea(page).getByLabel('Description', { exact: true });
 const executionTypeField = (page: Page) => mainArea(page).getByLabel('Execution Type', { exact: true });
 const editorButton = (page: Page, name: string) => mainArea(page).getByRole('button', { name, exact: true });
+/** The editor's main action: the one solid, coloured button of its row. */
+const mainActions = (page: Page) => mainArea(page).locator('[data-main-action]').allInnerTexts();
+
+/** What the window shows now, not the whole page: whether something is in view is the point. */
+async function viewportScreenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+/** Whether the element is inside the window from top to bottom. */
+async function wholeInView(page: Page, element: ReturnType<Page['locator']>) {
+  const box = await element.boundingBox();
+  const height = page.viewportSize()!.height;
+  return box !== null && box.y >= 0 && box.y + box.height <= height;
+}
 
 /** Opens a new, empty editor for a signed-in user. */
 async function openNewEditor(page: Page, user: TestUser) {
@@ -118,7 +137,7 @@ describe('script editor', () => {
     await expect.poll(() => codeEditorLines(page)).toEqual([DEFAULT_CODE, 'print(1)']);
   });
 
-  it('creates a script with Ctrl+S and Save Only, then saves it with auto-execute in a specific game', async () => {
+  it('creates a script with Ctrl+S and Save Script, saves it with auto-execute in a specific game, then keeps its games', async () => {
     const page = await suite.browser.newPage();
     const foreign = recordForeignRequests(page);
     const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
@@ -134,17 +153,20 @@ describe('script editor', () => {
     await expect.poll(() => codeEditorLines(page)).toEqual(FIRST_CODE.split('\n'));
     await screenshot(page, 'editor-with-code');
 
-    // Ctrl+S opens the configuration dialog: auto-execute off (the script is manual), all games.
+    // Ctrl+S opens the configuration dialog. The script is manual (the form's Execution Type): the
+    // dialog says what that means and asks nothing more.
     let modal = await openSaveDialogWithShortcut(page);
-    expect(await modal.getByRole('checkbox', { name: 'Auto-execute', exact: true }).isChecked()).toBe(false);
-    expect(await modal.getByRole('radio', { name: 'All games', exact: true }).isChecked()).toBe(true);
-    await expectVisible(modal.getByRole('button', { name: 'Save Script', exact: true }));
-    await expectVisible(modal.getByRole('button', { name: 'Save Only', exact: true }));
-    await expectVisible(modal.getByRole('button', { name: 'Cancel', exact: true }));
+    await expectVisible(modal.getByTestId('save-execution-type').getByText('Manual Execution', { exact: true }));
+    await expectVisible(modal.getByText(/^It runs only when you start it/));
+    expect(await modal.getByRole('checkbox').count()).toBe(0);
+    expect(await modal.getByRole('radio').count()).toBe(0);
+    expect(
+      await modal.getByRole('button').evaluateAll((buttons) => buttons.map((button) => button.textContent?.trim())),
+    ).toEqual(['Cancel', 'Save Script', '']);
     await screenshot(page, 'editor-save-dialog');
-    await modal.getByRole('button', { name: 'Save Only', exact: true }).click();
+    await modal.getByRole('button', { name: 'Save Script', exact: true }).click();
 
-    await expectToast(page, 'Script Created');
+    await expectToast(page, 'Script Saved');
     await expectHidden(modal);
     const id = await editorIdInUrl(page);
     await expectVisible(mainArea(page).getByText(SUBTITLE_EDIT, { exact: true }));
@@ -165,14 +187,18 @@ describe('script editor', () => {
       gameName: null,
     });
 
-    // New code, then Ctrl+S with auto-execute on in one typed game.
+    // New code and Auto-Execute on Join, then Ctrl+S: the dialog asks where, in one typed game.
+    await closeToast(page);
     await typeInCodeEditor(page, SECOND_CODE);
     await expect.poll(() => codeEditorLines(page)).toEqual(SECOND_CODE.split('\n'));
+    await executionTypeField(page).selectOption('auto');
     modal = await openSaveDialogWithShortcut(page);
-    await modal.getByText('Auto-execute', { exact: true }).click();
-    expect(await modal.getByRole('checkbox', { name: 'Auto-execute', exact: true }).isChecked()).toBe(true);
+    await expectVisible(modal.getByTestId('save-execution-type').getByText('Auto-Execute on Join', { exact: true }));
+    expect(await modal.getByRole('radio', { name: 'All games', exact: true }).isChecked()).toBe(true);
     const saveWithAutoExecute = modal.getByRole('button', { name: 'Save with Auto-Execute', exact: true });
     await expectVisible(saveWithAutoExecute);
+    // It did not auto-execute before: there are no games to keep.
+    expect(await modal.getByRole('button', { name: 'Keep Current Games', exact: true }).count()).toBe(0);
     await modal.getByText('A specific game', { exact: true }).click();
     expect(await modal.getByRole('radio', { name: 'A specific game', exact: true }).isChecked()).toBe(true);
     // No game chosen yet: nothing to save.
@@ -202,6 +228,30 @@ describe('script editor', () => {
       autoExecuteGames: { '123': { enabled: true, gameName: 'Game 123' } },
     });
     expect(creations).toHaveLength(1);
+
+    // An edit saved with Keep Current Games leaves its game as it is, and says which that is.
+    await closeToast(page);
+    await typeInCodeEditor(page, FIRST_CODE);
+    await expect.poll(() => codeEditorLines(page)).toEqual(FIRST_CODE.split('\n'));
+    modal = await openSaveDialogWithShortcut(page);
+    const keep = modal.getByRole('button', { name: 'Keep Current Games', exact: true });
+    await expectVisible(keep);
+    await expectVisible(
+      modal.getByText(
+        'Save with Auto-Execute saves it for the games chosen above; Keep Current Games saves your changes and leaves the games as they are now: Game 123.',
+        { exact: true },
+      ),
+    );
+    await screenshot(page, 'editor-save-dialog-keep-games');
+    await keep.click();
+    await expectToast(page, 'Script Saved');
+    await expectHidden(modal);
+    expect((await scriptsOf(user))[0]).toMatchObject({
+      code: FIRST_CODE,
+      isAutoExecute: true,
+      gameId: '123',
+      autoExecuteGames: { '123': { enabled: true, gameName: 'Game 123' } },
+    });
 
     // Everything the editor needs (Ace, its mode, theme and extensions) comes from the app itself.
     expect(foreign).toEqual([]);
@@ -244,22 +294,19 @@ describe('script editor', () => {
     const user = await createUser(suite.app);
     await openNewEditor(page, user);
 
-    // A brand-new script: the button and Ctrl+Enter inside Ace both ask to save first.
+    // A brand-new script: the button asks to save first.
     await editorButton(page, 'Execute').click();
-    await expectToast(page, 'Save First', 'Please save your script before executing it.');
-    await closeToast(page);
-    await codeEditor(page).locator('.ace_content').click();
-    await page.keyboard.press('Control+Enter');
     await expectToast(page, 'Save First', 'Please save your script before executing it.');
     expect(executions).toHaveLength(0);
     await expectVisible(mainArea(page).getByTestId('execution-status').getByText('Idle', { exact: true }));
+    await closeToast(page);
 
     // Saved, Execute calls the server.
     await nameField(page).pressSequentially('Runner');
     await typeInCodeEditor(page, 'print("run me")');
     await editorButton(page, 'Save').click();
-    await dialogNamed(page, SAVE_DIALOG).getByRole('button', { name: 'Save Only', exact: true }).click();
-    await expectToast(page, 'Script Created');
+    await dialogNamed(page, SAVE_DIALOG).getByRole('button', { name: 'Save Script', exact: true }).click();
+    await expectToast(page, 'Script Saved');
     const id = await editorIdInUrl(page);
     // The editor has taken the saved script: an Execute clicked before that is a new script's ('Save First').
     await expectVisible(mainArea(page).getByText(SUBTITLE_EDIT, { exact: true }));
@@ -337,7 +384,7 @@ describe('script editor', () => {
     // Saving is allowed, with a warning.
     await nameField(page).pressSequentially('Broken');
     await editorButton(page, 'Save').click();
-    await dialogNamed(page, SAVE_DIALOG).getByRole('button', { name: 'Save Only', exact: true }).click();
+    await dialogNamed(page, SAVE_DIALOG).getByRole('button', { name: 'Save Script', exact: true }).click();
     await expectToast(
       page,
       'Script Saved With Errors',
@@ -439,6 +486,64 @@ describe('script editor', () => {
     expect(creations).toHaveLength(0);
     await expectPath(page, '/editor');
     expect(await scriptsOf(user)).toEqual([]);
+  });
+
+  it('without a game the main action is a sandbox run, by button and Ctrl+Enter, and its output comes into view at 1440x900', async () => {
+    const page = await suite.browser.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const runs = recordCalls(page, 'POST', /\/execute$/);
+    const user = await createUser(suite.app);
+    await openNewEditor(page, user);
+    const pane = executionPane(page);
+
+    // No game connected: Run in Sandbox is the main button; Save & Execute would need a game.
+    await expect.poll(() => mainActions(page)).toEqual(['Run in Sandbox']);
+    await expectVisible(
+      mainArea(page)
+        .getByTestId('editor-shortcuts')
+        .getByText(/runs in the sandbox/),
+    );
+    // The output starts below the fold.
+    expect(await wholeInView(page, pane.output)).toBe(false);
+    await viewportScreenshot(page, 'editor-1440-before-run');
+
+    await typeInCodeEditor(page, 'print("in view")');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['print("in view")']);
+    await editorButton(page, 'Run in Sandbox').click();
+    await expectVisible(pane.output.getByText('in view'));
+    await expect.poll(() => wholeInView(page, pane.output), { message: 'the output is in view' }).toBe(true);
+    await expectVisible(pane.status.getByText('Success', { exact: true }));
+    await viewportScreenshot(page, 'editor-1440-output-in-view');
+
+    // Ctrl+Enter in the code does the same, from the top of the page.
+    await closeToast(page);
+    await mainArea(page).getByRole('heading', { name: 'Script Editor', exact: true }).scrollIntoViewIfNeeded();
+    await expect.poll(() => wholeInView(page, pane.output)).toBe(false);
+    await typeInCodeEditor(page, 'print("by keyboard")');
+    await expect.poll(() => codeEditorLines(page)).toEqual(['print("by keyboard")']);
+    await page.keyboard.press('Control+Enter');
+    await expectVisible(pane.output.getByText('by keyboard'));
+    await expect.poll(() => wholeInView(page, pane.output), { message: 'the output is in view' }).toBe(true);
+    expect(runs.map((request) => [new URL(request.url()).pathname, request.postDataJSON()])).toEqual([
+      ['/api/scripts/execute', { code: 'print("in view")', target: 'sandbox' }],
+      ['/api/scripts/execute', { code: 'print("by keyboard")', target: 'sandbox' }],
+    ]);
+
+    // A game connects: Save & Execute becomes the main action, and Ctrl+Enter executes.
+    const game = new SimulatedGame({ url: suite.app.url, key: user.user.apiKey!, serverId: 'e2e-editor', userId: 156 });
+    game.start(1_000);
+    try {
+      await expect.poll(() => mainActions(page)).toEqual(['Save & Execute']);
+      await expectVisible(
+        mainArea(page)
+          .getByTestId('editor-shortcuts')
+          .getByText(/executes/),
+      );
+      await mainArea(page).getByRole('heading', { name: 'Script Editor', exact: true }).scrollIntoViewIfNeeded();
+      await screenshot(page, 'editor-main-action-game');
+    } finally {
+      await game.stop();
+    }
   });
 
   it('Dry run runs the unsaved code against an emulated game and shows what it changed', async () => {

@@ -1,10 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signInAs } from './support/app.ts';
+import { createUser, signInAs } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
 import { expectHidden, expectPath, expectVisible } from './support/expect.ts';
+import { SCREENSHOTS_DIR } from './support/paths.ts';
 import { browserSuite } from './support/suite.ts';
-import { mainArea, sidebar } from './support/ui.ts';
+import { codeEditor, expectToast, mainArea, sidebar } from './support/ui.ts';
 
 /** Every signed-in screen with the heading it shows (the admin sees them all; My Scripts counts them). */
 const SCREENS = [
@@ -159,5 +162,92 @@ describe('Moonrelay on a desktop (1280 px wide)', () => {
       await expectHidden(menuButton(page));
       await screenshot(page, `desktop-${screen.shot}`);
     }
+  });
+});
+
+describe('My Scripts and the editor on a phone (390 px wide)', () => {
+  it('shows the scripts as cards, whole, their actions reached by Tab in order', async () => {
+    const page = await suite.browser.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const user = await createUser(suite.app);
+    for (const script of [
+      { name: 'Teleport Home', code: 'print("home")' },
+      {
+        name: 'Speed Boost with a name long enough to need more than one line on a phone',
+        description: 'Run twice as fast, jump twice as high, and never fall off the map again, whatever the map',
+        code: 'print("fast")',
+      },
+    ]) {
+      expect((await suite.app.call('POST', '/api/scripts', { token: user.token, body: script })).status).toBe(200);
+    }
+    await signInAs(page, suite.app, user, '/scripts');
+    await expectVisible(mainArea(page).getByRole('heading', { level: 1, name: 'My Scripts (2)', exact: true }));
+
+    const cards = mainArea(page).getByRole('list', { name: 'Scripts', exact: true }).getByRole('listitem');
+    await expect.poll(() => cards.count()).toBe(2);
+    // No table scrolling sideways inside itself: cards, and the page does not scroll sideways either.
+    expect(await mainArea(page).getByRole('table').count()).toBe(0);
+    expect(await sidewaysOverflow(page)).toBe(0);
+    const width = page.viewportSize()!.width;
+    for (const card of await cards.all()) {
+      const box = (await card.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      // Each action whole inside its card, and big enough to touch.
+      for (const action of await card.getByRole('button').or(card.getByRole('link')).all()) {
+        const inner = (await action.boundingBox())!;
+        expect(inner.x).toBeGreaterThanOrEqual(box.x);
+        expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width);
+        expect(inner.height).toBeGreaterThanOrEqual(24);
+      }
+    }
+    await screenshot(page, 'phone-my-scripts-cards');
+
+    // Tab walks the first card's actions in their order, then the second card's.
+    await cards.first().getByRole('link', { name: 'Edit', exact: true }).focus();
+    const reached: string[] = [];
+    for (let presses = 0; presses < 5; presses += 1) {
+      reached.push(
+        await page.evaluate(() => {
+          const active = document.activeElement as HTMLElement;
+          const card = active.closest('li')?.querySelector('h2')?.textContent ?? '';
+          return `${card.split(' ')[0]}: ${active.innerText.trim()}`;
+        }),
+      );
+      await page.keyboard.press('Tab');
+    }
+    expect(reached).toEqual(['Speed: Edit', 'Speed: Execute', 'Speed: Duplicate', 'Speed: Delete', 'Teleport: Edit']);
+    await screenshot(page, 'phone-my-scripts-cards-tab');
+
+    // An action by keyboard: Execute from the card says no game is connected.
+    await cards.first().getByRole('button', { name: 'Execute', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expectToast(page, 'Game Not Connected');
+  });
+
+  it("the editor's keyboard shortcut hints are hidden on a touch screen", async () => {
+    const page = await suite.browser.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAs(page, suite.app, await createUser(suite.app), '/editor');
+    await expectVisible(mainArea(page).getByRole('heading', { level: 1, name: 'Script Editor', exact: true }));
+    await expectVisible(codeEditor(page).locator('.ace_line').first());
+    // As narrow with a mouse (a narrow desktop window): the hints are there.
+    const hints = mainArea(page).getByTestId('editor-shortcuts');
+    await expectVisible(hints);
+    const codeTopWithHints = (await codeEditor(page).boundingBox())!.y;
+    await screenshot(page, 'phone-editor-mouse');
+
+    // A touch screen, (hover: none) and (pointer: coarse) as on a phone: no hints, and the code
+    // moves up into the room they took.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
+    await hints.waitFor({ state: 'hidden' });
+    expect(await hints.evaluate((element) => getComputedStyle(element).display)).toBe('none');
+    expect((await codeEditor(page).boundingBox())!.y).toBeLessThan(codeTopWithHints);
+    expect(await sidewaysOverflow(page)).toBe(0);
+    // Taken through the same session: Playwright's own screenshot re-applies its (mouse) emulation.
+    const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
+    fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(SCREENSHOTS_DIR, 'phone-editor-touch.png'), Buffer.from(data, 'base64'));
   });
 });

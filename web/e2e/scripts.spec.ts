@@ -89,9 +89,14 @@ function recordCalls(page: Page, method: string, path: RegExp): Request[] {
 describe('my scripts', () => {
   it('lists the scripts with their count; the search narrows the rows by name or description', async () => {
     const page = await suite.browser.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
     const user = await userWithScripts();
     await openMyScripts(page, user, 3);
     await expect.poll(() => rowNames(page)).toEqual(NEWEST_FIRST);
+    // A desktop window shows the table whole: it does not scroll sideways, so it is no tab stop.
+    const area = mainArea(page).getByRole('region', { name: 'Scripts', exact: true });
+    expect(await area.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(await area.getAttribute('tabindex')).toBeNull();
     for (const column of ['Name', 'Type', 'Last Modified', 'Executions', 'Actions']) {
       await expectVisible(mainArea(page).getByRole('columnheader', { name: column, exact: true }));
     }

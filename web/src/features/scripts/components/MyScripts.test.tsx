@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { MyScripts } from './MyScripts.tsx';
 import { makeScript, signIn } from './test-scripts.ts';
@@ -246,5 +246,114 @@ describe('MyScripts', () => {
     expect(await screen.findByText('Script Executed')).toBeInTheDocument();
     expect(screen.getByText('hello')).toBeInTheDocument();
     expect(body).toHaveBeenCalledWith({});
+  });
+});
+
+/** A phone-wide window: matchMedia answers the narrow-screen query (jsdom has no matchMedia). */
+function phoneScreen() {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => ({
+      matches: query === '(max-width: 47.99em)',
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    }),
+  });
+  onTestFinished(() => {
+    delete (window as Partial<Window>).matchMedia;
+  });
+}
+
+const cards = () => within(screen.getByRole('list', { name: 'Scripts' })).getAllByRole('listitem');
+const cardOf = (name: string) => {
+  const card = cards().find((item) => within(item).queryByRole('heading', { name }));
+  if (!card) throw new Error(`no card for ${name}`);
+  return card;
+};
+
+describe('MyScripts on a phone', () => {
+  it('shows a card per script, with everything the table has and no table', async () => {
+    phoneScreen();
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/scripts': () => ({ body: scripts }) }));
+    renderWithProviders(<MyScripts />);
+    expect(await screen.findByRole('heading', { name: 'My Scripts (3)' })).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(cards().map((card) => within(card).getByRole('heading').textContent)).toEqual([
+      'Fly Hack',
+      'Speed',
+      'Teleport',
+    ]);
+    const flyCard = cardOf('Fly Hack');
+    expect(within(flyCard).getByText('Lets you fly')).toBeInTheDocument();
+    expect(within(flyCard).getByText('Auto-Execute')).toBeInTheDocument();
+    expect(within(flyCard).getByTestId('script-card-executions')).toHaveTextContent('4 executions');
+    expect(within(cardOf('Teleport')).getByText('No description')).toBeInTheDocument();
+    expect(within(cardOf('Speed')).getByText('Manual')).toBeInTheDocument();
+    expect(within(cardOf('Speed')).getByText('3 hours ago')).toHaveAttribute('title');
+    expect(within(cardOf('Speed')).getByTestId('script-card-executions')).toHaveTextContent('0 executions');
+    expect(within(cardOf('Speed')).getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/editor?id=s2');
+
+    // The search narrows the cards as it does the rows.
+    await userEvent.type(screen.getByPlaceholderText('Search scripts...'), 'fast');
+    expect(cards().map((card) => within(card).getByRole('heading').textContent)).toEqual(['Speed']);
+    await userEvent.type(screen.getByPlaceholderText('Search scripts...'), 'zzz');
+    expect(screen.getByText('No scripts match your search criteria.')).toBeInTheDocument();
+  });
+
+  it("takes Tab through each card's actions in order, card after card", async () => {
+    phoneScreen();
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/scripts': () => ({ body: scripts }) }));
+    renderWithProviders(<MyScripts />);
+    await screen.findByRole('heading', { name: 'Fly Hack' });
+    within(cardOf('Fly Hack')).getByRole('link', { name: 'Edit' }).focus();
+    const reached = [`${document.activeElement?.textContent?.trim()}`];
+    for (let press = 0; press < 4; press += 1) {
+      await userEvent.tab();
+      const card = document.activeElement?.closest('li');
+      reached.push(
+        `${card && within(card).getByRole('heading').textContent}: ${document.activeElement?.textContent?.trim()}`,
+      );
+    }
+    expect(reached).toEqual(['Edit', 'Fly Hack: Execute', 'Fly Hack: Duplicate', 'Fly Hack: Delete', 'Speed: Edit']);
+  });
+
+  it("runs and deletes from a card, the card's actions waiting while it runs", async () => {
+    phoneScreen();
+    let release: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    let list = scripts;
+    const respond = jsonFetch({
+      'GET /api/scripts': () => ({ body: list }),
+      'POST /api/scripts/s1/execute': () => ({ body: { success: true, output: 'flying' } }),
+      'DELETE /api/scripts/s2': () => {
+        list = [fly, teleport];
+        return { body: { success: true } };
+      },
+    });
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/execute')) await answered;
+      return respond(input, init);
+    });
+    renderWithProviders(<MyScripts />);
+    await screen.findByRole('heading', { name: 'Fly Hack' });
+    await userEvent.click(within(cardOf('Fly Hack')).getByRole('button', { name: 'Execute' }));
+    for (const name of ['Edit', 'Execute', 'Duplicate', 'Delete']) {
+      expect(within(cardOf('Fly Hack')).getByRole('button', { name })).toBeDisabled();
+    }
+    expect(cardOf('Fly Hack')).toHaveAttribute('aria-busy', 'true');
+    expect(within(cardOf('Speed')).getByRole('button', { name: 'Execute' })).toBeEnabled();
+    release();
+    expect(await screen.findByText('Script Executed')).toBeInTheDocument();
+    await waitFor(() => expect(within(cardOf('Fly Hack')).getByRole('link', { name: 'Edit' })).toBeInTheDocument());
+
+    await userEvent.click(within(cardOf('Speed')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete script?' });
+    expect(dialog).toHaveTextContent('“Speed” will be deleted. This cannot be undone.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Script Deleted')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(cards().map((card) => within(card).getByRole('heading').textContent)).toEqual(['Fly Hack', 'Teleport']),
+    );
   });
 });

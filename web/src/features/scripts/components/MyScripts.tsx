@@ -7,6 +7,8 @@ import { useScripts } from '../api/scripts.ts';
 import { filterScripts, type ScriptTypeFilter } from './script-filter.ts';
 import { ScriptFilters } from './ScriptFilters.tsx';
 import { ScriptsTable } from './ScriptsTable.tsx';
+import { ScriptCards } from './ScriptCards.tsx';
+import { useNarrowScreen } from '../narrow-screen.ts';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 
 /** The My Scripts screen (spec section 2): every script of the user, searchable, with its actions. */
@@ -16,6 +18,8 @@ export function MyScripts() {
   const [type, setType] = useState<ScriptTypeFilter>('all');
   const all = scripts.data;
   const visible = useMemo(() => filterScripts(all ?? [], search, type), [all, search, type]);
+  // A phone gets cards: the table's columns do not fit it, and a table scrolling sideways hid them.
+  const List = useNarrowScreen() ? ScriptCards : ScriptsTable;
 
   const emptyText = !all
     ? 'Loading scripts...'
@@ -52,7 +56,7 @@ export function MyScripts() {
               </Alert.Content>
             </Alert.Root>
           ) : (
-            <ScriptsTable scripts={visible} emptyText={emptyText} />
+            <List scripts={visible} emptyText={emptyText} />
           )}
         </Card.Body>
       </Card.Root>

@@ -1,14 +1,11 @@
 import { HStack, Table, Text } from '@chakra-ui/react';
-import { useState } from 'react';
 import { Copy, Pencil, Play, Trash2 } from 'lucide-react';
 import type { Script } from '@moonrelay/contract/scripts';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { notify } from '../../../lib/toaster.tsx';
-import { useDeleteScript, useDuplicateScript } from '../api/scripts.ts';
+import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
 import { ActionIconButton } from './ActionIconButton.tsx';
 import { LastModified } from './LastModified.tsx';
 import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
-import { useRunScript } from './useRunScript.ts';
+import { DeleteScriptDialog, useScriptActions } from './script-actions.tsx';
 
 const COLUMNS = 5;
 
@@ -18,9 +15,12 @@ interface Props {
   emptyText: string;
 }
 
+/** My Scripts from the md breakpoint up (ScriptCards below it). */
 export function ScriptsTable({ scripts, emptyText }: Props) {
+  // A window too narrow for the columns scrolls the table sideways: the area is then a tab stop.
+  const scroll = useFocusableWhenScrolling<HTMLDivElement>();
   return (
-    <Table.ScrollArea>
+    <Table.ScrollArea ref={scroll.ref} tabIndex={scroll.tabIndex} role="region" aria-label="Scripts">
       <Table.Root size="sm" interactive>
         <Table.Header>
           <Table.Row>
@@ -51,32 +51,8 @@ export function ScriptsTable({ scripts, emptyText }: Props) {
 }
 
 function ScriptRow({ script }: { script: Script }) {
-  const { run, isRunning } = useRunScript();
-  const duplicate = useDuplicateScript();
-  const remove = useDeleteScript();
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const busy = isRunning || duplicate.isPending || remove.isPending;
-
-  // mutateAsync: a deleted row unmounts when the list refreshes, and its toast must still show.
-  const onDuplicate = async () => {
-    try {
-      const copy = await duplicate.mutateAsync(script);
-      notify({ title: 'Script Duplicated', description: `Created "${copy.name}".` });
-    } catch {
-      notify({ type: 'error', title: 'Error', description: 'Failed to duplicate script. Please try again.' });
-    }
-  };
-
-  const onDelete = async () => {
-    try {
-      await remove.mutateAsync(script.id);
-      setConfirmingDelete(false);
-      notify({ title: 'Script Deleted', description: `"${script.name}" was deleted.` });
-    } catch {
-      // The dialog stays open so the user can try again or cancel.
-      notify({ type: 'error', title: 'Error', description: 'Failed to delete script. Please try again.' });
-    }
-  };
+  const actions = useScriptActions(script);
+  const { busy } = actions;
 
   return (
     <Table.Row aria-busy={busy || undefined}>
@@ -100,27 +76,17 @@ function ScriptRow({ script }: { script: Script }) {
           <ActionIconButton label="Edit" to={`/editor?id=${encodeURIComponent(script.id)}`} disabled={busy}>
             <Pencil />
           </ActionIconButton>
-          <ActionIconButton label="Execute" colorPalette="green" disabled={busy} onClick={() => void run(script.id)}>
+          <ActionIconButton label="Execute" colorPalette="green" disabled={busy} onClick={actions.run}>
             <Play />
           </ActionIconButton>
-          <ActionIconButton label="Duplicate" disabled={busy} onClick={() => void onDuplicate()}>
+          <ActionIconButton label="Duplicate" disabled={busy} onClick={actions.duplicate}>
             <Copy />
           </ActionIconButton>
-          <ActionIconButton label="Delete" colorPalette="red" disabled={busy} onClick={() => setConfirmingDelete(true)}>
+          <ActionIconButton label="Delete" colorPalette="red" disabled={busy} onClick={actions.askToDelete}>
             <Trash2 />
           </ActionIconButton>
         </HStack>
-        <ConfirmDialog
-          open={confirmingDelete}
-          onOpenChange={setConfirmingDelete}
-          title="Delete script?"
-          confirmLabel="Delete"
-          pendingLabel="Deleting..."
-          pending={remove.isPending}
-          onConfirm={() => void onDelete()}
-        >
-          <Text>&ldquo;{script.name}&rdquo; will be deleted. This cannot be undone.</Text>
-        </ConfirmDialog>
+        <DeleteScriptDialog script={script} actions={actions} />
       </Table.Cell>
     </Table.Row>
   );

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LuaDiagnostic } from '@moonrelay/contract/executions';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { EDITOR_TEXT } from './editor-form.ts';
-import { LuaCodeEditor } from './LuaCodeEditor.tsx';
+import { EDITOR_FONT_FAMILY, EDITOR_LINE_HEIGHT, LuaCodeEditor } from './LuaCodeEditor.tsx';
 
 /** The real Ace editor inside the container (Ace keeps it on its element's `env`). */
 function aceIn(container: HTMLElement): Ace.Editor {
@@ -35,6 +35,12 @@ describe('LuaCodeEditor (real Ace)', () => {
     expect((session.getMode() as { $id?: string }).$id).toBe('ace/mode/luau');
     expect(editor.getTheme()).toBe('ace/theme/tomorrow_night');
     expect(editor.getFontSize()).toBe('14px');
+    // Lines tall enough for what a monospace font draws below its baseline (underscores), in the
+    // bundled font before the system's own.
+    expect(editor.container.style.lineHeight).toBe(`${EDITOR_LINE_HEIGHT}px`);
+    expect(EDITOR_LINE_HEIGHT).toBeGreaterThanOrEqual(20);
+    expect(editor.getOption('fontFamily')).toBe(EDITOR_FONT_FAMILY);
+    expect(EDITOR_FONT_FAMILY).toMatch(/^"JetBrains Mono", .*monospace$/);
     expect(session.getTabSize()).toBe(2);
     expect(session.getUseWrapMode()).toBe(true);
     expect(session.getOption('useWorker')).toBe(false);

@@ -12,6 +12,7 @@ import 'ace-builds/src-noconflict/ext-error_marker';
 import { EDITOR_FONT_SIZE, EDITOR_TAB_SIZE } from '@moonrelay/contract/constants';
 import { EDITOR_TEXT } from './editor-form.ts';
 import { DIAGNOSTIC_CSS, diagnosticAnnotations, diagnosticMarkers } from './diagnostics.ts';
+import { EDITOR_FONT_NAME, registerEditorFont } from './editor-font.ts';
 
 // Ace's default key bindings for go-to-line, the command palette (both use the prompt) and the
 // settings menu ask for these extensions on demand: they come as chunks of this app, not from a CDN.
@@ -20,6 +21,9 @@ aceConfig.setModuleLoader('ace/ext/settings_menu', () => import('ace-builds/src-
 
 const luauMode = new LuauMode();
 
+// The code's font loads with this chunk only: the sign-in screen never asks for it.
+registerEditorFont();
+
 // The diagnostics' wavy underline: a <style> element through Ace's own helper (the CSP allows inline styles).
 (ace.require('ace/lib/dom') as { importCssString(css: string, id: string): void }).importCssString(
   DIAGNOSTIC_CSS,
@@ -27,6 +31,14 @@ const luauMode = new LuauMode();
 );
 
 const NO_DIAGNOSTICS: readonly LuaDiagnostic[] = [];
+
+/**
+ * The bundled font first, so code looks the same everywhere; then each system's own monospace,
+ * should it not load. Whichever font draws, the line height leaves room below the baseline: Ace's
+ * `normal` line height (16 px for a 14 px DejaVu Sans Mono) cut off underscores.
+ */
+export const EDITOR_FONT_FAMILY = `"${EDITOR_FONT_NAME}", ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace`;
+export const EDITOR_LINE_HEIGHT = Math.round(EDITOR_FONT_SIZE * 1.5);
 
 interface Props {
   value: string;
@@ -135,6 +147,7 @@ export function LuaCodeEditor({
         onChange={onChange}
         readOnly={readOnly}
         fontSize={EDITOR_FONT_SIZE}
+        lineHeight={EDITOR_LINE_HEIGHT}
         tabSize={EDITOR_TAB_SIZE}
         wrapEnabled
         showPrintMargin={false}
@@ -155,6 +168,7 @@ export function LuaCodeEditor({
         // to the rest of the page (Enter comes back to the code).
         setOptions={{
           useWorker: false,
+          fontFamily: EDITOR_FONT_FAMILY,
           useSoftTabs: true,
           textInputAriaLabel: label,
           enableKeyboardAccessibility: true,

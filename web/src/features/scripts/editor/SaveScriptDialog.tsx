@@ -11,13 +11,13 @@ import {
   Portal,
   RadioGroup,
   Stack,
-  Switch,
   Text,
 } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Script } from '@moonrelay/contract/scripts';
 import { EDITOR_TEXT } from './editor-form.ts';
 import {
+  autoExecuteGamesText,
   gameConfig,
   gameFromTypedId,
   gameOfScript,
@@ -27,26 +27,22 @@ import {
   type GameConfig,
 } from './save-config.ts';
 
-/** The primary button's choice: auto-execute on or off, and with it on, where it runs. */
-export interface SaveChoice {
-  autoExecute: boolean;
-  /** Only with auto-execute on: the game fields to save. */
-  config: GameConfig | null;
-}
-
 interface Props {
   open: boolean;
   onClose(): void;
-  /** Where the toggle starts: the editor's execution type. */
+  /** The editor's execution type (the form's field is the one place it is chosen). */
   autoExecute: boolean;
-  /** The saved script, for its game (null while the script is new). */
-  script: Pick<Script, 'gameId' | 'gameName' | 'gameImageUrl'> | null;
+  /** The saved script, for its game and where it auto-executes now (null while the script is new). */
+  script: Pick<Script, 'gameId' | 'gameName' | 'gameImageUrl' | 'isAutoExecute' | 'autoExecuteGames'> | null;
   /** The game the user is in now; there is none until a game is linked to the dashboard. */
   currentGame?: GameChoice | null;
   recentGames: readonly GameChoice[];
   saving: boolean;
-  onSave(choice: SaveChoice): void;
-  onSaveOnly(): void;
+  /**
+   * Saves the form (name, description, code, execution type) with these game fields; null leaves
+   * the script's game fields as they are (a manual script, or Keep Current Games).
+   */
+  onSave(config: GameConfig | null): void;
 }
 
 /** The 'Save Script Configuration' modal (spec section 4). It starts afresh every time it opens. */
@@ -75,19 +71,18 @@ export function SaveScriptDialog({ open, onClose, ...form }: Props) {
 }
 
 function SaveConfigForm({
-  autoExecute: initialAutoExecute,
+  autoExecute,
   script,
   currentGame = null,
   recentGames,
   saving,
   onSave,
-  onSaveOnly,
 }: Omit<Props, 'open' | 'onClose'>) {
   const scriptGame = gameOfScript(script);
-  const [autoExecute, setAutoExecute] = useState(initialAutoExecute);
   const [scope, setScope] = useState<AutoExecuteScope>(() => initialScope(script, currentGame));
   const [recentId, setRecentId] = useState(scriptGame?.id ?? '');
   const [typedId, setTypedId] = useState('');
+  const keptGamesId = useId();
 
   // The script's own game is always offered, even before the scripts list has it.
   const games =
@@ -97,8 +92,8 @@ function SaveConfigForm({
   const specificGame = typedId.trim() ? typedGame : (games.find((game) => game.id === recentId) ?? null);
   const chosenGame = scope === 'current' ? currentGame : scope === 'specific' ? specificGame : null;
   const missingGame = autoExecute && scope !== 'all' && !chosenGame;
-
-  const save = () => onSave({ autoExecute, config: autoExecute ? gameConfig(chosenGame) : null });
+  // Only a script that auto-executes already has games to keep.
+  const currentGames = autoExecute ? autoExecuteGamesText(script) : null;
 
   return (
     <>
@@ -107,45 +102,40 @@ function SaveConfigForm({
       </Dialog.Header>
       <Dialog.Body>
         <Stack gap="5">
-          <Switch.Root
-            checked={autoExecute}
-            onCheckedChange={(details) => setAutoExecute(details.checked)}
-            colorPalette="purple"
-          >
-            <Switch.HiddenInput />
-            <Switch.Control />
-            <Switch.Label>Auto-execute</Switch.Label>
-          </Switch.Root>
-          <Text fontSize="sm" color="fg.muted">
-            {autoExecute
-              ? 'Your game client runs this script once when you join a game it applies to.'
-              : 'The script runs only when you execute it.'}
-          </Text>
+          <Stack gap="1" data-testid="save-execution-type">
+            <Text fontWeight="medium">{autoExecute ? EDITOR_TEXT.autoExecute : EDITOR_TEXT.manual}</Text>
+            <Text fontSize="sm" color="fg.muted">
+              {autoExecute
+                ? 'Your game runs this script once when you join a game it applies to. Choose the games below.'
+                : `It runs only when you start it: Run in Sandbox, Execute, a schedule or the API. For your game to run it when you join, set Execution Type to ${EDITOR_TEXT.autoExecute}.`}
+            </Text>
+          </Stack>
 
-          <Fieldset.Root disabled={!autoExecute}>
-            <Fieldset.Legend>Auto-execute in</Fieldset.Legend>
-            <RadioGroup.Root
-              value={scope}
-              onValueChange={(details) => details.value && setScope(details.value as AutoExecuteScope)}
-              disabled={!autoExecute}
-              colorPalette="purple"
-            >
-              <Stack gap="2" mt="2">
-                <ScopeOption value="all" label="All games" />
-                <ScopeOption
-                  value="current"
-                  label={currentGame ? `Current game (${currentGame.name})` : 'Current game (no game connected)'}
-                  disabled={!currentGame}
-                />
-                <ScopeOption value="specific" label="A specific game" />
-              </Stack>
-            </RadioGroup.Root>
-          </Fieldset.Root>
+          {autoExecute && (
+            <Fieldset.Root>
+              <Fieldset.Legend>Auto-execute in</Fieldset.Legend>
+              <RadioGroup.Root
+                value={scope}
+                onValueChange={(details) => details.value && setScope(details.value as AutoExecuteScope)}
+                colorPalette="purple"
+              >
+                <Stack gap="2" mt="2">
+                  <ScopeOption value="all" label="All games" />
+                  <ScopeOption
+                    value="current"
+                    label={currentGame ? `Current game (${currentGame.name})` : 'Current game (no game connected)'}
+                    disabled={!currentGame}
+                  />
+                  <ScopeOption value="specific" label="A specific game" />
+                </Stack>
+              </RadioGroup.Root>
+            </Fieldset.Root>
+          )}
 
-          {scope === 'specific' && (
+          {autoExecute && scope === 'specific' && (
             <Stack gap="3" ps="6">
               {games.length > 0 && (
-                <Field.Root disabled={!autoExecute || typedId.trim() !== ''}>
+                <Field.Root disabled={typedId.trim() !== ''}>
                   <Field.Label>Recent games</Field.Label>
                   <NativeSelect.Root>
                     <NativeSelect.Field value={recentId} onChange={(event) => setRecentId(event.currentTarget.value)}>
@@ -160,7 +150,7 @@ function SaveConfigForm({
                   </NativeSelect.Root>
                 </Field.Root>
               )}
-              <Field.Root invalid={typedInvalid} disabled={!autoExecute}>
+              <Field.Root invalid={typedInvalid}>
                 <Field.Label>Game or universe ID</Field.Label>
                 <Input
                   value={typedId}
@@ -191,6 +181,13 @@ function SaveConfigForm({
               )}
             </Stack>
           )}
+
+          {currentGames && (
+            <Text fontSize="sm" color="fg.muted" id={keptGamesId} data-testid="kept-games">
+              Save with Auto-Execute saves it for the games chosen above; Keep Current Games saves your changes and
+              leaves the games as they are now: {currentGames}.
+            </Text>
+          )}
         </Stack>
       </Dialog.Body>
       <Dialog.Footer flexWrap="wrap">
@@ -199,10 +196,17 @@ function SaveConfigForm({
             Cancel
           </Button>
         </Dialog.ActionTrigger>
-        <Button variant="outline" onClick={onSaveOnly} disabled={saving}>
-          Save Only
-        </Button>
-        <Button colorPalette="purple" onClick={save} loading={saving} disabled={missingGame}>
+        {currentGames && (
+          <Button variant="outline" onClick={() => onSave(null)} disabled={saving} aria-describedby={keptGamesId}>
+            Keep Current Games
+          </Button>
+        )}
+        <Button
+          colorPalette="purple"
+          onClick={() => onSave(autoExecute ? gameConfig(chosenGame) : null)}
+          loading={saving}
+          disabled={missingGame}
+        >
           {autoExecute ? 'Save with Auto-Execute' : 'Save Script'}
         </Button>
       </Dialog.Footer>

@@ -1,7 +1,7 @@
 import { notConnectedAnswer } from '../../../test/fixtures.ts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SAVE_AND_EXECUTE_DELAY_MS } from '@moonrelay/contract/constants';
 import { ERRORS } from '@moonrelay/contract/messages';
 import type { Script } from '@moonrelay/contract/scripts';
@@ -10,6 +10,8 @@ import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { ScriptEditor } from './ScriptEditor.tsx';
 import { storedScript } from './test-fixtures.ts';
 import { CHECK_DEBOUNCE_MS } from './useLuaCheck.ts';
+import type { GameStatus } from '@moonrelay/contract/game';
+import { connectedStatus, DISCONNECTED } from '../../game/test-game.ts';
 
 // Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts and
 // LuaCodeEditor.test.tsx use the real Ace). The diagnostics it is given are listed beside it.
@@ -51,10 +53,14 @@ let checks: string[] = [];
 
 /**
  * Stubs the API and records every call as "METHOD /path" with its JSON body; syntax checks go to
- * `checks`, and the Schedules section's list is answered empty. Without a check route the checker answers 404, and the editor shows a neutral note.
+ * `checks`, the Schedules section's list is answered empty and the game status with `gameStatus`
+ * (no game connected unless a test says otherwise). Without a check route the checker answers 404, and the editor shows a neutral note.
  */
-const respondSchedules = async () =>
-  new Response(JSON.stringify({ schedules: [] }), { headers: { 'content-type': 'application/json' } });
+const respondJson = async (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+const respondSchedules = () => respondJson({ schedules: [] });
+const GAME_STATUS = 'GET /api/game/status';
+let gameStatus: GameStatus = DISCONNECTED;
 
 function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<void> } = {}) {
   const calls: { key: string; body: unknown }[] = [];
@@ -65,6 +71,8 @@ function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<voi
     if (key === CHECK) checks.push((body as { code: string }).code);
     // A saved script's Schedules section loads its schedules; that is not what these tests look at.
     else if (key.startsWith('GET /api/scripts/') && key.endsWith('/schedules')) return respondSchedules();
+    // Whether a game is connected decides the main action; it is not what most tests look at.
+    else if (key === GAME_STATUS) return respondJson(gameStatus);
     else {
       calls.push({ key, body });
       // Other calls answer once `hold` settles, so a test can look at the screen meanwhile.
@@ -120,6 +128,7 @@ const toast = () => screen.findByTestId('toast');
 
 beforeEach(() => {
   checks = [];
+  gameStatus = DISCONNECTED;
   useSession.setState({ token: 'mrs_test' });
 });
 afterEach(() => {
@@ -188,8 +197,8 @@ describe('ScriptEditor', () => {
     await userEvent.type(screen.getByLabelText('Code'), 'print(1)');
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     // Ctrl/Cmd+S opens the save dialog, like the Save button.
-    await userEvent.click(await screen.findByRole('button', { name: 'Save Only' }));
-    expect(within(await toast()).getByText('Script Created')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Save Script' }));
+    expect(within(await toast()).getByText('Script Saved')).toBeInTheDocument();
     expect(sent(calls, 'POST /api/scripts')).toEqual([
       { key: 'POST /api/scripts', body: { name: 'Jump', description: null, code: 'print(1)', isAutoExecute: false } },
     ]);
@@ -202,25 +211,29 @@ describe('ScriptEditor', () => {
     await userEvent.type(screen.getByLabelText('Script Name'), 'Jump');
     fireEvent.keyDown(window, { key: 'S', metaKey: true });
     // Ctrl/Cmd+S opens the save dialog, like the Save button.
-    await userEvent.click(await screen.findByRole('button', { name: 'Save Only' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save Script' }));
     const shown = await toast();
     expect(within(shown).getByText('Error')).toBeInTheDocument();
-    expect(
-      // A refusal retrying cannot pass: the server's reason, without "Please try again".
-      within(shown).getByText('Failed to create script. Code is required'),
-    ).toBeInTheDocument();
+    // A refusal retrying cannot pass: the server's reason, without "Please try again".
+    expect(within(shown).getByText('Failed to save script. Code is required')).toBeInTheDocument();
   });
 
-  it('Save Only updates name, description, code and execution type but no game config', async () => {
-    const script = storedScript({ gameId: '42', gameName: 'Tower', autoExecuteGames: { '42': { enabled: true } } });
+  it('Keep Current Games updates name, description, code and execution type but no game config', async () => {
+    const script = storedScript({
+      isAutoExecute: true,
+      gameId: '42',
+      gameName: 'Tower',
+      autoExecuteGames: { '42': { enabled: true } },
+    });
     const calls = stubApi({ 'PUT /api/scripts/s1': (body) => ({ body: { ...script, ...(body as object) } }) });
     renderEditor(script);
     expect(screen.getByText('Edit your script')).toBeInTheDocument();
-    await userEvent.selectOptions(screen.getByLabelText('Execution Type'), 'auto');
+    expect(screen.getByLabelText('Execution Type')).toHaveValue('auto');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Only' }));
-    expect(within(await toast()).getByText('Script Updated')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('kept-games')).toHaveTextContent('as they are now: Game 42.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep Current Games' }));
+    expect(within(await toast()).getByText('Script Saved')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(sent(calls, 'PUT /api/scripts/s1')).toEqual([
       {
@@ -230,16 +243,37 @@ describe('ScriptEditor', () => {
     ]);
   });
 
+  it("saves a manual script from the modal with the form's execution type and no game config", async () => {
+    const script = storedScript({ isAutoExecute: true, gameId: '42', autoExecuteGames: { '42': { enabled: true } } });
+    const calls = stubApi({ 'PUT /api/scripts/s1': (body) => ({ body: { ...script, ...(body as object) } }) });
+    renderEditor(script);
+    await userEvent.selectOptions(screen.getByLabelText('Execution Type'), 'manual');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('save-execution-type')).toHaveTextContent('Manual Execution');
+    expect(within(dialog).queryByRole('radio')).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Script' }));
+    expect(within(await toast()).getByText('Script Saved')).toBeInTheDocument();
+    expect(sent(calls, 'PUT /api/scripts/s1')).toEqual([
+      {
+        key: 'PUT /api/scripts/s1',
+        body: { name: 'Fly', description: 'Lets you fly', code: 'print("fly")', isAutoExecute: false },
+      },
+    ]);
+  });
+
   it('saves a typed game id from the modal and brings the execution type along', async () => {
     const script = storedScript();
     const calls = stubApi({ 'PUT /api/scripts/s1': (body) => ({ body: { ...script, ...(body as object) } }) });
     renderEditor(script);
+    // The execution type is chosen in the form; the modal asks only where it auto-executes.
+    await userEvent.selectOptions(screen.getByLabelText('Execution Type'), 'auto');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Save Script Configuration')).toBeInTheDocument();
-    // The toggle starts from the execution type select (manual).
-    expect(within(dialog).getByRole('button', { name: 'Save Script' })).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Auto-execute' }));
+    expect(within(dialog).getByTestId('save-execution-type')).toHaveTextContent('Auto-Execute on Join');
+    // The script did not auto-execute before: there are no games to keep.
+    expect(within(dialog).queryByRole('button', { name: 'Keep Current Games' })).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('radio', { name: 'A specific game' }));
     await userEvent.type(within(dialog).getByLabelText('Game or universe ID'), '123');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save with Auto-Execute' }));
@@ -287,14 +321,12 @@ describe('ScriptEditor', () => {
   });
 
   it('shows the running state, read-only code, then the output of a successful run', async () => {
-    let release: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (release = resolve));
-    const respond = jsonFetch({ 'POST /api/scripts/s1/execute': () => ({ body: { success: true, output: 'hi' } }) });
-    vi.stubGlobal('fetch', async (...args: Parameters<typeof respond>) => {
-      await answered;
-      return respond(...args);
-    });
+    gameStatus = connectedStatus();
+    const { held, release } = gate();
+    stubApi({ 'POST /api/scripts/s1/execute': () => ({ body: { success: true, output: 'hi' } }) }, { hold: held });
     renderEditor(storedScript());
+    // With a game connected, Ctrl/Cmd+Enter executes the saved script.
+    await waitFor(() => expect(screen.getByTestId('editor-shortcuts')).toHaveTextContent('Enter executes'));
     fireEvent.keyDown(window, { key: 'Enter', ctrlKey: true });
     expect(await screen.findByText('Executing script...')).toBeInTheDocument();
     expect(screen.getByTestId('execution-status')).toHaveTextContent('Running');
@@ -341,6 +373,67 @@ describe('ScriptEditor', () => {
 });
 
 const pause = (ms: number) => act(() => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+describe('ScriptEditor main action', () => {
+  const mainAction = () => screen.getAllByRole('button').filter((button) => button.hasAttribute('data-main-action'));
+  const sandboxAnswer = { success: true, output: 'sandboxed\n', error: null, target: 'sandbox', executionId: 'e1' };
+
+  it('is a run in the sandbox while no game is connected, by button and Ctrl/Cmd+Enter', async () => {
+    const calls = stubApi({ 'POST /api/scripts/execute': () => ({ body: sandboxAnswer }) });
+    renderEditor(storedScript());
+    expect(mainAction().map((button) => button.textContent?.trim())).toEqual(['Run in Sandbox']);
+    expect(screen.getByRole('button', { name: 'Save & Execute' })).toHaveAttribute(
+      'title',
+      'Saves, then runs the script in your game: connect a game first',
+    );
+    expect(screen.getByTestId('editor-shortcuts')).toHaveTextContent('Enter runs in the sandbox');
+    fireEvent.keyDown(window, { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(screen.getByTestId('execution-output')).toHaveTextContent('sandboxed'));
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Sandbox');
+    // The saved script's id goes along: unchanged, the run counts as the script's.
+    expect(calls).toEqual([
+      { key: 'POST /api/scripts/execute', body: { code: 'print("fly")', target: 'sandbox', scriptId: 's1' } },
+    ]);
+  });
+
+  it('is Save & Execute with a game connected, and Ctrl/Cmd+Enter executes the saved script', async () => {
+    gameStatus = connectedStatus();
+    const calls = stubApi({ 'POST /api/scripts/s1/execute': () => ({ body: { success: true, output: 'in game' } }) });
+    renderEditor(storedScript());
+    await waitFor(() => expect(mainAction().map((button) => button.textContent?.trim())).toEqual(['Save & Execute']));
+    expect(screen.getByRole('button', { name: 'Save & Execute' })).not.toHaveAttribute('title');
+    expect(screen.getByTestId('editor-shortcuts')).toHaveTextContent('Enter executes');
+    fireEvent.keyDown(window, { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(screen.getByTestId('execution-output')).toHaveTextContent('in game'));
+    expect(calls).toEqual([{ key: 'POST /api/scripts/s1/execute', body: {} }]);
+  });
+
+  it('brings the output into view as a run starts and again when it ends', async () => {
+    // jsdom lays nothing out and has no scrollIntoView: this one records what was brought into view.
+    const scrolled: Element[] = [];
+    Object.defineProperty(Element.prototype, 'scrollIntoView', {
+      configurable: true,
+      value(this: Element) {
+        scrolled.push(this);
+      },
+    });
+    onTestFinished(() => {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    });
+    const { held, release } = gate();
+    stubApi({ 'POST /api/scripts/execute': () => ({ body: sandboxAnswer }) }, { hold: held });
+    renderEditor(storedScript());
+    expect(scrolled).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Run in Sandbox' }));
+    await waitFor(() => expect(scrolled).toHaveLength(1));
+    const pane = screen.getByTestId('execution-output');
+    expect(scrolled[0]?.contains(pane)).toBe(true);
+    release();
+    await waitFor(() => expect(pane).toHaveTextContent('sandboxed'));
+    expect(scrolled).toHaveLength(2);
+    expect(scrolled[1]).toBe(scrolled[0]);
+  });
+});
 
 describe('ScriptEditor syntax diagnostics', () => {
   it('checks the code once typing pauses and shows the errors under the editor and in it', async () => {
@@ -754,7 +847,7 @@ describe('ScriptEditor Execute in the game', () => {
 });
 
 describe('ScriptEditor saving code with syntax errors', () => {
-  it("saves it, warning 'Script Saved With Errors' instead of 'Script Updated'", async () => {
+  it("saves it, warning 'Script Saved With Errors' instead of 'Script Saved'", async () => {
     const script = storedScript();
     const calls = stubApi({
       [CHECK]: checker,
@@ -764,7 +857,7 @@ describe('ScriptEditor saving code with syntax errors', () => {
     setCode('local x = = 1');
     await waitFor(() => expect(summary()).toHaveTextContent('2 syntax errors'));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Only' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Script' }));
     const shown = await toast();
     expect(shown).toHaveAttribute('data-type', 'warning');
     expect(within(shown).getByText('Script Saved With Errors')).toBeInTheDocument();
@@ -816,7 +909,7 @@ describe('ScriptEditor saving code with syntax errors', () => {
     await userEvent.type(screen.getByLabelText('Script Name'), 'Broken');
     setCode('print(1');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Only' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save Script' }));
     expect(within(await toast()).getByText('Script Saved With Errors')).toBeInTheDocument();
     expect(screen.getByText('The script has 1 syntax error; it will not run until it is fixed.')).toBeInTheDocument();
   });

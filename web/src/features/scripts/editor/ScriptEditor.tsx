@@ -49,7 +49,7 @@ import {
 } from '../../../lib/execution-result.ts';
 import { ExecutionOutput, type Execution } from '../../../components/ExecutionOutput.tsx';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
-import { SaveScriptDialog, type SaveChoice } from './SaveScriptDialog.tsx';
+import { SaveScriptDialog } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
 import { SyntaxSummary } from './SyntaxSummary.tsx';
 import { ScriptHistory } from '../history/ScriptHistory.tsx';
@@ -57,6 +57,7 @@ import { LastChangedByKey } from './LastChangedByKey.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { useGameLink } from '../../game/useGameLink.ts';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -76,6 +77,16 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 const MOD_KEY = isMac ? '⌘' : 'Ctrl';
 const SHIFT_KEY = isMac ? '⇧' : 'Shift';
 const ALT_KEY = isMac ? '⌥' : 'Alt';
+
+/** Keyboard shortcut hints mean nothing on a touch screen, and there they pushed the code down. */
+const HIDDEN_ON_TOUCH = { '@media (hover: none), (pointer: coarse)': { display: 'none' } } as const;
+
+const prefersReducedMotion = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** The main action's button, and the others'. */
+const MAIN_BUTTON = { variant: 'solid', colorPalette: 'purple' } as const;
+const SECONDARY_BUTTON = { variant: 'outline', colorPalette: 'gray' } as const;
 
 /** Shift+Alt+F (by physical key: on a Mac, Alt+Shift+F types a character). */
 const isFormatShortcut = (event: KeyboardEvent) =>
@@ -98,6 +109,17 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
   const saving = create.isPending || update.isPending;
   const running = execution.status === 'running';
   const formatting = format.isPending;
+  // Without a game the main action is a run in the sandbox, which needs none; Save & Execute (and
+  // Ctrl+Enter's Execute) would only answer 'Game Not Connected'.
+  const gameConnected = useGameLink().connected;
+
+  // A run's output comes into view as the run starts and again when it ends: below the code it is
+  // under the fold of a laptop screen, and the toast alone shows little of it.
+  const outputRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (execution.status === 'idle') return;
+    outputRef.current?.scrollIntoView?.({ block: 'nearest', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  }, [execution]);
 
   const {
     register,
@@ -166,14 +188,10 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     }
   };
 
-  /** Name, description, code and execution type; the game configuration is left as it is. */
-  const saveOnly = handleSubmit(async (values) => {
-    if (await persist(scriptFieldsOf(values))) setDialogOpen(false);
-  }, onInvalid);
-
-  const saveWithConfig = (choice: SaveChoice) =>
+  /** Name, description, code and execution type, with the game fields chosen (null: left as they are). */
+  const saveWithConfig = (config: GameConfig | null) =>
     handleSubmit(async (values) => {
-      const request = { ...scriptFieldsOf(values), isAutoExecute: choice.autoExecute, ...choice.config };
+      const request = { ...scriptFieldsOf(values), ...config };
       const saved = await persist(request, { success: EDITOR_TOASTS.saved, failure: EDITOR_TOASTS.saveFailed });
       if (saved) setDialogOpen(false);
     }, onInvalid)();
@@ -241,6 +259,9 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     runSaved(scriptId);
   };
 
+  /** Ctrl/Cmd+Enter: the main action, Execute with a game connected and a sandbox run without. */
+  const runMainAction = () => (gameConnected ? executeSaved() : runInSandbox('sandbox'));
+
   const saveAndExecute = handleSubmit(async (values) => {
     if (running || formatting) return;
     if (!values.code.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
@@ -256,7 +277,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
   useEffect(() => {
     shortcuts.current = {
       save: () => void openSaveDialog(),
-      execute: executeSaved,
+      execute: runMainAction,
       format: formatCode,
       blocked: dialogOpen,
     };
@@ -333,11 +354,12 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             <Play size={16} /> Execute
           </Button>
           <Button
-            variant="outline"
+            {...(gameConnected ? SECONDARY_BUTTON : MAIN_BUTTON)}
             onClick={() => runInSandbox('sandbox')}
             loading={running && execution.target === 'sandbox'}
             loadingText="Running..."
             disabled={running || formatting}
+            data-main-action={gameConnected ? undefined : ''}
           >
             <FlaskConical size={16} /> Run in Sandbox
           </Button>
@@ -355,9 +377,11 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             <Save size={16} /> Save
           </Button>
           <Button
-            colorPalette="purple"
+            {...(gameConnected ? MAIN_BUTTON : SECONDARY_BUTTON)}
             onClick={() => void saveAndExecute()}
             disabled={saving || running || formatting}
+            data-main-action={gameConnected ? '' : undefined}
+            title={gameConnected ? undefined : 'Saves, then runs the script in your game: connect a game first'}
           >
             <Zap size={16} /> Save &amp; Execute
           </Button>
@@ -371,10 +395,10 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             <WandSparkles size={16} /> Format
           </Button>
         </HStack>
-        <Text fontSize="sm" color="fg.muted">
-          <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd> executes ·{' '}
-          <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+<Kbd>F</Kbd> formats · <Kbd>Esc</Kbd> then <Kbd>Tab</Kbd> leaves
-          the code
+        <Text fontSize="sm" color="fg.muted" css={HIDDEN_ON_TOUCH} data-testid="editor-shortcuts">
+          <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd>{' '}
+          {gameConnected ? 'executes' : 'runs in the sandbox'} · <Kbd>{SHIFT_KEY}</Kbd>+<Kbd>{ALT_KEY}</Kbd>+
+          <Kbd>F</Kbd> formats · <Kbd>Esc</Kbd> then <Kbd>Tab</Kbd> leaves the code
         </Text>
       </Flex>
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}
@@ -395,7 +419,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
               onChange={field.onChange}
               readOnly={running || formatting}
               onSave={() => void openSaveDialog()}
-              onExecute={executeSaved}
+              onExecute={runMainAction}
               onFormat={formatCode}
               diagnostics={syntax.diagnostics}
               initialLine={initialLine}
@@ -405,11 +429,13 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         <SyntaxSummary result={syntax.result} pending={syntax.pending} />
       </Stack>
 
-      <ExecutionOutput
-        execution={execution}
-        runningText={EDITOR_TEXT.running}
-        onDryRun={() => runInSandbox('dry-run', sandboxCode.current)}
-      />
+      <Box ref={outputRef} scrollMarginBlock="4">
+        <ExecutionOutput
+          execution={execution}
+          runningText={EDITOR_TEXT.running}
+          onDryRun={() => runInSandbox('dry-run', sandboxCode.current)}
+        />
+      </Box>
 
       {script && (
         <ScriptHistory script={script} dirty={isDirty} onRestored={(restored) => reset(formValuesOf(restored))} />
@@ -422,8 +448,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
         script={script}
         recentGames={recentGames}
         saving={saving}
-        onSave={(choice) => void saveWithConfig(choice)}
-        onSaveOnly={() => void saveOnly()}
+        onSave={(config) => void saveWithConfig(config)}
       />
 
       {script && <SchedulesPanel scriptId={script.id} />}

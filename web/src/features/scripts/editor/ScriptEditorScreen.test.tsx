@@ -98,7 +98,7 @@ describe('ScriptEditorScreen', () => {
     await userEvent.type(screen.getByLabelText('Code'), 'print("dash")');
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     // Ctrl/Cmd+S opens the save dialog, like the Save button.
-    await userEvent.click(await screen.findByRole('button', { name: 'Save Only' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save Script' }));
     expect(await screen.findByText('Edit your script')).toBeInTheDocument();
     // The same editor carries on with what was typed.
     expect(screen.getByLabelText('Script Name')).toHaveValue('Dash');
@@ -106,7 +106,7 @@ describe('ScriptEditorScreen', () => {
     await userEvent.type(screen.getByLabelText('Code'), ' -- more');
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     // Ctrl/Cmd+S opens the save dialog, like the Save button.
-    await userEvent.click(await screen.findByRole('button', { name: 'Save Only' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save Script' }));
     await waitFor(() => expect(calls).toContain('PUT /api/scripts/new1'));
     expect(calls.filter((call) => call === 'POST /api/scripts')).toHaveLength(1);
   });

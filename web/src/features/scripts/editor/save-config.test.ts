@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { gameConfig, gameFromTypedId, gameOfScript, initialScope, recentGames } from './save-config.ts';
+import type { Script } from '@moonrelay/contract/scripts';
+import {
+  autoExecuteGamesText,
+  gameConfig,
+  gameFromTypedId,
+  gameOfScript,
+  initialScope,
+  recentGames,
+} from './save-config.ts';
 import { storedScript } from './test-fixtures.ts';
 
 describe('save configuration', () => {
@@ -75,5 +83,23 @@ describe('save configuration', () => {
       name: 'Five',
       imageUrl: 'https://img/5.png',
     });
+  });
+
+  it('says where a saved auto-execute script runs now, as the integration script reads its games', () => {
+    const auto = (autoExecuteGames: Script['autoExecuteGames']) =>
+      autoExecuteGamesText(storedScript({ isAutoExecute: true, autoExecuteGames }));
+    expect(autoExecuteGamesText(storedScript({ isAutoExecute: false }))).toBeNull();
+    expect(autoExecuteGamesText(null)).toBeNull();
+    expect(auto(null)).toBe('all games');
+    expect(auto({})).toBe('all games');
+    expect(auto({ all: { enabled: true }, '5': { enabled: true } })).toBe('all games');
+    expect(auto({ '5': { enabled: true, gameName: 'Five' } })).toBe('Five');
+    expect(auto({ '5': { enabled: true }, '6': { enabled: false }, '7': { enabled: true, gameName: 'Obby' } })).toBe(
+      'Game 5 and Obby',
+    );
+    expect(auto({ '1': { enabled: true }, '2': { enabled: true }, '3': { enabled: true } })).toBe(
+      'Game 1, Game 2 and Game 3',
+    );
+    expect(auto({ '6': { enabled: false } })).toBe('no game');
   });
 });

@@ -88,3 +88,19 @@ export function gameConfig(game: GameChoice | null): GameConfig {
     autoExecuteGames: { [game.id]: entry },
   };
 }
+
+/**
+ * Where a saved auto-execute script runs now, in words: 'all games' (no map, an empty one, or
+ * `all` enabled, as the integration script reads it) or the names of its enabled games. Null for a
+ * script that does not auto-execute.
+ */
+export function autoExecuteGamesText(
+  script: Pick<Script, 'isAutoExecute' | 'autoExecuteGames'> | null | undefined,
+): string | null {
+  if (!script?.isAutoExecute) return null;
+  const entries = Object.entries(script.autoExecuteGames ?? {});
+  if (entries.length === 0 || script.autoExecuteGames?.[ALL_GAMES]?.enabled) return 'all games';
+  const names = entries.filter(([, entry]) => entry.enabled).map(([id, entry]) => gameName(id, entry.gameName));
+  if (names.length === 0) return 'no game';
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+}

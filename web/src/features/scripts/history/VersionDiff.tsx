@@ -1,5 +1,6 @@
 import { Box, Grid, HStack, Text } from '@chakra-ui/react';
-import { Fragment, useMemo, useSyncExternalStore } from 'react';
+import { Fragment, useMemo } from 'react';
+import { useNarrowScreen } from '../narrow-screen.ts';
 import { foldUnchanged, sideBySide, type DiffCell, type DiffRow } from './side-by-side.ts';
 
 const SIDE_COLORS: Record<DiffRow['kind'], { left: string; right: string }> = {
@@ -34,15 +35,6 @@ interface Props {
   older: { label: string; code: string };
   newer: { label: string; code: string };
 }
-
-/** Below Chakra's md breakpoint two columns of code do not fit: the lines are shown one under the other. */
-const NARROW = '(max-width: 47.99em)';
-const subscribe = (onChange: () => void) => {
-  const query = window.matchMedia?.(NARROW);
-  query?.addEventListener('change', onChange);
-  return () => query?.removeEventListener('change', onChange);
-};
-const useNarrow = () => useSyncExternalStore(subscribe, () => window.matchMedia?.(NARROW).matches ?? false);
 
 /** A row of the one-column view: a line of one side (or both, unchanged) with both its numbers. */
 function UnifiedLine(props: {
@@ -108,7 +100,7 @@ function UnifiedRow({ row }: { row: DiffRow }) {
  */
 export function VersionDiff({ older, newer }: Props) {
   const diff = useMemo(() => sideBySide(older.code, newer.code), [older.code, newer.code]);
-  const narrow = useNarrow();
+  const narrow = useNarrowScreen();
   if ('tooLarge' in diff) {
     return <Text color="fg.muted">These versions differ in too many lines to show side by side.</Text>;
   }
