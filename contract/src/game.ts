@@ -50,7 +50,7 @@ export type PlayerData = z.infer<typeof PlayerDataSchema>;
 /** One running game server: Roblox's game.JobId (Studio sends an empty JobId, read as "studio"). */
 export const ServerIdSchema = z
   .string()
-  .max(100)
+  .max(100, 'serverId must be at most 100 characters')
   .regex(/^[A-Za-z0-9_.:-]*$/, 'serverId may hold letters, digits and _ . : - only');
 
 export { isStudioServer, isStudioTestPlayer, STUDIO_SERVER_ID } from './studio.ts';

@@ -23,7 +23,11 @@ export type ScheduleKind = z.infer<typeof ScheduleKindSchema>;
 export const ScheduleTargetSchema = z.enum(['sandbox', 'dry-run', 'all-servers', 'server']);
 export type ScheduleTarget = z.infer<typeof ScheduleTargetSchema>;
 
-const CronSchema = z.string().trim().min(1, SCHEDULE_ERRORS.cronRequired).max(200);
+const CronSchema = z
+  .string()
+  .trim()
+  .min(1, SCHEDULE_ERRORS.cronRequired)
+  .max(200, 'cron must be at most 200 characters');
 const TimeZoneSchema = z.string().trim().min(1).max(100);
 const IntervalSchema = z.number().int().positive().max(SCHEDULE_MAX_INTERVAL_SECONDS);
 

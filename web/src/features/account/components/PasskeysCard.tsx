@@ -132,7 +132,6 @@ export function PasskeysCard() {
                   setError(null);
                 }}
                 placeholder={TWO_FACTOR.passkeyNamePlaceholder}
-                maxLength={60}
                 autoFocus
               />
               {error?.field === 'name' && <Field.ErrorText>{error.message}</Field.ErrorText>}

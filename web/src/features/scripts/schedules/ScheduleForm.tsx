@@ -91,7 +91,7 @@ export function ScheduleForm({ schedule, saving, saveError, onSave, onCancel }: 
           <>
             <Field.Root>
               <Field.Label>Cron expression</Field.Label>
-              <Input value={cron} onChange={(event) => setCron(event.target.value)} fontFamily="mono" maxLength={200} />
+              <Input value={cron} onChange={(event) => setCron(event.target.value)} fontFamily="mono" />
               <Field.HelperText>minute hour day-of-month month day-of-week, e.g. 30 2 * * *</Field.HelperText>
             </Field.Root>
             <Field.Root>
@@ -120,7 +120,7 @@ export function ScheduleForm({ schedule, saving, saveError, onSave, onCancel }: 
         {target === 'server' && (
           <Field.Root required>
             <Field.Label>Game server id</Field.Label>
-            <Input value={serverId} onChange={(event) => setServerId(event.target.value)} maxLength={100} />
+            <Input value={serverId} onChange={(event) => setServerId(event.target.value)} />
           </Field.Root>
         )}
       </SimpleGrid>
