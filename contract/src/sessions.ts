@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.ts';
 import { EmailSchema, PasswordSchema } from './auth.ts';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
-import { SESSIONS, VALIDATION } from './messages.ts';
+import { VALIDATION } from './messages.ts';
 
 /** How a session was made: the first step, and the second factor it passed (null: none was asked). */
 export const SignInMethodSchema = z.enum(['password', 'passkey', 'google', 'registration']);
