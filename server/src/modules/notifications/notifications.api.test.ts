@@ -582,6 +582,20 @@ describeEachEngine('notifications API', (engine) => {
     }
   });
 
+  /**
+   * Resolves once this user's console lines are published, which opens their error burst (the
+   * notification sources see each event as it is published, before any subscriber): only then
+   * does flushing raise it.
+   */
+  const consoleLinesPublished = (userId: string) =>
+    new Promise<void>((resolve) => {
+      const stop = server.app.services.bus.subscribe((event) => {
+        if (event.type !== 'console:lines' || event.userId !== userId) return;
+        stop();
+        resolve();
+      });
+    });
+
   it('tells a burst of console errors as one message with the first error and the count', async () => {
     const { token, user } = await registerUser(server);
     await newWebhook(token, ['console.error-burst']);
@@ -592,12 +606,13 @@ describeEachEngine('notifications API', (engine) => {
       text: `attempt to index nil ${i}`,
       script: 'ServerScriptService.Main',
     }));
+    // Lines are stored (and published) behind the ping.
+    const published = consoleLinesPublished(user.id);
     const ping = await server.call('POST', '/api/game/ping', {
       body: { key: user.apiKey, serverId: 'errs-1', console: { lines } },
     });
     expect(ping.status, ping.text).toBe(200);
-    // Lines are stored (and published) behind the ping; reading the console waits for them.
-    await server.call('GET', '/api/game/console', { token });
+    await published;
     server.app.services.notificationSources.flush();
     await receiver.until(() => receiver.accepted.length > before);
     const bodies = receiver.accepted.slice(before).map((d) => JSON.parse(d.body));
@@ -621,6 +636,7 @@ describeEachEngine('notifications API', (engine) => {
     await newWebhook(token, ['console.error-burst']);
     const before = receiver.accepted.length;
     const text = '[Verify your account](https://evil.example) @everyone <@123> **now**';
+    const published = consoleLinesPublished(user.id);
     const ping = await server.call('POST', '/api/game/ping', {
       body: {
         key: user.apiKey,
@@ -629,7 +645,7 @@ describeEachEngine('notifications API', (engine) => {
       },
     });
     expect(ping.status, ping.text).toBe(200);
-    await server.call('GET', '/api/game/console', { token });
+    await published;
     server.app.services.notificationSources.flush();
     await discord.until(() => discord.hits.some((hit) => hit.webhookId === hook.id && hit.status === 204));
     await receiver.until(() => receiver.accepted.length > before);
