@@ -12,6 +12,22 @@ export default defineConfig({
     maxWorkers: 2,
     // In CI the run's timings are kept too, for the slowest-files report .ci/run prints at its end.
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    // `npm run test:coverage`: statement and branch coverage of the shipped code, summed per file in
+    // coverage/coverage-summary.json so two runs can be compared (bench/support/coverage-compare.ts).
+    coverage: {
+      provider: 'v8',
+      include: [
+        'contract/src/**/*.ts',
+        'server/src/**/*.ts',
+        'worker/src/**/*.ts',
+        'lua/**/*.ts',
+        'web/src/**/*.{ts,tsx}',
+        'web/build/**/*.ts',
+      ],
+      exclude: ['**/*.test.{ts,tsx}', '**/*.spec.ts', '**/*.d.ts', 'web/src/test/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       {
         extends: true,
@@ -47,8 +63,9 @@ export default defineConfig({
           // As long as Playwright's own waits (10 s): the default 1 s is shorter than a tab that
           // mounts a long panel takes to render on a loaded two-core machine.
           expect: { poll: { timeout: 10_000 } },
-          // One browser at a time: each file starts its own server and Chromium.
-          fileParallelism: false,
+          // One Chromium for the run (each test gets a context of its own in it); every file starts
+          // its own server on a port of its own, so the files run in parallel like the others.
+          globalSetup: ['web/e2e/support/chromium-server.ts'],
         },
       },
     ],

@@ -83,6 +83,9 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\/\S+$/, 'must start with redis:// or rediss://')
     .optional(),
+  // BullMQ's job lock and its stalled-job check (30 s each by default): a job of a worker that died
+  // runs again on another within about twice this.
+  JOB_STALLED_AFTER_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ROBLOX_USERS_API_URL: httpUrl.default('https://users.roblox.com'),
   ROBLOX_THUMBNAILS_API_URL: httpUrl.default('https://thumbnails.roblox.com'),
@@ -190,6 +193,8 @@ export interface Config {
   rateLimit: { generalPerMinute: number; executionPerMinute: number; gamePingPerMinute: number };
   /** Set: the scale-out mode (presence, events, rate limits, jobs and socket fan-out in Redis). */
   redisUrl: string | undefined;
+  /** How long a worker's job stays locked without the worker renewing it before it counts as stalled. */
+  jobStalledAfterSeconds: number;
   /** Bearer token for GET /metrics; without it the metrics are not served. */
   metricsToken: string | undefined;
   /** The address games and people reach this server at; undefined: the address of each request. */
@@ -295,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     publicHosts: e.PUBLIC_HOSTS,
     redisUrl: e.REDIS_URL,
+    jobStalledAfterSeconds: e.JOB_STALLED_AFTER_SECONDS,
     metricsToken: e.METRICS_TOKEN,
     roblox: { usersApiUrl: e.ROBLOX_USERS_API_URL, thumbnailsApiUrl: e.ROBLOX_THUMBNAILS_API_URL },
     catalogue: {

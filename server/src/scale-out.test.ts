@@ -37,6 +37,8 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       RATE_LIMIT_GAME_PING_PER_MINUTE: '100000',
       METRICS_TOKEN: 'metrics-token-0123456789',
       ADMIN_EMAILS: 'scale-admin@example.com',
+      // A killed worker's jobs run again after about 20 s instead of a minute or more.
+      JOB_STALLED_AFTER_SECONDS: '10',
       // The ready line (with the port) is an info line.
       LOG_LEVEL: 'info',
     };
@@ -323,14 +325,14 @@ describe.skipIf(!postgres)('scale-out: two instances and a worker over PostgreSQ
       const final = (await parts(a)).map((part) => [part.userId, part.status, part.output]);
       expect(final.sort()).toEqual(userIds.map((userId) => [userId, 'succeeded', 'ran once\n']).sort());
       // The queue runs the dead worker's jobs again once their locks run out; each finds its part taken.
-      // BullMQ moves a job only at a stalled check (every 30 s) that finds it unlocked after the last
-      // check saw it active: up to its lock (30 s) plus two checks after the kill.
+      // BullMQ moves a job only at a stalled check (every JOB_STALLED_AFTER_SECONDS, 10 s here) that
+      // finds it unlocked after the last check saw it active: up to its lock plus two checks after the kill.
       await eventually(
         async () => {
           const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
           return Object.values(counts).every((count) => count === 0);
         },
-        150_000,
+        60_000,
         "the dead worker's jobs run again",
       );
       const jobs = (await queue.getJobs(['completed'])).filter((job) => job.data.batchId === res.body.batchId);

@@ -6,6 +6,11 @@ import type { DatabaseConfig } from '../src/config.ts';
 /**
  * The database engines a suite runs against: SQLite always; PostgreSQL when TEST_POSTGRES_URL is
  * set. In CI PostgreSQL is required, so a missing variable fails the run instead of skipping.
+ *
+ * Which suites run on both (docs/contributing.md, 'Where a test lives'): repositories, migrations,
+ * races, leases and conditional updates, and anything with engine-specific SQL use
+ * `describeEachEngine`; service and route behaviour the engine does not change runs once, on
+ * SQLite, with `describeOnSQLite`.
  */
 export interface Engine {
   name: 'SQLite' | 'PostgreSQL';
@@ -49,6 +54,16 @@ const postgres = (adminUrl: string): Engine => ({
 });
 
 export const engines: Engine[] = postgresUrl ? [sqlite, postgres(postgresUrl)] : [sqlite];
+
+/**
+ * Runs the suite once, on SQLite: for behaviour above the data layer that no engine changes (the
+ * game script's protocol, the simulator, notifications' wording, the catalogue proxy...). What it
+ * stores is checked on PostgreSQL by the repository, race and lease suites that use
+ * `describeEachEngine`.
+ */
+export function describeOnSQLite(title: string, suite: (engine: Engine) => void): void {
+  describe(`${title} [SQLite]`, () => suite(sqlite));
+}
 
 /** Runs the suite once per engine; without PostgreSQL it reports that variant as skipped and why. */
 export function describeEachEngine(title: string, suite: (engine: Engine) => void): void {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
-import { describeEachEngine, engines } from '../../test/engines.ts';
+import { describeOnSQLite, engines } from '../../test/engines.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -94,7 +94,7 @@ async function adminOn(server: TestServer, args: string[], input?: string) {
   return { code, stdout, stderr };
 }
 
-describeEachEngine('npm run admin: a way back into an account', (engine) => {
+describeOnSQLite('npm run admin: a way back into an account', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(engine);

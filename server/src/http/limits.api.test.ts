@@ -3,14 +3,14 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SCRIPT_NAME_MAX_LENGTH } from '@moonrelay/contract/constants';
 import { VALIDATION } from '@moonrelay/contract/messages';
-import { describeEachEngine } from '../../test/engines.ts';
+import { describeOnSQLite } from '../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../test/test-server.ts';
 
 /**
  * A limit the user runs into names its size and the way out, and nothing is cut to fit silently:
  * retrying the same request cannot help, so the answer must say what would.
  */
-describeEachEngine('limits that name their size', (engine) => {
+describeOnSQLite('limits that name their size', (engine) => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {

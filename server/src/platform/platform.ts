@@ -117,6 +117,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     connection: connectRedis(url, 'jobs', logger, { forBullMq: true }),
     consume: role === 'worker',
     concurrency: JOB_CONCURRENCY,
+    stalledAfterMs: config.jobStalledAfterSeconds * 1000,
     onError: onJobError,
   });
   const notificationJobs = createBullJobQueue({
@@ -124,6 +125,7 @@ export function createPlatform(config: Config, logger: Logger, role: 'server' | 
     name: 'moonrelay-notifications',
     consume: role === 'worker',
     concurrency: NOTIFICATION_JOB_CONCURRENCY,
+    stalledAfterMs: config.jobStalledAfterSeconds * 1000,
     onError: onJobError,
   });
   return {

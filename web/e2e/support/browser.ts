@@ -1,18 +1,17 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { openBlankOrigin } from './app.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { SCREENSHOTS_DIR } from './paths.ts';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
 export interface E2EBrowser {
-  context: BrowserContext;
+  /** This test's context: a new one for every test (cookies, storage and permissions its own). */
+  readonly context: BrowserContext;
   /**
-   * A new tab that records uncaught page errors and console errors. With `origin`, the origin's
-   * storage is wiped first: all tabs of a persistent context share localStorage, and each test
-   * starts signed out unless it signs in.
+   * A new tab that records uncaught page errors and console errors. With `origin`, the tab opens
+   * on the origin with its storage wiped: it starts signed out unless the test signs in.
    */
   newPage(): Promise<Page>;
   /**
@@ -24,8 +23,9 @@ export interface E2EBrowser {
   /** The problems seen in this test so far (page errors, and console errors not allowed). */
   problems(): string[];
   /**
-   * For afterEach: closes the test's tabs, clears cookies and the allow-list, and throws when the
-   * test saw a page error or an unexpected console error, which fails the test.
+   * For afterEach: closes the test's context with its tabs, opens the next test's, clears the
+   * allow-list, and throws when the test saw a page error or an unexpected console error, which
+   * fails the test.
    */
   finishTest(): Promise<void>;
   close(): Promise<void>;
@@ -45,23 +45,21 @@ function describeConsole(message: ConsoleMessage): string {
   return `console.error: ${message.text()}${where}`;
 }
 
-/** Headless Chromium (the system one) in a persistent context over an empty temp profile. */
+/**
+ * The run's shared Chromium (started by chromium-server.ts, the browser project's global setup),
+ * or, outside that project, a Chromium of this file's own over an empty temporary profile.
+ */
+async function connectChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A context in headless Chromium (the system one), and a fresh one for every test. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBrowser> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moonrelay-e2e-chromium-'));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+  const browser = await connectChromium();
+  const newContext = () =>
+    browser.newContext({
       viewport: { width: 1366, height: 900 },
       // Exit animations end on an animationend event that Chakra's presence code can miss when a
       // loaded machine delays its listener past the animation's end; the element (an invisible
@@ -69,8 +67,11 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       // animates (reduced-motion.css), as for a user who asks their system for that.
       reducedMotion: 'reduce',
     });
+  let context: BrowserContext;
+  try {
+    context = await newContext();
   } catch (error) {
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await browser.close();
     throw error;
   }
 
@@ -82,7 +83,9 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
     seen.filter((problem) => !problem.startsWith('console.error: ') || !allowed.some((p) => matches(p, problem)));
 
   return {
-    context,
+    get context() {
+      return context;
+    },
     async newPage() {
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
@@ -93,6 +96,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       });
       pages.push(page);
       if (options.origin) {
+        // Every new tab starts signed out, a test's second tab included (a context's tabs share
+        // their origin's storage).
         await openBlankOrigin(page, options.origin);
         await page.evaluate(() => {
           localStorage.clear();
@@ -107,8 +112,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
     problems: unexpected,
     async finishTest() {
       const problems = unexpected();
-      await Promise.all(pages.map((page) => page.close()));
-      await context.clearCookies();
+      await context.close();
+      context = await newContext();
       pages = [];
       seen = [];
       allowed = [];
@@ -120,7 +125,8 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       try {
         await context.close();
       } finally {
-        fs.rmSync(userDataDir, { recursive: true, force: true });
+        // Disconnects from the shared Chromium (or ends this file's own).
+        await browser.close();
       }
     },
   };

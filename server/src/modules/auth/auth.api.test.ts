@@ -2,14 +2,14 @@ import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SESSION_IDLE_EXPIRY_MS } from '@moonrelay/contract/constants';
 import { VALIDATION, ERRORS } from '@moonrelay/contract/messages';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 /** An argon2 hash's algorithm, version and cost parameters: `$argon2id$v=19$m=19456,p=1,t=2`. */
 const HOUR_MS = 3_600_000;
 const hashCost = (hash: string) => hash.split('$').slice(0, 4).join('$');
 
-describeEachEngine('accounts API', (engine) => {
+describeOnSQLite('accounts API', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(engine, { ADMIN_EMAILS: 'boss@example.com', LOGIN_MAX_FAILURES: '3' });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 /**
  * A lockout says when it ends in its message, and a fresh instance says it has no account yet, so
  * its sign-in screen can open on Register. The words are written out here, as the user reads them.
  */
-describeEachEngine('lockouts that say when they end, and the first run', (engine) => {
+describeOnSQLite('lockouts that say when they end, and the first run', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(engine, {

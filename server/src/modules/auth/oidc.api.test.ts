@@ -2,7 +2,7 @@ import type { JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse, User } from '@moonrelay/contract/auth';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
-import { describeEachEngine, engines } from '../../../test/engines.ts';
+import { describeOnSQLite, engines } from '../../../test/engines.ts';
 import { startTestOidcProvider, type TestIdentity, type TestOidcProvider } from '../../../test/oidc-provider.ts';
 import { generate } from 'otplib';
 import {
@@ -23,7 +23,7 @@ import { sha256Hex } from '../../security/digest.ts';
 const refused = (reason: string) => `${ERRORS.idTokenRefused}: ${reason}`;
 const now = () => Math.floor(Date.now() / 1000);
 
-describeEachEngine('sign-in with the identity provider', (engine) => {
+describeOnSQLite('sign-in with the identity provider', (engine) => {
   let oidc: TestOidcProvider;
   let server: TestServer;
   let redirectUri: string;

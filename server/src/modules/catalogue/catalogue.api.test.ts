@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CATALOGUE_ERRORS } from '@moonrelay/contract/messages';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import {
   CATALOGUE_SCRIPTS,
   catalogueScript,
@@ -17,7 +17,7 @@ const UNAVAILABLE = { error: 'Script catalogue unavailable' };
  * normalised answers, the cache, the shared upstream call, the pace of upstream calls, the timeout, a 429
  * backoff, stale answers while the catalogue is down, and the 4xx answers to bad input.
  */
-describeEachEngine('script catalogue proxy', (engine) => {
+describeOnSQLite('script catalogue proxy', (engine) => {
   // A loaded two-core machine can take over 400 ms to answer from the local fake: the timeout is
   // 3 s, and the one case that must time out answers after 10 s.
   const upstream = fakeCatalogue({ slowMs: 10_000 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { DRY_RUN_GLOBALS } from './dry-run-hint.ts';
 
@@ -13,7 +13,7 @@ const hintFor = (global: string) => ({
  * Roblox code run in the plain sandbox fails on the first Roblox global it touches. The answer
  * then says that a dry run has it, in a field the editor turns into a "Dry run" button.
  */
-describeEachEngine('a sandbox run of Roblox code points to the dry run', (engine) => {
+describeOnSQLite('a sandbox run of Roblox code points to the dry run', (engine) => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {

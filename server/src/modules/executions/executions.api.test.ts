@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
-import { describeEachEngine, engines } from '../../../test/engines.ts';
+import { describeOnSQLite, engines } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
-describeEachEngine('execution API', (engine) => {
+describeOnSQLite('execution API', (engine) => {
   let server: TestServer;
   let token: string;
   let userId: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_NAME_MAX_LENGTH } from '@moonrelay/contract/constants';
 import { API_KEY_ERRORS, type ApiKeyScope } from '@moonrelay/contract/api-keys';
 import { ERRORS, VALIDATION } from '@moonrelay/contract/messages';
-import { describeEachEngine, type Engine } from '../../../test/engines.ts';
+import { describeOnSQLite, type Engine } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { GAME_FETCH_ERRORS } from './executions.service.ts';
@@ -14,7 +14,7 @@ import { GAME_FETCH_ERRORS } from './executions.service.ts';
  * loadstring, with the credential in the Authorization header or, from the catalogue, in `key`)
  * keep working beside it.
  */
-describeEachEngine('the game client fetching a script by name', (engine) => {
+describeOnSQLite('the game client fetching a script by name', (engine) => {
   let server: TestServer;
   let serverCounter = 0;
 
@@ -235,7 +235,7 @@ describeEachEngine('the game client fetching a script by name', (engine) => {
  * script (`scripts:read`: the personal key and scoped keys holding it) and sessions keep reading any
  * script by name (docs/decisions/029-scoped-api-keys.md, section of 2026-11-29).
  */
-describeEachEngine('fetching a script by name with a game key', (engine) => {
+describeOnSQLite('fetching a script by name with a game key', (engine) => {
   let server: TestServer;
   let serverCounter = 0;
   const GAME_ID = 13058;
@@ -434,7 +434,7 @@ describeEachEngine('fetching a script by name with a game key', (engine) => {
   });
 });
 
-describeEachEngine('the game client fetching a script: rate limit', (engine: Engine) => {
+describeOnSQLite('the game client fetching a script: rate limit', (engine: Engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(engine, { RATE_LIMIT_EXECUTION_PER_MINUTE: '3' });

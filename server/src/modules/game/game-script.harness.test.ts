@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import {
   startEmulatedGame,
   type EmulatedGame,
@@ -46,7 +46,7 @@ const player = (index: number, userId = 1000 + index): EmulatedPlayer => ({
   position: { x: index, y: 5, z: 0 },
 });
 
-describeEachEngine('the served game script in an emulated game, against the real server', (engine) => {
+describeOnSQLite('the served game script in an emulated game, against the real server', (engine) => {
   let harness: Harness;
   let game: EmulatedGame | undefined;
 

@@ -2,7 +2,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ConsoleLine, ConsoleLinesEvent } from '@moonrelay/contract/console';
 import { SOCKET_PATH } from '@moonrelay/contract/events';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { startEmulatedGame, type EmulatedGame } from '../../../test/roblox-emulation/emulated-game.ts';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { renderGameIntegration, renderIntegrationScripts } from './integration-scripts.ts';
@@ -75,7 +75,7 @@ function consoleEventsUntil(socket: Socket, until: (event: ConsoleLinesEvent) =>
   });
 }
 
-describeEachEngine('the game integration script in an emulated game, against the real server', (engine) => {
+describeOnSQLite('the game integration script in an emulated game, against the real server', (engine) => {
   let host: TestServer;
   let game: EmulatedGame;
   let token: string;
@@ -436,7 +436,7 @@ describeEachEngine('the game integration script in an emulated game, against the
   });
 });
 
-describeEachEngine('the game integration script against the real per-server ping budget', (engine) => {
+describeOnSQLite('the game integration script against the real per-server ping budget', (engine) => {
   let host: TestServer;
   let game: EmulatedGame | undefined;
 

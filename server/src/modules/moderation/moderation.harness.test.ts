@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import {
   startEmulatedGame,
   type EmulatedGame,
@@ -24,7 +24,7 @@ const player = (userId: number): EmulatedPlayer => ({
 });
 const ban = { durationSeconds: 600, displayReason: 'Exploiting', privateReason: 'Flew out of the map' };
 
-describeEachEngine('moderation through the served game script in an emulated game', (engine) => {
+describeOnSQLite('moderation through the served game script in an emulated game', (engine) => {
   let host: TestServer;
   let game: EmulatedGame | undefined;
 

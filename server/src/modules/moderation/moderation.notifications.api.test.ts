@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DeliveredCommand } from '@moonrelay/contract/game';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { fakeDiscord } from '../../../test/fake-discord.ts';
 import { fakeWebhookReceiver } from '../../../test/fake-webhook-receiver.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { DISCORD_COLOURS } from '../notifications/discord-message.ts';
 
 /** What a moderation action tells the owner's notification destinations once its outcome is known. */
-describeEachEngine('moderation notifications', (engine) => {
+describeOnSQLite('moderation notifications', (engine) => {
   let server: TestServer;
   const discord = fakeDiscord();
   const receiver = fakeWebhookReceiver();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
 import { playersSeenBefore, registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
@@ -11,7 +11,7 @@ const KEY = 'rbx-moderation-key-1234567890abcdefghij';
  * Bans of an owner who saved an Open Cloud key go through Roblox's user-restrictions API (the fake
  * here), with no game server running, and end applied or failed in the same moderation rows.
  */
-describeEachEngine('moderation through Open Cloud', (engine) => {
+describeOnSQLite('moderation through Open Cloud', (engine) => {
   const roblox = fakeOpenCloud({ retryAfterSeconds: 1 });
   let server: TestServer;
   beforeAll(async () => {

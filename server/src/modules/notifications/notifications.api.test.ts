@@ -8,7 +8,7 @@ import {
   type NotificationAttempt,
   type NotificationDestination,
 } from '@moonrelay/contract/notifications';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { fakeDiscord } from '../../../test/fake-discord.ts';
 import { fakeWebhookReceiver } from '../../../test/fake-webhook-receiver.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
@@ -17,7 +17,7 @@ import { DISCORD_COLOURS, DISCORD_LIMITS } from './discord-message.ts';
 
 const PUBLIC_URL = 'https://moonrelay.example.com';
 
-describeEachEngine('notifications API', (engine) => {
+describeOnSQLite('notifications API', (engine) => {
   let server: TestServer;
   const discord = fakeDiscord({ limit: 3, windowMs: 1500 });
   const receiver = fakeWebhookReceiver();

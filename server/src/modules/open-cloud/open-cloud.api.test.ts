@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPEN_CLOUD_ERRORS } from '@moonrelay/contract/open-cloud';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import type { RestrictionOutcome, RestrictionRequest } from './restrictions.ts';
@@ -10,7 +10,7 @@ const UNIVERSE = '5795192361';
 const GOOD_KEY = 'rbx-ok-key-1234567890abcdefghijklmnop';
 const OTHER_UNIVERSE_KEY = 'rbx-other-universe-key-0987654321zyxw';
 
-describeEachEngine('Open Cloud bans', (engine) => {
+describeOnSQLite('Open Cloud bans', (engine) => {
   /** The fake's clock: moved by the tests that need Roblox's minute to pass. */
   let robloxNow = Date.now();
   const roblox = fakeOpenCloud({ now: () => robloxNow, retryAfterSeconds: 1 });

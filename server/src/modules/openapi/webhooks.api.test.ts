@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WEBHOOK_HEADERS } from '@moonrelay/contract/notifications';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -58,7 +58,7 @@ const python = await new Promise<boolean>((resolve) => execFile('python3', ['--v
  * and a replayed signature do not. The OpenAPI document's `webhooks` section describes the same
  * delivery.
  */
-describeEachEngine('signed webhooks, as documented', (engine) => {
+describeOnSQLite('signed webhooks, as documented', (engine) => {
   let server: TestServer;
   const receiver = recorder();
   let receiverUrl = '';

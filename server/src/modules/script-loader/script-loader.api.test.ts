@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { SCRIPT_CODE_MAX_BYTES } from '@moonrelay/contract/constants';
 import { CATALOGUE_ERRORS, VALIDATION } from '@moonrelay/contract/messages';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { startEmulatedGame, type EmulatedGame } from '../../../test/roblox-emulation/emulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { renderGameIntegration } from '../game/integration-scripts.ts';
@@ -20,7 +20,7 @@ function longScript(marker: string): string {
   return lines.join('\n');
 }
 
-describeEachEngine('long scripts: POST /api/scripts/temp and the loader URL', (engine) => {
+describeOnSQLite('long scripts: POST /api/scripts/temp and the loader URL', (engine) => {
   let server: TestServer;
   let token: string;
   let apiKey: string;

@@ -7,7 +7,7 @@ import {
   SIMULATOR_MINUTES,
   SIMULATORS_PER_INSTANCE,
 } from '@moonrelay/contract/simulator';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { playersSeenBefore, registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 import type { BusEvent } from '../../platform/event-bus.ts';
 import { simulatedServerId } from './simulator.service.ts';
@@ -49,7 +49,7 @@ const serverGone = (server: TestServer, userId: string, serverId: string) =>
     event.changes.some((change) => change.userId === userId && change.gone.some((gone) => gone.serverId === serverId)),
   );
 
-describeEachEngine('simulated game server', (engine) => {
+describeOnSQLite('simulated game server', (engine) => {
   let server: TestServer;
   let alice: { id: string; token: string; apiKey: string };
   let serverId: string;
@@ -316,7 +316,7 @@ describeEachEngine('simulated game server', (engine) => {
   }, 30_000);
 });
 
-describeEachEngine('simulated game server and the budgets that could lock a user out', (engine) => {
+describeOnSQLite('simulated game server and the budgets that could lock a user out', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     // A general budget of 6 a minute: the user's own calls below spend it, the pings never do.

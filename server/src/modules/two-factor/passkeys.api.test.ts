@@ -4,7 +4,7 @@ import { endpoints, type Endpoint } from '@moonrelay/contract/endpoints';
 import { EXAMPLES } from '@moonrelay/contract/examples';
 import { ErrorResponseSchema } from '@moonrelay/contract/common';
 import { ERRORS, TWO_FACTOR } from '@moonrelay/contract/messages';
-import { describeEachEngine, engines } from '../../../test/engines.ts';
+import { describeOnSQLite, engines } from '../../../test/engines.ts';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../../../test/soft-authenticator.ts';
 import {
   endSudo,
@@ -20,7 +20,7 @@ const codeAt = (secret: string, offsetSteps = 0) =>
 
 type Account = Awaited<ReturnType<typeof registerUser>>;
 
-describeEachEngine('passkeys as a second factor', (engine) => {
+describeOnSQLite('passkeys as a second factor', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(engine, { LOGIN_MAX_FAILURES: String(LIMIT) });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERRORS } from '@moonrelay/contract/messages';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { SimulatedGame } from '../../../test/simulated-game.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
-describeEachEngine('user API', (engine) => {
+describeOnSQLite('user API', (engine) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(engine);

@@ -40,6 +40,7 @@ it('a Redis restart under the job queue: one line lost, one restored, no stacks 
     connection,
     consume: true,
     concurrency: 1,
+    stalledAfterMs: 30_000,
     onError: (error) => jobErrors.push(error),
     onUnreachable: (part) => {
       unreachableParts.add(part);

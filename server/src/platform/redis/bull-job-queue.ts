@@ -30,6 +30,11 @@ export function createBullJobQueue(options: {
   /** Consume jobs in this process (the worker role); server instances only enqueue. */
   consume: boolean;
   concurrency: number;
+  /**
+   * A running job's lock, renewed by its worker every half of it, and how often workers look for
+   * jobs whose lock ran out (a worker that died): such a job runs again within about twice this.
+   */
+  stalledAfterMs: number;
   onError: (error: unknown, name: string) => void;
   /**
    * Told (without logging) when the queue, its events or the worker cannot reach Redis. BullMQ
@@ -64,7 +69,13 @@ export function createBullJobQueue(options: {
             if (!run) throw new Error(`no handler for job ${job.name}`);
             return run(job.repeatJobKey ? { ...job.data, dueMs: dueMsOf(job) } : job.data);
           },
-          { connection: options.connection, concurrency: options.concurrency, settings: { repeatStrategy } },
+          {
+            connection: options.connection,
+            concurrency: options.concurrency,
+            settings: { repeatStrategy },
+            lockDuration: options.stalledAfterMs,
+            stalledInterval: options.stalledAfterMs,
+          },
         );
         worker.on('failed', (job, error) =>
           lostWithRedis(error) ? options.onUnreachable?.('worker') : options.onError(error, job?.name ?? 'unknown'),

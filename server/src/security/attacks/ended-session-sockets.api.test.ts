@@ -1,14 +1,14 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SOCKET_PATH } from '@moonrelay/contract/events';
-import { describeEachEngine } from '../../../test/engines.ts';
+import { describeOnSQLite } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 /**
  * A signed-out or deleted account's open screens stop receiving events when it happens, not at
  * the next recheck: the recheck is set to five minutes here, so only the event itself can close them.
  */
-describeEachEngine('attack: a socket outliving its session', (engine) => {
+describeOnSQLite('attack: a socket outliving its session', (engine) => {
   let server: TestServer;
   const sockets: Socket[] = [];
   beforeAll(async () => {
