@@ -13,7 +13,8 @@ export default defineConfig({
     // In CI the run's timings are kept too, for the slowest-files report .ci/run prints at its end.
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     // `npm run test:coverage`: statement and branch coverage of the shipped code, summed per file in
-    // coverage/coverage-summary.json so two runs can be compared (bench/support/coverage-compare.ts).
+    // coverage/coverage-summary.json so two runs can be compared (bench/support/coverage-compare.ts),
+    // and line by line in coverage/coverage-final.json to see what a file lost.
     coverage: {
       provider: 'v8',
       include: [
@@ -25,7 +26,7 @@ export default defineConfig({
         'web/build/**/*.ts',
       ],
       exclude: ['**/*.test.{ts,tsx}', '**/*.spec.ts', '**/*.d.ts', 'web/src/test/**'],
-      reporter: ['text-summary', 'json-summary'],
+      reporter: ['text-summary', 'json-summary', 'json'],
       reportsDirectory: 'coverage',
     },
     projects: [

@@ -446,7 +446,7 @@ describe('script editor', () => {
     expect(await codeEditorLines(page)).toEqual(['local x = = 1']);
   });
 
-  it('Run in Sandbox runs the unsaved code in the sandbox; an endless loop stops at a limit', async () => {
+  it('Run in Sandbox runs the unsaved code in the sandbox; nothing is saved', async () => {
     const page = await suite.browser.newPage();
     const creations = recordCalls(page, 'POST', /^\/api\/scripts$/);
     const runs = recordCalls(page, 'POST', /\/execute$/);
@@ -466,23 +466,8 @@ describe('script editor', () => {
     expect(runs.map((request) => [new URL(request.url()).pathname, request.postDataJSON()])).toEqual([
       ['/api/scripts/execute', { code: 'print("hi from the sandbox")', target: 'sandbox' }],
     ]);
-    await closeToast(page);
-
-    await typeInCodeEditor(page, 'while true do end');
-    await expect.poll(() => codeEditorLines(page)).toEqual(['while true do end']);
-    await editorButton(page, 'Run in Sandbox').click();
-    // Read-only while it runs.
-    await expectVisible(pane.status.getByText('Running', { exact: true }));
-    expect(await codeEditor(page).locator('textarea').getAttribute('readonly')).not.toBeNull();
-    // The instruction budget ends it; on a machine busy enough the 3 s time limit comes first.
-    await expectVisible(pane.limit.getByText(/^Stopped: (instruction|time) limit$/), 10_000);
-    await expectVisible(toast(page).getByText('Execution Failed', { exact: true }));
-    await expectVisible(pane.status.getByText('Error', { exact: true }));
-    await expectVisible(pane.target.getByText('Sandbox', { exact: true }));
-    expect(await codeEditor(page).locator('textarea').getAttribute('readonly')).toBeNull();
-    await screenshot(page, 'editor-sandbox-instruction-limit');
-
-    // Nothing was saved: the script is still new.
+    // Nothing was saved: the script is still new. (How a run that meets a limit looks is the
+    // component's test, ScriptEditor.test.tsx; the Runs screen's browser test shows one end to end.)
     expect(creations).toHaveLength(0);
     await expectPath(page, '/editor');
     expect(await scriptsOf(user)).toEqual([]);
