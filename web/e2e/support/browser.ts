@@ -75,7 +75,6 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
     throw error;
   }
 
-  let pages: Page[] = [];
   let seen: string[] = [];
   let allowed: (RegExp | string)[] = [];
 
@@ -94,7 +93,6 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       page.on('console', (message) => {
         if (message.type() === 'error') seen.push(describeConsole(message));
       });
-      pages.push(page);
       if (options.origin) {
         // Every new tab starts signed out, a test's second tab included (a context's tabs share
         // their origin's storage).
@@ -114,7 +112,6 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       const problems = unexpected();
       await context.close();
       context = await newContext();
-      pages = [];
       seen = [];
       allowed = [];
       if (problems.length > 0) {
