@@ -36,6 +36,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
+          sequence: { groupOrder: 1 },
           include: [
             'contract/**/*.test.ts',
             'server/**/*.test.ts',
@@ -51,6 +52,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'web',
+          sequence: { groupOrder: 1 },
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           // Worker threads start a file's jsdom and imports about a third faster than forked
@@ -72,8 +74,10 @@ export default defineConfig({
           // One Chromium for the run (each test gets a context of its own in it); every file starts
           // its own server on a port of its own, so the files run in parallel like the others.
           globalSetup: ['web/e2e/support/chromium-server.ts'],
-          // Rendering is CPU-bound: two files at a time, one per core.
+          // Rendering is CPU-bound: two files at a time, one per core. A project with its own worker
+          // count runs as a group of its own: first, before the server and web files.
           maxWorkers: 2,
+          sequence: { groupOrder: 0 },
         },
       },
     ],
