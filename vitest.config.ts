@@ -12,8 +12,12 @@ export default defineConfig({
     // game time, leases, child processes, the database), not computing. Measured on this machine,
     // the server project took 433 s with two workers (using about one core) and 338 s with three.
     maxWorkers: 3,
-    // In CI the run's timings are kept too, for the slowest-files report .ci/run prints at its end.
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    // In CI the run's timings are kept too, for the slowest-files report .ci/run prints at its end;
+    // `npm run test:load` names a report of its own for each run (VITEST_JSON_REPORT).
+    reporters:
+      process.env.CI || process.env.VITEST_JSON_REPORT
+        ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT ?? 'test-results/vitest.json' }]]
+        : ['default'],
     // `npm run test:coverage`: statement and branch coverage of the shipped code, summed per file in
     // coverage/coverage-summary.json so two runs can be compared (bench/support/coverage-compare.ts),
     // and line by line in coverage/coverage-final.json to see what a file lost.

@@ -71,11 +71,13 @@ async function vitest(label: string, files: string[]): Promise<{ code: number; s
   const log = path.join(OUT, `${label}.log`);
   const report = path.join(OUT, `${label}.json`);
   const began = Date.now();
-  const child = spawn(
-    'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...files],
-    { cwd: ROOT, stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')], detached: true },
-  );
+  fs.rmSync(report, { force: true });
+  const child = spawn('npx', ['vitest', 'run', ...files], {
+    cwd: ROOT,
+    env: { ...process.env, VITEST_JSON_REPORT: report },
+    stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')],
+    detached: true,
+  });
   running.add(child);
   const left = DEADLINE_MS - (Date.now() - started);
   const timer = setTimeout(
