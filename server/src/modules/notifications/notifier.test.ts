@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../db/database.ts';
 import { createLogger, type Logger } from '../../logger.ts';
+import { insertUserRow } from '../../../test/user-rows.ts';
 import { createNotifier, type RaisedEvent } from './notifier.ts';
 import type { DeliveryRow } from './notifications.repo.ts';
 import { createSignInAddresses } from './sign-in-addresses.ts';
@@ -43,21 +44,7 @@ describe('the notifier at its edges', () => {
     await migrateToLatest(live.db);
     // A user whose destination hears every test event: an event that reached the outbox would show.
     const at = '2026-01-01T00:00:00.000Z';
-    await live.db
-      .insertInto('users')
-      .values({
-        id: 'user-1',
-        email: 'user-1@example.com',
-        username: 'user_1',
-        usernameKey: 'user_1',
-        name: 'User One',
-        passwordHash: null,
-        googleId: null,
-        isAdmin: 0,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
+    await insertUserRow(live.db, 'user-1');
     await live.db
       .insertInto('notificationDestinations')
       .values({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../db/database.ts';
 import { createLogger } from '../../logger.ts';
+import { insertUserRow } from '../../../test/user-rows.ts';
 import { rosterWrites } from './roster-writes.ts';
 
 /**
@@ -22,23 +23,7 @@ describeEachEngine('player-record counts of several owners', (engine) => {
     drop = created.drop;
     handle = openDatabase(created.config, createLogger('silent'));
     await migrateToLatest(handle.db);
-    const at = '2026-01-01T00:00:00.000Z';
-    for (const id of OWNERS)
-      await handle.db
-        .insertInto('users')
-        .values({
-          id,
-          email: `${id}@example.com`,
-          username: id.replace('-', '_'),
-          usernameKey: id.replace('-', '_'),
-          name: id,
-          passwordHash: null,
-          googleId: null,
-          isAdmin: 0,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .execute();
+    for (const id of OWNERS) await insertUserRow(handle.db, id);
   });
   afterAll(async () => {
     await handle?.close();
