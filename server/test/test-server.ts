@@ -107,7 +107,10 @@ export async function startTestServer(
     stop,
     start,
     async call(method, requestPath, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
+      // A fresh connection for every call: `stop()` and `start()` restart the server in this same
+      // process, and a kept-alive socket from before the restart, not yet seen closed by the
+      // client's pool, would carry the next call into "other side closed".
+      const headers: Record<string, string> = { connection: 'close', ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       let body: string | undefined = options.raw;
       if (options.body !== undefined) {
