@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import { Agent } from 'undici';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,6 +76,11 @@ export async function startTestServer(
   };
   let port = 0;
   let running: { app: MoonrelayApp; server: http.Server } | undefined;
+  // The calls' own connections, dropped with the server: `stop()` and `start()` restart it in this
+  // same process, and a kept-alive socket from before the restart, not yet seen closed, would carry
+  // the next call into "other side closed". (The process's shared pool cannot be emptied: the
+  // server's own outbound requests, such as a simulated game server's pings, use it too.)
+  let connections = new Agent();
   const start = async () => {
     const app = await buildApp(config, options.logger ?? createLogger(config.logLevel), {
       notificationNetwork: loopbackOnlyNetwork,
@@ -93,6 +99,8 @@ export async function startTestServer(
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close();
+    await connections.destroy();
+    connections = new Agent();
   };
   await start();
   const url = `http://127.0.0.1:${port}`;
@@ -107,17 +115,16 @@ export async function startTestServer(
     stop,
     start,
     async call(method, requestPath, options = {}) {
-      // A fresh connection for every call: `stop()` and `start()` restart the server in this same
-      // process, and a kept-alive socket from before the restart, not yet seen closed by the
-      // client's pool, would carry the next call into "other side closed".
-      const headers: Record<string, string> = { connection: 'close', ...options.headers };
+      const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       let body: string | undefined = options.raw;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await fetch(url + requestPath, { method, headers, body });
+      // `dispatcher` is undici's own option of Node's fetch, absent from the DOM's RequestInit.
+      const init: RequestInit & { dispatcher: Agent } = { method, headers, body, dispatcher: connections };
+      const response = await fetch(url + requestPath, init);
       const text = await response.text();
       let parsed: unknown = text;
       try {
