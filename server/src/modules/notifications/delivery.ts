@@ -9,10 +9,11 @@ import { createCommitGroup } from './commit-group.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import type { Logger } from '../../logger.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
+import { createOutbox, leaseThrough, type HeldKey } from '../../platform/outbox.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { discordMessage } from './discord-message.ts';
 import { webhookBody, type NotificationEvent } from './notification-event.ts';
-import { NOTIFICATION_DELIVERY_JOB, nextSeq, type DeliveryJob } from './notifier.ts';
+import { NOTIFICATION_DELIVERY_JOB, nextSeq } from './notifier.ts';
 import {
   attemptsRepo,
   deliveriesRepo,
@@ -238,100 +239,52 @@ export function createDelivery(options: DeliveryOptions) {
     });
   }
 
-  /** Destinations this process is delivering now: a second job for one of them leaves at once. */
-  const busyHere = new Set<string>();
-  /** Destinations that got an event while busy here: delivered again once the current round ends. */
-  const again = new Set<string>();
-
-  /** Delivers what is due for one destination, oldest first, while it holds the destination's lease. */
-  async function deliverDue(destinationId: string): Promise<void> {
-    {
-      let leasedAt = Date.now();
-      const leased = options.onlyProcess
-        ? Boolean(await destinationsRepo.find(db, destinationId))
-        : await writes.run((trx) =>
-            destinationsRepo.lease(trx, destinationId, nowIso(), isoPlus(nowIso(), options.leaseMs)),
-          );
-      if (!leased) return;
-      try {
-        for (;;) {
-          const destination = await destinationsRepo.find(db, destinationId);
-          if (!destination || destination.pausedAt) return;
-          const delivery = await deliveriesRepo.nextPending(db, destinationId);
-          if (!delivery) return;
-          const waitMs = Date.parse(delivery.nextAttemptAt) - Date.now();
-          if (waitMs > WAIT_IN_JOB_MAX_MS) return;
-          if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-          // Renewed once half of it has passed: an attempt takes at most 20 s (connect, answer, a wait).
-          if (!options.onlyProcess && Date.now() - leasedAt > options.leaseMs / 2) {
-            leasedAt = Date.now();
-            await writes.run((trx) =>
-              destinationsRepo.update(trx, destinationId, { deliveringUntil: isoPlus(nowIso(), options.leaseMs) }),
-            );
-          }
-          const { outcome, row } = await attempt(destination, delivery);
-          if (!(await settle(destination, delivery, outcome, row))) return;
-        }
-      } finally {
-        if (!options.onlyProcess) await writes.run((trx) => destinationsRepo.release(trx, destinationId));
-      }
+  /** Delivers what is due for one destination, oldest first, while this process holds it. */
+  async function deliverDue(destinationId: string, held: HeldKey): Promise<void> {
+    for (;;) {
+      const destination = await destinationsRepo.find(db, destinationId);
+      if (!destination || destination.pausedAt) return;
+      const delivery = await deliveriesRepo.nextPending(db, destinationId);
+      if (!delivery) return;
+      const waitMs = Date.parse(delivery.nextAttemptAt) - Date.now();
+      if (waitMs > WAIT_IN_JOB_MAX_MS) return;
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      // An attempt takes at most 20 s (connect, answer, a wait): well within what is left of the lease.
+      await held.keep();
+      const { outcome, row } = await attempt(destination, delivery);
+      if (!(await settle(destination, delivery, outcome, row))) return;
     }
   }
 
-  /** Destinations waiting for a place in this process's lane (the embedded mode): one entry is enough. */
-  const queued = new Set<string>();
-  /**
-   * The embedded mode's own lane: the outbox is the durable part, so a destination's turn needs no
-   * queue of its own, and deliveries never take the job queue's slots from runs.
-   */
-  const lane = options.onlyProcess
-    ? createDeliveryLane({
+  const outbox = createOutbox({
+    job: NOTIFICATION_DELIVERY_JOB,
+    keyField: 'destinationId',
+    jobs,
+    onlyProcess: options.onlyProcess,
+    lease: leaseThrough(destinationsRepo.lease, (work) => writes.run(work)),
+    leaseMs: options.leaseMs,
+    round: deliverDue,
+    due: (now, limit) => deliveriesRepo.dueDestinations(db, now, limit),
+    /*
+     * The embedded mode's own lane: the outbox is the durable part, so a destination's turn needs no
+     * queue of its own, and deliveries never take the job queue's slots from runs.
+     */
+    lane: () =>
+      createDeliveryLane({
         concurrency: EMBEDDED_DELIVERIES_AT_ONCE,
         onError: (error) => logger.error({ err: error }, 'notifications: a delivery round failed'),
-      })
-    : null;
-
-  /** Asks for what is due for a destination to be delivered: in this process's lane, or as a queued job. */
-  async function hand(destinationId: string): Promise<void> {
-    if (lane) {
-      if (queued.has(destinationId)) return;
-      queued.add(destinationId);
-      lane.add(() => run({ destinationId }));
-      return;
-    }
-    await jobs.enqueue<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, { destinationId });
-  }
-
-  async function run(job: DeliveryJob): Promise<void> {
-    const id = job.destinationId;
-    queued.delete(id);
-    // Another job of this process delivers it now: it looks again once done, and finds this job's event.
-    if (busyHere.has(id)) {
-      again.add(id);
-      return;
-    }
-    busyHere.add(id);
-    try {
-      do {
-        again.delete(id);
-        await deliverDue(id);
-      } while (again.has(id));
-    } finally {
-      busyHere.delete(id);
-    }
-  }
-
-  jobs.register<DeliveryJob>(NOTIFICATION_DELIVERY_JOB, run);
+      }),
+  });
 
   return {
-    run,
-    hand,
+    run: outbox.run,
+    /** Asks for what is due for a destination to be delivered: in this process's lane, or as a queued job. */
+    hand: outbox.hand,
     /** Lets the deliveries under way finish (the embedded mode); what waits stays in the outbox. */
-    close: async () => lane?.close(),
+    close: () => outbox.close(),
     /** Hands out destinations whose next try came due (retries, rate limits, a process that died). */
     async sweep(): Promise<void> {
-      for (const destinationId of await deliveriesRepo.dueDestinations(db, nowIso(), 500))
-        if (!busyHere.has(destinationId)) await hand(destinationId);
+      await outbox.sweep();
       await deliveriesRepo.pruneDone(db, new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
     },
     logger,

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import { NOTIFICATION_ATTEMPTS_KEPT } from '@moonrelay/contract/notifications';
 import { whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
 import { inTransaction, type Db } from '../../db/database.ts';
+import { leaseColumn } from '../../platform/outbox.ts';
 import type {
   NotificationAttemptsTable,
   NotificationDeliveriesTable,
@@ -77,23 +78,10 @@ export const destinationsRepo = {
   },
 
   /**
-   * Takes the destination's delivery lease until `until`, in one statement so two processes cannot
-   * both deliver its events (which would break their order). Paused destinations are not taken.
+   * The destination's delivery lease, so two processes cannot both deliver its events (which would
+   * break their order). Paused destinations are not taken.
    */
-  async lease(db: Db, id: string, now: string, until: string): Promise<boolean> {
-    const result = await db
-      .updateTable('notificationDestinations')
-      .set({ deliveringUntil: until })
-      .where('id', '=', id)
-      .where('pausedAt', 'is', null)
-      .where((eb) => eb.or([eb('deliveringUntil', 'is', null), eb('deliveringUntil', '<', now)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  },
-
-  async release(db: Db, id: string): Promise<void> {
-    await db.updateTable('notificationDestinations').set({ deliveringUntil: null }).where('id', '=', id).execute();
-  },
+  lease: leaseColumn('notificationDestinations', { key: 'id', until: 'deliveringUntil', blockedBy: 'pausedAt' }),
 };
 
 export const deliveriesRepo = {
@@ -130,25 +118,9 @@ export const deliveriesRepo = {
     await db.updateTable('notificationDeliveries').set(patch).where('id', '=', id).execute();
   },
 
-  /** Destinations with an event due now and nobody delivering them (for the sweep). */
-  async dueDestinations(db: Db, now: string, limit: number): Promise<string[]> {
-    const rows = await db
-      .selectFrom('notificationDeliveries')
-      .innerJoin('notificationDestinations', 'notificationDestinations.id', 'notificationDeliveries.destinationId')
-      .select('notificationDeliveries.destinationId')
-      .distinct()
-      .where('notificationDeliveries.state', '=', 'pending')
-      .where('notificationDeliveries.nextAttemptAt', '<=', now)
-      .where('notificationDestinations.pausedAt', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb('notificationDestinations.deliveringUntil', 'is', null),
-          eb('notificationDestinations.deliveringUntil', '<', now),
-        ]),
-      )
-      .limit(limit)
-      .execute();
-    return rows.map((row) => row.destinationId);
+  /** Destinations with an event due now, not paused, and nobody delivering them (for the sweep). */
+  dueDestinations(db: Db, now: string, limit: number): Promise<string[]> {
+    return destinationsRepo.lease.due(db, { table: 'notificationDeliveries', key: 'destinationId' }, now, limit);
   },
 
   /** Delivered and given-up events past the delivery log's reach, so the outbox stays small. */

@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Insertable, Selectable, Updateable } from 'kysely';
 import { writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
+import { leaseColumn } from '../../platform/outbox.ts';
 import type {
   Database,
   OpenCloudActiveBansTable,
@@ -66,23 +67,21 @@ export const keysRepo = {
     await db.updateTable('openCloudKeys').set(patch).where('userId', '=', userId).execute();
   },
 
-  /** Takes the owner's sending (or importing) lease in one statement, so two processes never both hold it. */
-  async lease(db: Db, userId: string, which: 'sendingUntil' | 'importingUntil', now: string, until: string) {
-    const result = await db
-      .updateTable('openCloudKeys')
-      .set({ [which]: until })
-      .where('userId', '=', userId)
-      .where(free(which, now))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /** The owner's sending and importing leases, each taken in one statement so two processes never both hold it. */
+  leases: {
+    sendingUntil: leaseColumn('openCloudKeys', { key: 'userId', until: 'sendingUntil' }),
+    importingUntil: leaseColumn('openCloudKeys', { key: 'userId', until: 'importingUntil' }),
   },
 
-  async release(db: Db, userId: string, which: 'sendingUntil' | 'importingUntil'): Promise<void> {
-    await db
-      .updateTable('openCloudKeys')
-      .set({ [which]: null })
-      .where('userId', '=', userId)
-      .execute();
+  /** Takes the owner's sending (or importing) lease until `until` (the import gives its lease back itself). */
+  lease(
+    db: Db,
+    userId: string,
+    which: 'sendingUntil' | 'importingUntil',
+    now: string,
+    until: string,
+  ): Promise<boolean> {
+    return keysRepo.leases[which].take(db, userId, now, until);
   },
 
   /** Owners whose last import is older than `before` (or never ran) and nobody imports now. */
@@ -129,19 +128,9 @@ export const updatesRepo = {
     await db.updateTable('openCloudUpdates').set(patch).where('id', '=', id).execute();
   },
 
-  /** Owners with an update due now whose sending lease is free (for the sweep). */
-  async dueOwners(db: Db, now: string, limit: number): Promise<string[]> {
-    const rows = await db
-      .selectFrom('openCloudUpdates')
-      .leftJoin('openCloudKeys', 'openCloudKeys.userId', 'openCloudUpdates.ownerId')
-      .select('openCloudUpdates.ownerId')
-      .distinct()
-      .where('openCloudUpdates.state', '=', 'pending')
-      .where('openCloudUpdates.nextAttemptAt', '<=', now)
-      .where((eb) => eb.or([eb('openCloudKeys.sendingUntil', 'is', null), eb('openCloudKeys.sendingUntil', '<', now)]))
-      .limit(limit)
-      .execute();
-    return rows.map((row) => row.ownerId);
+  /** Owners with an update due now whose sending lease is free, with or without a key (for the sweep). */
+  dueOwners(db: Db, now: string, limit: number): Promise<string[]> {
+    return keysRepo.leases.sendingUntil.due(db, { table: 'openCloudUpdates', key: 'ownerId' }, now, limit);
   },
 
   /** Settled updates whose outcome was not yet told (a process stopped between the two). */

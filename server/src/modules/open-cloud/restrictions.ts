@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Logger } from '../../logger.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
+import { createOutbox, leaseThrough, type HeldKey } from '../../platform/outbox.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { createBanImport, type BanImportResult } from './ban-import.ts';
 import type { Clock } from './clock.ts';
@@ -197,70 +198,59 @@ export function createRestrictions(deps: {
     }
   }
 
-  /** Sends what is due for one owner, oldest first per Roblox user, within the limits. */
-  async function sendDue(ownerId: string): Promise<void> {
-    let leasedAt = clock.now();
-    const keyRow = await keysRepo.find(db, ownerId);
-    if (!keyRow) {
-      // No key (never saved, or removed while updates waited): nothing can send them.
-      for (const row of await updatesRepo.pending(db, ownerId, 500)) {
-        await updatesRepo.update(db, row.id, { state: 'failed', error: OPEN_CLOUD_ERRORS.noKey, doneAt: iso() });
-        await report({ id: row.id, state: 'failed', error: OPEN_CLOUD_ERRORS.noKey });
-      }
-      return;
+  /**
+   * With no key (never saved, or removed while updates waited) nothing can send the owner's updates:
+   * they fail. Answers whether that was so.
+   */
+  async function failedWithoutKey(ownerId: string): Promise<boolean> {
+    if (await keysRepo.find(db, ownerId)) return false;
+    for (const row of await updatesRepo.pending(db, ownerId, 500)) {
+      await updatesRepo.update(db, row.id, { state: 'failed', error: OPEN_CLOUD_ERRORS.noKey, doneAt: iso() });
+      await report({ id: row.id, state: 'failed', error: OPEN_CLOUD_ERRORS.noKey });
     }
-    if (
-      !deps.onlyProcess &&
-      !(await keysRepo.lease(db, ownerId, 'sendingUntil', iso(), iso(clock.now() + deps.config.leaseMs)))
-    )
-      return;
-    try {
-      while (!stopping.signal.aborted) {
-        const current = await keysRepo.find(db, ownerId);
-        if (!current) return sendDue(ownerId);
-        const key = { universeId: current.universeId, apiKey: box.open(current.keySealed) };
-        const rows = await updatesRepo.pending(db, ownerId, 200);
-        if (rows.length === 0) return;
-        // A user's updates go in order: one that must wait holds back the later ones of that user.
-        const held = new Set<string>();
-        let soonestMs = Infinity;
-        let sent = false;
-        for (const row of rows) {
-          if (stopping.signal.aborted) return;
-          if (held.has(row.robloxUserId)) continue;
-          const due = Math.max(Date.parse(row.nextAttemptAt), await pacedUntil(key.universeId, row.robloxUserId));
-          if (due > clock.now()) {
-            held.add(row.robloxUserId);
-            soonestMs = Math.min(soonestMs, due - clock.now());
-            // The sweep looks at next_attempt_at: it hands the owner out again once the wait is over.
-            if (due > Date.parse(row.nextAttemptAt)) await updatesRepo.update(db, row.id, { nextAttemptAt: iso(due) });
-            continue;
-          }
-          if (!deps.onlyProcess && clock.now() - leasedAt > deps.config.leaseMs / 2) {
-            leasedAt = clock.now();
-            await keysRepo.update(db, ownerId, { sendingUntil: iso(leasedAt + deps.config.leaseMs) });
-          }
-          const result = await attempt(key, row);
-          await settle(row, result);
-          sent = true;
-          if (result.kind !== 'applied' && result.kind !== 'failed') held.add(row.robloxUserId);
-        }
-        if (sent) continue;
-        if (soonestMs > WAIT_IN_JOB_MAX_MS) return;
-        await clock.sleep(soonestMs, stopping.signal);
+    return true;
+  }
+
+  /** Sends what is due for one owner, oldest first per Roblox user, within the limits. */
+  async function sendDue(ownerId: string, lease: HeldKey): Promise<void> {
+    while (!stopping.signal.aborted) {
+      const current = await keysRepo.find(db, ownerId);
+      if (!current) {
+        await failedWithoutKey(ownerId);
+        return;
       }
-    } finally {
-      if (!deps.onlyProcess) await keysRepo.release(db, ownerId, 'sendingUntil');
+      const key = { universeId: current.universeId, apiKey: box.open(current.keySealed) };
+      const rows = await updatesRepo.pending(db, ownerId, 200);
+      if (rows.length === 0) return;
+      // A user's updates go in order: one that must wait holds back the later ones of that user.
+      const held = new Set<string>();
+      let soonestMs = Infinity;
+      let sent = false;
+      for (const row of rows) {
+        if (stopping.signal.aborted) return;
+        if (held.has(row.robloxUserId)) continue;
+        const due = Math.max(Date.parse(row.nextAttemptAt), await pacedUntil(key.universeId, row.robloxUserId));
+        if (due > clock.now()) {
+          held.add(row.robloxUserId);
+          soonestMs = Math.min(soonestMs, due - clock.now());
+          // The sweep looks at next_attempt_at: it hands the owner out again once the wait is over.
+          if (due > Date.parse(row.nextAttemptAt)) await updatesRepo.update(db, row.id, { nextAttemptAt: iso(due) });
+          continue;
+        }
+        await lease.keep();
+        const result = await attempt(key, row);
+        await settle(row, result);
+        sent = true;
+        if (result.kind !== 'applied' && result.kind !== 'failed') held.add(row.robloxUserId);
+      }
+      if (sent) continue;
+      if (soonestMs > WAIT_IN_JOB_MAX_MS) return;
+      await clock.sleep(soonestMs, stopping.signal);
     }
   }
 
-  /** Owners being sent for in this process: a second job for one of them leaves at once. */
-  const busyHere = new Set<string>();
-  const again = new Set<string>();
-  /** Owners with a job waiting in this process's queue (the embedded mode): one is enough. */
-  const queued = new Set<string>();
   const importing = new Set<string>();
-  /** Work in flight in this process, so stop() can wait for it. */
+  /** Imports in flight in this process, so stop() can wait for them. */
   const running = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>) => {
     running.add(work);
@@ -268,31 +258,20 @@ export function createRestrictions(deps: {
     return work;
   };
 
-  async function hand(ownerId: string): Promise<void> {
-    if (deps.onlyProcess) {
-      if (queued.has(ownerId)) return;
-      queued.add(ownerId);
-    }
-    await jobs.enqueue<OwnerJob>(OPEN_CLOUD_SEND_JOB, { ownerId });
-  }
-
-  async function runSend(job: OwnerJob): Promise<void> {
-    const id = job.ownerId;
-    queued.delete(id);
-    if (busyHere.has(id)) {
-      again.add(id);
-      return;
-    }
-    busyHere.add(id);
-    try {
-      do {
-        again.delete(id);
-        await track(sendDue(id));
-      } while (again.has(id) && !stopping.signal.aborted);
-    } finally {
-      busyHere.delete(id);
-    }
-  }
+  /** Owners' updates, sent one owner at a time by whichever process holds the owner's lease. */
+  const sending = createOutbox({
+    job: OPEN_CLOUD_SEND_JOB,
+    keyField: 'ownerId',
+    jobs,
+    onlyProcess: deps.onlyProcess,
+    lease: leaseThrough(keysRepo.leases.sendingUntil, (work) => work(db)),
+    leaseMs: deps.config.leaseMs,
+    beforeLease: async (ownerId) => !(await failedWithoutKey(ownerId)),
+    round: sendDue,
+    due: (now, limit) => updatesRepo.dueOwners(db, now, limit),
+    now: () => clock.now(),
+    stopping: () => stopping.signal.aborted,
+  });
 
   async function importLogs(ownerId: string): Promise<BanImportResult> {
     return track(imports.run(ownerId));
@@ -313,7 +292,6 @@ export function createRestrictions(deps: {
     }
   }
 
-  jobs.register<OwnerJob>(OPEN_CLOUD_SEND_JOB, runSend);
   jobs.register<OwnerJob>(OPEN_CLOUD_IMPORT_JOB, runImport);
 
   /** Sweeps since the last prune: the queue and the sends are pruned once a minute. */
@@ -321,8 +299,7 @@ export function createRestrictions(deps: {
 
   async function sweep(): Promise<void> {
     const now = clock.now();
-    for (const ownerId of await updatesRepo.dueOwners(db, iso(now), 500))
-      if (!busyHere.has(ownerId)) await hand(ownerId);
+    await sending.sweep();
     for (const row of await updatesRepo.unreported(db, 100)) await report(row);
     for (const ownerId of await keysRepo.dueImports(db, iso(now - BAN_IMPORT_EVERY_MS), iso(now), 100))
       if (!importing.has(ownerId)) await jobs.enqueue<OwnerJob>(OPEN_CLOUD_IMPORT_JOB, { ownerId });
@@ -367,7 +344,7 @@ export function createRestrictions(deps: {
         doneAt: null,
         reportedAt: null,
       });
-      await hand(request.ownerId);
+      await sending.hand(request.ownerId);
     },
 
     /** Imports the owner's ban history (new entries only) and the bans in force now. */
@@ -401,7 +378,7 @@ export function createRestrictions(deps: {
       stopping.abort();
       await loop;
       loop = undefined;
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running, sending.idle()]);
     },
   };
 }
