@@ -6,7 +6,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 COPY contract/package.json contract/
 COPY server/package.json server/
-COPY worker/package.json worker/
+COPY sandbox/package.json sandbox/
 COPY lua/package.json lua/
 COPY web/package.json web/
 RUN npm ci

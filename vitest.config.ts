@@ -23,12 +23,12 @@ function needOwnModules(...roots: string[]): string[] {
 const SERVER_TESTS = [
   'contract/**/*.test.ts',
   'server/**/*.test.ts',
-  'worker/**/*.test.ts',
+  'sandbox/**/*.test.ts',
   'lua/**/*.test.ts',
   // The web build's own plugins run in Node.
   'web/build/**/*.test.ts',
 ];
-const serverOwnModules = needOwnModules('contract', 'server', 'worker', 'lua', 'web/build');
+const serverOwnModules = needOwnModules('contract', 'server', 'sandbox', 'lua', 'web/build');
 const WEB_TESTS = 'web/src/**/*.test.{ts,tsx}';
 const webOwnModules = needOwnModules('web/src');
 
@@ -59,7 +59,7 @@ export default defineConfig({
       include: [
         'contract/src/**/*.ts',
         'server/src/**/*.ts',
-        'worker/src/**/*.ts',
+        'sandbox/src/**/*.ts',
         'lua/**/*.ts',
         'web/src/**/*.{ts,tsx}',
         'web/build/**/*.ts',

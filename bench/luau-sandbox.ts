@@ -10,11 +10,11 @@
  *    arithmetic, `..` of a number against `..` of a string.
  */
 import { parseArgs } from 'node:util';
-import { buildValidScript, ownCorpus, sharedCorpus } from '../lua/luau/corpus.test-support.ts';
-import { compileLuau } from '../lua/luau/compile.ts';
+import { buildValidScript, ownCorpus, sharedCorpus } from '@moonrelay/lua/luau/corpus.test-support.ts';
+import { compileLuau } from '@moonrelay/lua/luau/compile.ts';
 import { lowerLuau } from '../lua/luau/lower.ts';
 import { parseLuau } from '../lua/luau/parser.ts';
-import { runLua, warmUpSandbox } from '../worker/src/sandbox/run-lua.ts';
+import { runLua, warmUpSandbox } from '../sandbox/src/sandbox/run-lua.ts';
 import { fmt, median, positiveInteger } from './support/stats.ts';
 
 const SMALL = 'local total = 0\nfor i = 1, 10 do total += i end\nprint(`total {total}`)';

@@ -22,8 +22,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { LuaEventMasks, LuaFactory, type LuaWasm } from 'wasmoon';
 import type { AuthResponse } from '@moonrelay/contract/auth';
-import { createSandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
-import { runLua, warmUpSandbox } from '@moonrelay/worker/sandbox/run-lua';
+import { createSandboxPool } from '@moonrelay/sandbox/pool/sandbox-pool';
+import { runLua, warmUpSandbox } from '@moonrelay/sandbox/sandbox/run-lua';
 import { call, freePort, HOST, repoRoot, startServer, stop, waitUntilReady } from './support/processes.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
 

@@ -8,7 +8,7 @@ import { parseLuau } from './parser.ts';
 /**
  * The lowering on its own: the Lua text it writes (lines kept, numbers as floats, no closures for
  * if-expressions), and that everything it writes for the corpus loads in Lua 5.4. What the lowered
- * code does when run is in worker/src/sandbox/luau-semantics-cases.ts.
+ * code does when run is in sandbox/src/sandbox/luau-semantics-cases.ts.
  */
 
 function lower(source: string): string {

@@ -1,6 +1,6 @@
 -- Moonrelay sandbox prelude.
 --
--- Runs as trusted text in every fresh Lua state of the sandbox (worker/src/sandbox/run-lua.ts), after
+-- Runs as trusted text in every fresh Lua state of the sandbox (sandbox/src/sandbox/run-lua.ts), after
 -- the allowlisted libraries are opened and before the user's script. It:
 --   * removes what a script must not reach: dofile, loadfile, string.dump, and every os function but
 --     clock, time, date and difftime;

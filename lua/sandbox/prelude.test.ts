@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runLua } from '@moonrelay/worker/sandbox/run-lua';
-import { errorOf, returnsOf, warmSandboxBeforeAll } from '@moonrelay/worker/sandbox/sandbox-test-support';
+import { runLua } from '@moonrelay/sandbox/sandbox/run-lua';
+import { errorOf, returnsOf, warmSandboxBeforeAll } from '@moonrelay/sandbox/sandbox/sandbox-test-support';
 
 // The Luau functions the prelude (prelude.lua) adds, run in the real sandbox.
 

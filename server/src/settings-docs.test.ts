@@ -11,7 +11,7 @@ const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8
 const SETTINGS = Object.keys(EnvSchema.shape).sort();
 
 /**
- * config.ts promises that every setting is listed in .env.example and docs/settings.md: an operator
+ * config.ts promises that every setting is listed in .env.example and docs/configuration.md: an operator
  * reads one of them, not the schema. A setting added to the schema without both fails here, by name.
  */
 describe('the settings an operator reads about', () => {
@@ -27,8 +27,8 @@ describe('the settings an operator reads about', () => {
     expect(SETTINGS.filter((name) => !listed.has(name))).toEqual([]);
   });
 
-  it('docs/settings.md has a row for every setting', () => {
-    const table = read('docs/settings.md')
+  it('docs/configuration.md has a row for every setting', () => {
+    const table = read('docs/configuration.md')
       .split('\n')
       .filter((line) => line.startsWith('|'));
     const documented = new Set(table.flatMap((line) => [...line.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])));
@@ -41,7 +41,7 @@ describe('the settings an operator reads about', () => {
       .map((match) => match[1]!)
       .filter((name) => !SETTINGS.includes(name) && name !== 'TEST_POSTGRES_URL');
     expect(extra).toEqual([]);
-    const firstColumn = read('docs/settings.md')
+    const firstColumn = read('docs/configuration.md')
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!));

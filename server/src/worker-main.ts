@@ -1,14 +1,28 @@
-import { createServices } from './app.ts';
-
+import { compose } from './composition.ts';
+import { createModuleContext } from './app.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createLogger } from './logger.ts';
+import { adminModule } from './modules/admin/admin.module.ts';
+import { apiKeysModule } from './modules/api-keys/api-keys.module.ts';
+import { auditModule } from './modules/audit/audit.module.ts';
+import { consoleModule } from './modules/console/console.module.ts';
+import { executionsModule } from './modules/executions/executions.module.ts';
+import { gameModule } from './modules/game/game.module.ts';
+import { luaToolsModule } from './modules/lua-tools/lua-tools.module.ts';
+import { moderationModule } from './modules/moderation/moderation.module.ts';
+import { notificationsModule } from './modules/notifications/notifications.module.ts';
+import { openCloudModule } from './modules/open-cloud/open-cloud.module.ts';
+import { playersModule } from './modules/players/players.module.ts';
+import { schedulesModule } from './modules/schedules/schedules.module.ts';
+import { usersModule } from './modules/users/users.module.ts';
 import { createPlatform } from './platform/platform.ts';
 import { exitOnStartFailure, loadConfigOrExit, stopOnSignals } from './process/lifecycle.ts';
 
 /**
- * `npm run worker`: a job consumer for the scale-out mode. It builds the same services as a server
- * instance (no HTTP) and takes jobs from the BullMQ queue: Lua sandbox runs and mass-execution
- * parts. Any number may run; each stops gracefully on SIGTERM/SIGINT (running jobs finish first).
+ * `npm run worker`: a job consumer for the scale-out mode. It builds the modules whose jobs it takes
+ * (sandbox runs, scheduled runs, mass-execution parts, notification deliveries, Open Cloud ban
+ * updates) and those they need, with no HTTP, no sweeps and no sign-in. Any number may run; each
+ * stops gracefully on SIGTERM/SIGINT (running jobs finish first).
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -20,13 +34,36 @@ async function main(): Promise<void> {
   const database = openDatabase(config.database, logger);
   await migrateToLatest(database.db);
   const platform = createPlatform(config, logger, 'worker');
-  const services = createServices(config, database, logger, platform);
+  const ctx = createModuleContext(config, database, logger, platform);
+  const { bus, presence, jobs, reactions, rateLimits, idempotency } = ctx;
+  const { entries } = compose(ctx, { bus, presence, jobs, platform, reactions, rateLimits, idempotency })
+    .add(auditModule)
+    .add(apiKeysModule)
+    .add(usersModule)
+    // Raises the events of the jobs' outcomes (a mass execution finished) and delivers them.
+    .add(notificationsModule)
+    .add(luaToolsModule)
+    .add(consoleModule)
+    .add(playersModule)
+    .add(gameModule)
+    .add(executionsModule)
+    .add(openCloudModule)
+    // Records the outcomes of the Open Cloud updates this worker sends.
+    .add(moderationModule)
+    .add(schedulesModule)
+    .add(adminModule);
   logger.info({ database: database.kind }, 'Moonrelay worker taking jobs');
 
   stopOnSignals(async (signal) => {
     logger.info({ signal }, 'worker shutting down');
+    const lastFirst = [...entries].reverse();
+    // Running jobs finish first, then each module lets go of what it holds.
+    await jobs.close();
+    for (const entry of lastFirst) await entry.close?.();
+    await bus.close();
+    await presence.close();
+    for (const entry of lastFirst) await entry.release?.();
     await platform.close();
-    await services.stopThreads();
     await database.close();
     logger.info('worker stopped');
   });

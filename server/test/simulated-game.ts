@@ -1,6 +1,6 @@
 import type { CommandResult, DeliveredCommand, GamePingResponse, PlayerData, Position } from '@moonrelay/contract/game';
 import { BASE_WALK_SPEED } from '@moonrelay/contract/constants';
-import { runLua } from '@moonrelay/worker/sandbox/run-lua';
+import { runLua } from '@moonrelay/sandbox/sandbox/run-lua';
 
 /**
  * A game server speaking the game link protocol over real HTTP, for tests and benchmarks: it pings

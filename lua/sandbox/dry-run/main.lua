@@ -2,7 +2,7 @@
 --
 -- Runs as trusted text after lua/sandbox/prelude.lua, in the same locked-down state and under the
 -- same limits (memory, instructions, deadline, output): it is plain Lua with no host function but
--- the prelude's two. worker/src/sandbox/run-lua.ts calls this chunk with
+-- the prelude's two. sandbox/src/sandbox/run-lua.ts calls this chunk with
 --   emit, limitError   the prelude's host functions (output lines; the limit that ended the run)
 --   tostring           the prelude's Luau tostring
 --   modules            the other modules of this folder, as loaded chunks

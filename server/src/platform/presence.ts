@@ -1,3 +1,4 @@
+import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
 import type { PlayerData } from '@moonrelay/contract/game';
 
 /**
@@ -12,6 +13,10 @@ export interface ServerPresence {
   lastPingMs: number;
   connectedAtMs: number;
 }
+
+/** A server counts as connected while its last ping is younger than the connection window. */
+export const isLive = (presence: ServerPresence, nowMs: number) =>
+  nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS;
 
 export interface PresenceTouch {
   presence: ServerPresence;

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { LuaFactory, type LuaEngine } from 'wasmoon';
 
@@ -147,11 +148,11 @@ const LUA_MODULES = ['json', 'scheduler'] as const;
 const POLL_MS = 10;
 
 // JSON is the dry run's own module (lua/sandbox/dry-run), so both encode and decode alike.
-const MODULE_URLS: Record<string, URL> = {
-  json: new URL('../../../lua/sandbox/dry-run/json.lua', import.meta.url),
+const MODULE_FILES: Record<string, string> = {
+  json: createRequire(import.meta.url).resolve('@moonrelay/lua/sandbox/dry-run/json.lua'),
 };
 const readModule = (name: string) =>
-  readFileSync(MODULE_URLS[name] ?? new URL(`./${name}.lua`, import.meta.url), 'utf8');
+  readFileSync(MODULE_FILES[name] ?? new URL(`./${name}.lua`, import.meta.url), 'utf8');
 
 let factory: LuaFactory | undefined;
 

@@ -5,7 +5,7 @@ import type {
   PageQuery,
   RecentExecutionPage,
 } from '@moonrelay/contract/admin';
-import { isLive } from '../game/game-server-view.ts';
+import { isLive } from '../../platform/presence.ts';
 import { SCOPED_KEYS_PER_USER, type ApiKeyList } from '@moonrelay/contract/api-keys';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { GameCommandRequest, GameCommandResponse, PlayerData } from '@moonrelay/contract/game';

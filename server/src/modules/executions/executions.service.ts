@@ -16,7 +16,7 @@ import { executionsRepo } from './executions.repo.ts';
 import { runsRepo } from './runs.repo.ts';
 import { toRunSummary } from './runs.service.ts';
 
-/** What the sandbox answers for one run (see worker/src/sandbox/run-lua.ts). */
+/** What the sandbox answers for one run (see sandbox/src/sandbox/run-lua.ts). */
 export interface SandboxOutcome {
   success: boolean;
   output: string;

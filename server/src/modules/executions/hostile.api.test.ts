@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_CASES } from '@moonrelay/worker/sandbox/hostile-cases';
+import { HOSTILE_CASES } from '@moonrelay/sandbox/sandbox/hostile-cases';
 import { engines } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
@@ -26,7 +26,7 @@ const outcome = (hostile: HostileCase) =>
 
 /**
  * The first case of each kind of ending (every limit, a refusal, values returned, a stop by the
- * hard deadline): the worker's own suite (worker/src/sandbox/hostile-cases.test.ts) runs every
+ * hard deadline): the worker's own suite (sandbox/src/sandbox/hostile-cases.test.ts) runs every
  * case in the sandbox; here one of each proves the route, the pool and the thread carry that
  * ending to the caller. Memory cases grown by a loop are left to the worker, where no deadline
  * races them.

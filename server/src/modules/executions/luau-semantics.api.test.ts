@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LUAU_SEMANTICS_CASES } from '@moonrelay/worker/sandbox/luau-semantics-cases';
+import { LUAU_SEMANTICS_CASES } from '@moonrelay/sandbox/sandbox/luau-semantics-cases';
 import { engines } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 /**
  * Luau's meaning through the real API: a case runs in the sandbox (which lowers Luau to Lua 5.4)
  * and must print what Luau prints, or fail on the user's own line. Every case runs in the worker's
- * own suite (worker/src/sandbox/luau-semantics.test.ts); here the first that prints and the first
+ * own suite (sandbox/src/sandbox/luau-semantics.test.ts); here the first that prints and the first
  * that fails prove the route answers both.
  */
 const REPRESENTATIVE = [

@@ -1,5 +1,5 @@
-import { PoolBusyError, PoolClosedError } from '@moonrelay/worker/pool/worker-pool';
-import type { SandboxPool } from '@moonrelay/worker/pool/sandbox-pool';
+import { PoolBusyError, PoolClosedError } from '@moonrelay/sandbox/pool/worker-pool';
+import type { SandboxPool } from '@moonrelay/sandbox/pool/sandbox-pool';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
 import type { SandboxEnvironment, SandboxOutcome, SandboxRunner } from './executions.service.ts';

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as limits from '@moonrelay/contract/constants';
@@ -11,7 +12,10 @@ import { BAN_MAX_USERS_PER_CALL } from '@moonrelay/contract/moderation';
  * change to either side that breaks the other fails here first.
  */
 
-const script = readFileSync(new URL('../../../../lua/integration/game-integration.lua', import.meta.url), 'utf8');
+const script = readFileSync(
+  createRequire(import.meta.url).resolve('@moonrelay/lua/integration/game-integration.lua'),
+  'utf8',
+);
 const protocol = readFileSync(new URL('../../../../docs/protocol.md', import.meta.url), 'utf8');
 
 /** The script's `local NAME = 1000` and `local NAME = 32 * 1024` constants. */

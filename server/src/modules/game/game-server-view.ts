@@ -1,12 +1,7 @@
-import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
 import type { GameServer, GameStatus } from '@moonrelay/contract/game';
-import type { ServerPresence } from '../../platform/presence.ts';
+import { isLive, type ServerPresence } from '../../platform/presence.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A server counts as connected while its last ping is younger than the connection window. */
-export const isLive = (presence: ServerPresence, nowMs: number) =>
-  nowMs - presence.lastPingMs < GAME_CONNECTED_WINDOW_MS;
 
 /** A game server as screens see it. */
 export function toGameServer(presence: ServerPresence, nowMs: number): GameServer {

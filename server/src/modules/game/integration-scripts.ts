@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { IntegrationScripts } from '@moonrelay/contract/game';
 
@@ -18,7 +19,8 @@ export interface IntegrationScriptInput {
   apiKey: string;
 }
 
-const TEMPLATE_DIR = new URL('../../../../lua/integration/', import.meta.url);
+// The scripts are files of the Lua package, found the way its other files are: through the package.
+const luaFile = (file: string) => createRequire(import.meta.url).resolve(`@moonrelay/lua/integration/${file}`);
 const TEMPLATE_FILES = {
   quickLoader: 'quick-loader.lua',
   gameIntegration: 'game-integration.lua',
@@ -35,7 +37,7 @@ let templates: Record<TemplateName, string> | undefined;
 /** Read on first use, then kept: the files ship with the server and do not change while it runs. */
 function loadTemplates(): Record<TemplateName, string> {
   templates ??= Object.fromEntries(
-    Object.entries(TEMPLATE_FILES).map(([name, file]) => [name, readFileSync(new URL(file, TEMPLATE_DIR), 'utf8')]),
+    Object.entries(TEMPLATE_FILES).map(([name, file]) => [name, readFileSync(luaFile(file), 'utf8')]),
   ) as Record<TemplateName, string>;
   return templates;
 }

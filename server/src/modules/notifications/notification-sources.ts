@@ -1,6 +1,6 @@
 import type { ConsoleLine } from '@moonrelay/contract/console';
 import type { MassProgressStatus } from '@moonrelay/contract/admin';
-import type { BusEvent, EventBus, MassBatchSummary } from '../../platform/event-bus.ts';
+import type { BusEvent, MassBatchSummary } from '../../platform/event-bus.ts';
 import type { ServerPresence } from '../../platform/presence.ts';
 import type { RaisedEvent } from './notifier.ts';
 
@@ -224,21 +224,5 @@ export function massFinishedEvent(batch: MassBatchSummary): RaisedEvent {
       value: String(batch.counts[status]),
     })),
     data: { batchId: batch.batchId, kind: batch.kind, counts: batch.counts, startedAt: batch.startedAt },
-  };
-}
-
-/** A bus whose publishes are also shown to `observe` first, in the publishing process only. */
-export function tapBus(bus: EventBus, observe: (event: BusEvent) => void): EventBus {
-  return {
-    publish(event) {
-      try {
-        observe(event);
-      } catch {
-        // Notifications never fail the code that raised the event.
-      }
-      bus.publish(event);
-    },
-    subscribe: (handler) => bus.subscribe(handler),
-    close: () => bus.close(),
   };
 }

@@ -41,10 +41,10 @@ describeOnSQLite('Open Cloud bans', (engine) => {
   /** Resolves with the outcome the queue tells for `actionId`. */
   const outcomeOf = (actionId: string) =>
     new Promise<RestrictionOutcome>((resolve) => {
-      const stop = server.app.services.openCloudOutcomes.listen((id, outcome) => {
-        if (id !== actionId) return;
+      const stop = server.app.services.reactions.on('open-cloud:outcome', (told) => {
+        if (told.actionId !== actionId) return;
         stop();
-        resolve(outcome);
+        resolve(told.outcome);
       });
     });
 

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { isLive } from '../game/game-server-view.ts';
+import { isLive } from '../../platform/presence.ts';
 import type { AppState } from '../../http/context.ts';
 import type { Metrics } from '../../platform/metrics.ts';
 import type { Presence } from '../../platform/presence.ts';

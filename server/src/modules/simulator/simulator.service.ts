@@ -15,7 +15,7 @@ import type { EventBus } from '../../platform/event-bus.ts';
 import type { Presence } from '../../platform/presence.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import type { SandboxRunner } from '../executions/executions.service.ts';
-import { isLive } from '../game/game-server-view.ts';
+import { isLive } from '../../platform/presence.ts';
 import { startSimulatedServer, type SimulatedServer, type SimulatedServerStop } from './simulated-server.ts';
 
 /** How long how the last simulated server of a user stopped is remembered (the status's lastStop). */

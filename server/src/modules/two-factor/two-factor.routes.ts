@@ -3,11 +3,8 @@ import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppContext, AppState, Principal } from '../../http/context.ts';
 import type { ProofOrSudo } from '@moonrelay/contract/two-factor';
 import { mountEndpoint, requireRecentProof } from '../../http/endpoint.ts';
-import { deviceOf } from '../auth/device.ts';
-import type { SessionsService } from '../auth/sessions.service.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
 import type { ServerUrl } from '../../http/server-url.ts';
-import type { AccountsService } from '../auth/accounts.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { PasskeysService } from './passkeys.service.ts';
 import { relyingPartyOf } from './relying-party.ts';
@@ -15,20 +12,28 @@ import type { TwoFactorService } from './two-factor.service.ts';
 
 const isAdmin = (principal: Principal) => principal.kind === 'session' && principal.isAdmin;
 
-interface Deps {
-  twoFactor: TwoFactorService;
-  sessions: SessionsService;
-  passkeys: PasskeysService;
-  accounts: AccountsService;
-  users: UsersService;
-  serverUrl: ServerUrl;
-  /** Told of every sign-in with the address it came from (notifications: sign-in from a new address). */
-  onSignIn: (userId: string, address: string) => void;
+/** What a change to the second factor notes on the session that made it (auth's sessions). */
+export interface SessionProofs {
+  /** The session proved itself just now (sudo mode for the next 10 minutes). */
+  proved(sessionId: string): Promise<unknown>;
+  /** The session passed this second factor. */
+  passedSecondFactor(sessionId: string, factor: 'code' | 'passkey'): Promise<void>;
 }
 
-/** Setting up and turning off the second factors from Settings, the passkey step of sign-in, and the admin's reset. */
+interface Deps {
+  twoFactor: TwoFactorService;
+  sessions: SessionProofs;
+  passkeys: PasskeysService;
+  users: UsersService;
+  serverUrl: ServerUrl;
+}
+
+/**
+ * Setting up and turning off the second factors from Settings, and the admin's reset. (Signing in
+ * with a passkey is auth's: auth/passkey-sign-in.routes.ts.)
+ */
 export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimits, deps: Deps): void {
-  const { twoFactor, passkeys, accounts, sessions } = deps;
+  const { twoFactor, passkeys, sessions } = deps;
   const rp = (ctx: AppContext) => relyingPartyOf(deps.serverUrl, { host: ctx.host, protocol: ctx.protocol });
 
   /**
@@ -78,27 +83,6 @@ export function mountTwoFactorRoutes(router: Router<AppState>, limits: RateLimit
   mountEndpoint(router, endpoints.removePasskey, limits, async ({ principal, params, body, ctx }) => {
     const proof = await proofOf(principal, body, ctx);
     return provedBy(principal, proof, passkeys.remove(principal.userId, isAdmin(principal), params.id, proof));
-  });
-
-  mountEndpoint(router, endpoints.loginPasskeyOptions, limits, async ({ body, ctx }) =>
-    passkeys.signInOptions(await accounts.challengedUser(body.challenge), rp(ctx)),
-  );
-  mountEndpoint(router, endpoints.loginPasskey, limits, async ({ body, ctx }) => {
-    const party = rp(ctx);
-    const answer = await accounts.loginWithSecondFactor(
-      body.challenge,
-      (row) => passkeys.verifySignIn(row.id, body.credential, party),
-      deviceOf(ctx),
-    );
-    deps.onSignIn(answer.user.id, ctx.ip);
-    return answer;
-  });
-
-  mountEndpoint(router, endpoints.passkeySignInOptions, limits, ({ ctx }) => passkeys.firstFactorOptions(rp(ctx)));
-  mountEndpoint(router, endpoints.passkeySignIn, limits, async ({ body, ctx }) => {
-    const answer = await accounts.signInAs(await passkeys.verifyFirstFactor(body.credential, rp(ctx)), deviceOf(ctx));
-    deps.onSignIn(answer.user.id, ctx.ip);
-    return answer;
   });
 
   mountEndpoint(router, endpoints.adminResetTwoFactor, limits, async ({ principal, params }) => {

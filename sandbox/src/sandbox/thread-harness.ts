@@ -1,6 +1,6 @@
 /**
  * One sandbox thread per run, with a hard deadline, for the tests and the sandbox report. The real
- * pool (worker/src/pool) keeps warm threads and queues runs; this does the one thing of it that
+ * pool (sandbox/src/pool) keeps warm threads and queues runs; this does the one thing of it that
  * matters for hostile code: when the deadline passes, the thread is terminated. The clock starts
  * when the run is sent to a thread that has announced it is ready, as it does in the pool.
  */

@@ -4,7 +4,7 @@
  * per-run overhead (fresh state + trivial script, median of 50). `npm run bench -- sandbox` has
  * the breakdown of where the time goes.
  *
- *   npx tsx worker/src/sandbox/cli/sandbox-report.ts
+ *   npx tsx sandbox/src/sandbox/cli/sandbox-report.ts
  */
 import { spawnSync } from 'node:child_process';
 import { HOSTILE_CASES } from '../hostile-cases.ts';

@@ -17,7 +17,7 @@
  *   the Luau functions scripts expect.
  * - Environment: 'plain' (the prelude only) or 'dry-run', where the modules of lua/sandbox/dry-run
  *   add an emulated Roblox server after the prelude and run the script on its virtual clock
- *   (worker/src/sandbox/dry-run.ts). Every limit above holds for the emulation too: it is Lua in
+ *   (sandbox/src/sandbox/dry-run.ts). Every limit above holds for the emulation too: it is Lua in
  *   the same state, under the same instruction counter and memory meter.
  * - No JS object is reachable from Lua: states are bare lua_States (no wasmoon engine, no type
  *   extensions), and the only host functions (emit, limitError) are C functions handed to the
@@ -28,7 +28,7 @@
  *   the hook every 10,000 instructions (and after every MiB allocated); past 300,000,000 instructions the run ends with limit
  *   'instructions'. On the 2-core build machine, with a warm thread, that is about 1 s of an empty
  *   loop and 1.5-2 s of arithmetic and calls; allocation-heavy code reaches the 3 s deadline first
- *   (worker/src/sandbox/README.md has the measurements). From then on the hook raises again at
+ *   (sandbox/src/sandbox/README.md has the measurements). From then on the hook raises again at
  *   every instruction (any other coroutine is armed within 1,000 instructions), and
  *   pcall/xpcall/coroutine.resume/load hand the limit on, so a script cannot catch its way past it.
  *   An xpcall handler counts like any code; once a limit is raised it is no longer called, because

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { finishDryRun } from './dry-run.ts';
@@ -514,7 +515,10 @@ print(part.Position, #Players:GetPlayers())
 
 describe("dry run: Moonrelay's own game integration script", () => {
   it('gets through its start-up: HTTP is not available, so it reports failed pings and retries', async () => {
-    const code = readFileSync(new URL('../../../lua/integration/game-integration.lua', import.meta.url), 'utf8');
+    const code = readFileSync(
+      createRequire(import.meta.url).resolve('@moonrelay/lua/integration/game-integration.lua'),
+      'utf8',
+    );
     const result = await dryRun(code);
 
     expect(result).toMatchObject({ success: true, error: null, limit: null });
