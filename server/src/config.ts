@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SCHEDULE_MIN_INTERVAL_SECONDS_DEFAULT } from '@moonrelay/contract/schedules';
 import { PLAYER_SESSION_RETENTION_DAYS_DEFAULT } from '@moonrelay/contract/players';
-import { DISCORD_WEBHOOK_ORIGINS_DEFAULT } from './modules/notifications/destination-urls.ts';
 import {
   CATALOGUE_CACHE_MS,
   CATALOGUE_MIN_INTERVAL_MS,
@@ -31,6 +30,17 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
  */
 const PLAYER_RECORDS_MAX_DEFAULT = 250_000;
 const PLAYER_RECORDS_KEEP_DAYS_DEFAULT = 90;
+
+/**
+ * Where Discord serves webhooks (NOTIFY_DISCORD_ORIGINS); the operator can point it elsewhere
+ * (tests: a local fake). A Discord destination's URL must start with one of these.
+ */
+const DISCORD_WEBHOOK_ORIGINS_DEFAULT = [
+  'https://discord.com',
+  'https://discordapp.com',
+  'https://ptb.discord.com',
+  'https://canary.discord.com',
+];
 
 const emailList = z
   .string()

@@ -1,7 +1,26 @@
 import type { DefaultContext, ParameterizedContext } from 'koa';
+import type { ApiKeyScope } from '@moonrelay/contract/api-keys';
 import type { SudoMethod } from '@moonrelay/contract/sessions';
 import type { Logger } from '../logger.ts';
-import type { KeyOwner, KeyRefusal } from '../modules/api-keys/api-keys.service.ts';
+
+/**
+ * Whose key it is and what it may do: the personal key holds every scope. Kept here, beside the
+ * principal that carries it, because every route reads it; the API keys module fills it in.
+ */
+export interface KeyOwner {
+  apiKeyId: string;
+  userId: string;
+  keyName: string;
+  scopes: readonly ApiKeyScope[];
+  /** The personal key (the spec's one key per user), not a scoped one. */
+  personal: boolean;
+}
+
+/** Why a key is refused: the status and the `{ error }` text to answer. */
+export interface KeyRefusal {
+  status: 401 | 403;
+  message: string;
+}
 
 /**
  * Who is calling: a browser session, or an API key (the game client and the public API): the

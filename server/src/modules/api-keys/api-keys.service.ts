@@ -15,6 +15,7 @@ import { inTransaction, type Db } from '../../db/database.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { KeyOwner, KeyRefusal } from '../../http/context.ts';
 import { isWellFormedApiKey, maskApiKey, newApiKey } from '../../security/api-keys.ts';
 import { sha256Hex } from '../../security/digest.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
@@ -22,22 +23,6 @@ import type { EventBus } from '../../platform/event-bus.ts';
 import { allowListOf, plainAddress, type AllowList } from './allow-list.ts';
 import { apiKeysRepo } from './api-keys.repo.ts';
 import { scopedKeysRepo, type ScopedKeyRow } from './scoped-keys.repo.ts';
-
-/** Whose key it is and what it may do: the personal key holds every scope. */
-export interface KeyOwner {
-  apiKeyId: string;
-  userId: string;
-  keyName: string;
-  scopes: readonly ApiKeyScope[];
-  /** The personal key (the spec's one key per user), not a scoped one. */
-  personal: boolean;
-}
-
-/** Why a key is refused: the status and the `{ error }` text to answer. */
-export interface KeyRefusal {
-  status: 401 | 403;
-  message: string;
-}
 
 export type KeyCheck = { owner: KeyOwner; refusal?: undefined } | { owner?: undefined; refusal: KeyRefusal };
 

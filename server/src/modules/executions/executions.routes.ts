@@ -3,13 +3,13 @@ import { API_KEY_ERRORS } from '@moonrelay/contract/api-keys';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
-import type { AppState } from '../../http/context.ts';
+import type { AppState, KeyRefusal } from '../../http/context.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
 import { mountEndpoint, type KeyGate } from '../../http/endpoint.ts';
 import { hasScope, requireScope } from '../../http/key-scopes.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
-import type { ApiKeysService, KeyRefusal } from '../api-keys/api-keys.service.ts';
+import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
 import type { ExecutionsService } from './executions.service.ts';
 

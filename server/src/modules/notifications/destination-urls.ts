@@ -1,14 +1,6 @@
 import { NOTIFICATION_ERRORS, type NotificationDestinationKind } from '@moonrelay/contract/notifications';
 import { urlRefusal } from './outbound-http.ts';
 
-/** Where Discord serves webhooks; the operator can point it elsewhere (tests: a local fake). */
-export const DISCORD_WEBHOOK_ORIGINS_DEFAULT = [
-  'https://discord.com',
-  'https://discordapp.com',
-  'https://ptb.discord.com',
-  'https://canary.discord.com',
-];
-
 const DISCORD_PATH = /^\/api(?:\/v\d{1,2})?\/webhooks\/(\d{15,25})\/([A-Za-z0-9_-]{20,120})\/?$/;
 
 export interface UrlRules {

@@ -27,7 +27,7 @@ import { notify } from '../../../lib/toaster.tsx';
 import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
 import { useRun, useRunAgain } from '../api/runs.ts';
 import { runName, RUNS_TEXT, STARTED_BY } from '../run-text.ts';
-import { RunStatusBadge } from './RunStatusBadge.tsx';
+import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
 
 // Ace comes with a run's details only: the table alone does not download the editor.
 const CodeViewer = lazy(() => import('../../../components/CodeViewer.tsx'));

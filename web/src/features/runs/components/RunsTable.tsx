@@ -6,7 +6,7 @@ import { EXECUTION_TARGETS, formatDuration } from '../../../components/Execution
 import { formatDateTime, shortId } from '../../../lib/format.ts';
 import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
 import { formatRunTime, runName } from '../run-text.ts';
-import { RunStatusBadge } from './RunStatusBadge.tsx';
+import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
 
 const COLUMNS = 6;
 /** Columns a phone leaves out (the run's details show them). */

@@ -19,7 +19,7 @@ import type { CreateScheduleRequest, Schedule } from '@moonrelay/contract/schedu
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toaster.tsx';
-import { RunStatusBadge } from '../../runs/components/RunStatusBadge.tsx';
+import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
 import {
   useCreateSchedule,
   useDeleteSchedule,
