@@ -3,23 +3,19 @@ import { endpoints } from '@moonrelay/contract/endpoints';
 import type { AppState } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
-import type { Db } from '../../db/database.ts';
 import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
-import { usersRepo } from '../users/users.repo.ts';
 import { SCOPED_KEYS_PER_USER } from '@moonrelay/contract/api-keys';
 import type { ApiKeysService } from './api-keys.service.ts';
+import type { ActorName } from './key-changes.ts';
 
 /** Settings' API keys: a signed-in session lists, creates and revokes the user's scoped keys (never a key). */
 export function mountApiKeyRoutes(
   router: Router<AppState>,
   limits: RateLimits,
-  deps: { db: Db; apiKeys: ApiKeysService; audit: AuditService },
+  deps: { apiKeys: ApiKeysService; audit: AuditService; actorName: ActorName },
 ): void {
-  const { apiKeys, audit } = deps;
-  const actor = async (userId: string) => ({
-    id: userId,
-    name: (await usersRepo.findById(deps.db, userId))?.username ?? null,
-  });
+  const { apiKeys, audit, actorName } = deps;
+  const actor = async (userId: string) => ({ id: userId, name: await actorName(userId) });
 
   mountEndpoint(router, endpoints.listApiKeys, limits, async ({ principal }) => ({
     items: await apiKeys.list(principal.userId),

@@ -1,9 +1,14 @@
 import type { Middleware } from 'koa';
 import { endpoints, type Endpoint, type EndpointName } from '@moonrelay/contract/endpoints';
-import type { Db } from '../../db/database.ts';
 import type { AppState } from '../../http/context.ts';
 import { AUDIT_ACTIONS, AUDIT_CODE_EXCERPT, type AuditService } from '../audit/audit.service.ts';
-import { usersRepo } from '../users/users.repo.ts';
+
+/**
+ * The name an audit entry gives the key's owner (their username), or null for an account that is
+ * gone. Passed in rather than read from the users module, which is built after this one and takes
+ * its service: all the audit needs of an account is this one name.
+ */
+export type ActorName = (userId: string) => Promise<string | null>;
 
 const byRoute = new Map(
   Object.entries(endpoints as Record<EndpointName, Endpoint>).map(([name, endpoint]) => [
@@ -42,7 +47,7 @@ function callDetails(params: Record<string, string>, body: unknown): Record<stri
  * name, so an owner can see what a leaked key did. One place for every route: it runs around the
  * router and looks at the answered call, so a route added later is covered without doing anything.
  */
-export function auditKeyChanges(deps: { db: Db; audit: AuditService }): Middleware<AppState> {
+export function auditKeyChanges(deps: { audit: AuditService; actorName: ActorName }): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     const { principal } = ctx.state;
@@ -51,9 +56,8 @@ export function auditKeyChanges(deps: { db: Db; audit: AuditService }): Middlewa
     const route = matched && byRoute.get(`${ctx.method} ${matched}`);
     const body = (ctx.request as { body?: unknown }).body;
     if (!route || !isChange(route.name, route.endpoint, body)) return;
-    const user = await usersRepo.findById(deps.db, principal.userId);
     await deps.audit.record({
-      actor: { id: principal.userId, name: user?.username ?? null },
+      actor: { id: principal.userId, name: await deps.actorName(principal.userId) },
       action: AUDIT_ACTIONS.keyChange,
       targetType: 'user',
       targetId: principal.userId,

@@ -1,0 +1,21 @@
+import { moduleEntry, type ModuleContext } from '../module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { mountApiKeyRoutes } from './api-keys.routes.ts';
+import { createApiKeysService } from './api-keys.service.ts';
+import { auditKeyChanges, type ActorName } from './key-changes.ts';
+
+/** API keys: the personal key, scoped keys, and the audit of what changed through a key. */
+export function apiKeysModule(ctx: ModuleContext, { audit }: { audit: AuditService }) {
+  const { db, bus } = ctx;
+  const apiKeys = createApiKeysService({ db, box: ctx.secretBox('api-keys'), bus });
+  // The audit names who changed a key by their username. Read here from the accounts table, not
+  // through the users module: users is built after API keys and takes their service, so asking it
+  // would make each module need the other.
+  const actorName: ActorName = async (userId) =>
+    (await db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst())?.username ?? null;
+  return moduleEntry({
+    services: { apiKeys },
+    routes: (api) => mountApiKeyRoutes(api, ctx.rateLimits, { apiKeys, audit, actorName }),
+    apiMiddleware: [auditKeyChanges({ audit, actorName })],
+  });
+}
