@@ -10,13 +10,11 @@ import { AppError } from './http/app-error.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createRequestListener } from './http/fast-routes.ts';
-import { createIdempotency } from './http/idempotency.ts';
-import { createRateLimits } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { requestMetrics } from './http/request-metrics.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { createServerUrl } from './http/server-url.ts';
 import { webApp } from './http/web-app.ts';
+import { createModuleContext } from './module-context.ts';
 import type { AppOverrides, ModuleContext } from './modules/module.ts';
 import { adminModule } from './modules/admin/admin.module.ts';
 import { analyticsModule } from './modules/analytics/analytics.module.ts';
@@ -41,11 +39,8 @@ import { scriptsModule } from './modules/scripts/scripts.module.ts';
 import { simulatorModule } from './modules/simulator/simulator.module.ts';
 import { twoFactorModule } from './modules/two-factor/two-factor.module.ts';
 import { usersModule } from './modules/users/users.module.ts';
-import { createPlatform, type Platform } from './platform/platform.ts';
-import { createReactions, tellWhatIsPublished } from './platform/reactions.ts';
+import { createPlatform } from './platform/platform.ts';
 import { attachSocketHub } from './realtime/socket-hub.ts';
-import { createSecretBox } from './security/secret-box.ts';
-import { loadServerSecret } from './security/server-secret.ts';
 
 export type { AppOverrides } from './modules/module.ts';
 
@@ -68,47 +63,6 @@ export interface MoonrelayApp {
 
 /** How often idempotency keys past their lifetime are removed. */
 const IDEMPOTENCY_PRUNE_MS = 5_000;
-
-/**
- * What every module may use, made once per process: the database, the platform's pieces, the
- * in-process reactions, the counters and secret boxes, and the HTTP pieces routes share.
- */
-export function createModuleContext(
-  config: Config,
-  database: DatabaseHandle,
-  logger: Logger,
-  platform: Platform,
-  overrides: AppOverrides = {},
-): ModuleContext {
-  const reactions = createReactions();
-  const serverSecret = loadServerSecret(config.appSecret, config.dataDir);
-  const counters = new Map<string, ReturnType<Platform['rateLimitBackend']['counter']>>();
-  const counter: ModuleContext['counter'] = (name, limit, windowSeconds) => {
-    let made = counters.get(name);
-    if (!made) counters.set(name, (made = platform.rateLimitBackend.counter(name, limit, windowSeconds)));
-    return made;
-  };
-  return {
-    config,
-    database,
-    db: database.db,
-    logger,
-    platform,
-    // What this process publishes is also told as a reaction (notifications raise events from it).
-    bus: tellWhatIsPublished(platform.bus, reactions),
-    presence: platform.presence,
-    jobs: platform.jobs,
-    reactions,
-    rateLimits: createRateLimits(platform.rateLimitBackend, config.rateLimit),
-    loginAttempts: counter('login-attempts', config.loginThrottle.maxFailures, config.loginThrottle.lockoutSeconds),
-    idempotency: createIdempotency(database.db),
-    serverUrl: createServerUrl({ publicUrl: config.publicUrl, publicHosts: config.publicHosts }),
-    counter,
-    serverSecret,
-    secretBox: (purpose) => createSecretBox(serverSecret, purpose),
-    overrides,
-  };
-}
 
 /**
  * Moonrelay's modules, in the order they are built (each takes services of the ones above it by

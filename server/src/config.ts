@@ -17,7 +17,7 @@ import {
 } from '@moonrelay/contract/constants';
 
 /**
- * The only reader of process.env. Every setting is listed in .env.example and docs/settings.md.
+ * The only reader of process.env. Every setting is listed in .env.example and docs/configuration.md.
  * Invalid settings stop the server at start with a message naming each one.
  */
 

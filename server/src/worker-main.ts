@@ -1,5 +1,5 @@
 import { compose } from './composition.ts';
-import { createModuleContext } from './app.ts';
+import { createModuleContext } from './module-context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { createLogger } from './logger.ts';
 import { adminModule } from './modules/admin/admin.module.ts';

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import type { SudoMethod } from '@moonrelay/contract/sessions';
-import { looksLikeApiKey } from '../security/api-keys.ts';
-import type { ApiKeysService } from '../modules/api-keys/api-keys.service.ts';
-import type { SessionSecondFactor, SessionsService } from '../modules/auth/sessions.service.ts';
-import type { AppState } from './context.ts';
+import { looksLikeApiKey } from '../../security/api-keys.ts';
+import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
+import type { SessionSecondFactor, SessionsService } from './sessions.service.ts';
+import type { AppState } from '../../http/context.ts';
 
 /**
  * REQUIRE_TWO_FACTOR_FOR_ADMINS: an admin's session that did not pass a second factor (at sign-in,
