@@ -85,6 +85,48 @@ export function createPasskeysService(deps: Deps) {
     return { state, check };
   }
 
+  /**
+   * Checks a passkey's signature of a live challenge (for `userId`, or for anyone when null) and
+   * records its use with a counter past the one last seen. Answers null when it passed, or why not:
+   * a replayed answer spends no challenge twice; a counter that did not move forward is a clone.
+   */
+  async function verifyAnswer(
+    key: PasskeyRow,
+    credential: PasskeyLoginRequest['credential'],
+    rp: RelyingParty,
+    challengeFor: { userId: string | null; purpose: ChallengePurpose; userVerified: boolean },
+  ): Promise<PasskeyRefusal> {
+    const seenCounter = Number(key.counter);
+    const challenge = challengeSpender(challengeFor.userId, challengeFor.purpose);
+    let verified;
+    try {
+      verified = await verifyAuthenticationResponse({
+        response: credential as AuthenticationResponseJSON,
+        expectedChallenge: challenge.check,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpId,
+        credential: {
+          id: key.credentialId,
+          publicKey: isoBase64URL.toBuffer(key.publicKey),
+          counter: seenCounter,
+          transports: transportsOf(key),
+        },
+        requireUserVerification: challengeFor.userVerified,
+      });
+    } catch {
+      return challenge.state.refused ? TWO_FACTOR.passkeyChallengeExpired : TWO_FACTOR.passkeyNotVerified;
+    }
+    if (!verified.verified) return TWO_FACTOR.passkeyNotVerified;
+    const recorded = await passkeysRepo.recordUse(
+      db,
+      key.id,
+      seenCounter,
+      verified.authenticationInfo.newCounter,
+      nowIso(),
+    );
+    return recorded ? null : TWO_FACTOR.passkeyNotVerified;
+  }
+
   return {
     async list(userId: string): Promise<PasskeyList> {
       return { passkeys: (await passkeysRepo.listOf(db, userId)).map(toPasskey) };
@@ -234,33 +276,12 @@ export function createPasskeysService(deps: Deps) {
       if (handle !== undefined && handle !== isoBase64URL.fromUTF8String(key.userId)) {
         throw new AppError(401, TWO_FACTOR.passkeyNotVerified);
       }
-      const seenCounter = Number(key.counter);
-      const challenge = challengeSpender(null, 'passkey-sign-in');
-      let verified;
-      try {
-        verified = await verifyAuthenticationResponse({
-          response: credential as AuthenticationResponseJSON,
-          expectedChallenge: challenge.check,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpId,
-          credential: {
-            id: key.credentialId,
-            publicKey: isoBase64URL.toBuffer(key.publicKey),
-            counter: seenCounter,
-            transports: transportsOf(key),
-          },
-          requireUserVerification: true,
-        });
-      } catch {
-        throw new AppError(
-          401,
-          challenge.state.refused ? TWO_FACTOR.passkeyChallengeExpired : TWO_FACTOR.passkeyNotVerified,
-        );
-      }
-      const recorded =
-        verified.verified &&
-        (await passkeysRepo.recordUse(db, key.id, seenCounter, verified.authenticationInfo.newCounter, nowIso()));
-      if (!recorded) throw new AppError(401, TWO_FACTOR.passkeyNotVerified);
+      const refusal = await verifyAnswer(key, credential, rp, {
+        userId: null,
+        purpose: 'passkey-sign-in',
+        userVerified: true,
+      });
+      if (refusal) throw new AppError(401, refusal);
       return key.userId;
     },
 
@@ -275,36 +296,7 @@ export function createPasskeysService(deps: Deps) {
     ): Promise<PasskeyRefusal> {
       const key = await passkeysRepo.findOwned(db, userId, credential.id);
       if (!key) return TWO_FACTOR.passkeyUnknown;
-      const seenCounter = Number(key.counter);
-      const challenge = challengeSpender(userId, 'sign-in');
-      let verified;
-      try {
-        verified = await verifyAuthenticationResponse({
-          response: credential as AuthenticationResponseJSON,
-          expectedChallenge: challenge.check,
-          expectedOrigin: rp.origin,
-          expectedRPID: rp.rpId,
-          credential: {
-            id: key.credentialId,
-            publicKey: isoBase64URL.toBuffer(key.publicKey),
-            counter: seenCounter,
-            transports: transportsOf(key),
-          },
-          requireUserVerification: false,
-        });
-      } catch {
-        // A replayed answer spends no challenge twice; a counter that did not move forward is a clone.
-        return challenge.state.refused ? TWO_FACTOR.passkeyChallengeExpired : TWO_FACTOR.passkeyNotVerified;
-      }
-      if (!verified.verified) return TWO_FACTOR.passkeyNotVerified;
-      const recorded = await passkeysRepo.recordUse(
-        db,
-        key.id,
-        seenCounter,
-        verified.authenticationInfo.newCounter,
-        nowIso(),
-      );
-      return recorded ? null : TWO_FACTOR.passkeyNotVerified;
+      return verifyAnswer(key, credential, rp, { userId, purpose: 'sign-in', userVerified: false });
     },
   };
 }
