@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { IntegrationReachability } from '@moonrelay/contract/game';
-import { addressRefusal } from '../modules/notifications/blocked-addresses.ts';
+import { addressRefusal } from '../security/blocked-addresses.ts';
 
 /**
  * Whether a game on Roblox can reach the address written into the integration scripts. A published

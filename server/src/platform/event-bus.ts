@@ -5,7 +5,6 @@ import type { AuditEntry, MassProgress, MassProgressStatus } from '@moonrelay/co
 import type { RunSummary } from '@moonrelay/contract/runs';
 import type { ConsoleDrop, ConsoleLine } from '@moonrelay/contract/console';
 import type { SimulatorStopReason } from '@moonrelay/contract/simulator';
-import type { OpenBroadcast } from '../modules/game/open-broadcasts.ts';
 
 /**
  * Every state change a screen shows, and the wake-ups one part of the server sends another (a
@@ -45,6 +44,21 @@ export type BusEvent =
   | { type: 'simulator:stop'; userId: string }
   /** The user's simulated game server stopped, after its last ping (every instance notes it). */
   | { type: 'simulator:stopped'; userId: string; reason: SimulatorStopReason; atMs: number; error: string | null };
+
+/**
+ * A broadcast servers may still take, as each instance keeps it in memory: the `command:broadcast`
+ * event carries it to every instance.
+ */
+export interface OpenBroadcast {
+  id: string;
+  userId: string;
+  type: string;
+  /** JSON text of the command's data. */
+  data: string;
+  source: string;
+  createdAt: string;
+  expiresAt: string;
+}
 
 /** A finished mass execution: who started it and how its parts ended. */
 export interface MassBatchSummary {

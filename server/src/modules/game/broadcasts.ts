@@ -7,10 +7,10 @@ import { inTransaction, type Db } from '../../db/database.ts';
 import type { GameCommandsTable } from '../../db/schema.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import { createWriteBatch } from '../../db/write-batch.ts';
-import type { EventBus } from '../../platform/event-bus.ts';
+import type { EventBus, OpenBroadcast } from '../../platform/event-bus.ts';
 import { broadcastsRepo, type BroadcastRow } from './broadcasts.repo.ts';
 import { commandsRepo, type CommandRow } from './commands.repo.ts';
-import { createOpenBroadcasts, type OpenBroadcast } from './open-broadcasts.ts';
+import { createOpenBroadcasts } from './open-broadcasts.ts';
 
 /**
  * How long an ended broadcast and its servers' copies are kept. A key broadcasting every second to

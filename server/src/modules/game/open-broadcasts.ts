@@ -1,14 +1,4 @@
-/** A broadcast servers may still take, as each instance keeps it in memory. */
-export interface OpenBroadcast {
-  id: string;
-  userId: string;
-  type: string;
-  /** JSON text of the command's data. */
-  data: string;
-  source: string;
-  createdAt: string;
-  expiresAt: string;
-}
+import type { OpenBroadcast } from '../../platform/event-bus.ts';
 
 interface Entry extends OpenBroadcast {
   createdAtMs: number;

@@ -1,12 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isBlockedAddress } from './blocked-addresses.ts';
+import { isBlockedAddress } from '../../security/blocked-addresses.ts';
 import {
   ANSWER_READ_MAX_BYTES,
   OutboundError,
   postOutbound,
   systemNetwork,
+  urlAllowed,
+  urlRefusal,
   type OutboundNetwork,
   type SocketTarget,
 } from './outbound-http.ts';
@@ -147,5 +149,41 @@ describe('outbound webhook requests', () => {
     expect(isBlockedAddress('2606:4700::6810:84e5')).toBe(false);
     expect(isBlockedAddress('0.0.0.0')).toBe(true);
     expect(isBlockedAddress('not-an-address')).toBe(true);
+  });
+});
+
+/**
+ * A destination's URL is judged by its address literal, as the URL parser rewrote what the user
+ * typed, before any name is resolved.
+ */
+describe('refused addresses in a URL', () => {
+  it.each([
+    ['https://[::127.0.0.1]/x', false],
+    ['https://[::7f00:1]/x', false],
+    ['https://[0::127.0.0.1]/x', false],
+    ['https://[64:ff9b::127.0.0.1]/x', false],
+    ['https://[64:ff9b::a9fe:a9fe]/x', false],
+    ['https://[::ffff:0:127.0.0.1]/x', false],
+    ['https://[::ffff:127.0.0.1]/x', false],
+    ['https://[2002:7f00:1::]/x', false],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x', false],
+    ['https://[64:ff9b:1::a00:1]/x', false],
+    ['https://0x7f000001/x', false],
+    ['https://127.1/x', false],
+    ['https://localhost./x', false],
+    ['https://api.localhost./x', false],
+    ['https://[64:ff9b::93.184.215.14]/x', true],
+    ['https://[::ffff:93.184.215.14]/x', true],
+    ['https://hooks.example.com/x', true],
+  ])('a URL written %s is allowed before resolving: %s', (url, allowed) => {
+    expect(urlAllowed(new URL(url), new Set())).toBe(allowed);
+  });
+
+  it('names the address as the URL parser wrote it', () => {
+    expect(urlRefusal(new URL('https://[::127.0.0.1]/x'), new Set())).toBe(
+      '::7f00:1 is an IPv4-compatible address (::/96, deprecated) carrying 127.0.0.1, a loopback address (127.0.0.0/8)',
+    );
+    expect(urlRefusal(new URL('https://localhost./x'), new Set())).toBe('localhost. names this host (loopback)');
+    expect(urlRefusal(new URL('https://[::7f00:1]/x'), new Set(['::7f00:1']))).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
-import { addressRefusal } from './blocked-addresses.ts';
+import { addressRefusal } from '../../security/blocked-addresses.ts';
 
 /** Limits of one delivery request (docs/decisions/035-notifications.md). */
 export const CONNECT_TIMEOUT_MS = 5_000;

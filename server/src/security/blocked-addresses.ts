@@ -4,7 +4,8 @@ import net from 'node:net';
  * Addresses a webhook may not reach: a user's URL must not become a way into Moonrelay's own host,
  * its private network or a cloud's metadata service. Checked on a URL's address literal when a
  * destination is added, and on the address a name resolved to at every attempt (a name can point
- * somewhere else by the next attempt).
+ * somewhere else by the next attempt). The check of the address written into the integration
+ * scripts (http/reachability.ts) names an address outside the public internet from the same list.
  *
  * Addresses are compared as numbers, not as text: an IPv6 address has many spellings
  * (`::127.0.0.1`, `::7f00:1`, `0:0::7f00:1`, upper case, a zone) and the URL parser rewrites what a
