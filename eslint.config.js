@@ -50,18 +50,6 @@ export default tseslint.config(
               ],
               from: ['server/src/modules/'],
               message: 'what both need belongs in this layer or in contract/, and the module imports it from there',
-              // Found when the rule came in; each waits for its owner to move the piece it needs
-              // out of the module. The list only shrinks.
-              known: [
-                {
-                  file: 'server/src/http/reachability.ts',
-                  imports: 'server/src/modules/notifications/blocked-addresses.ts',
-                },
-                {
-                  file: 'server/src/platform/event-bus.ts',
-                  imports: 'server/src/modules/game/open-broadcasts.ts',
-                },
-              ],
             },
           ],
         },
@@ -79,35 +67,6 @@ export default tseslint.config(
         {
           features: 'web/src/features/',
           message: 'move what both use to web/src/components or web/src/lib',
-          // Found when the rule came in: the game feature's simulator badge, link hook and test
-          // game, used by other screens. Each waits to be moved out of features/game; the list
-          // only shrinks.
-          known: [
-            {
-              file: 'web/src/features/admin/components/connections/ConnectionCard.tsx',
-              imports: 'web/src/features/game/simulator/SimulatedBadge.tsx',
-            },
-            {
-              file: 'web/src/features/players/components/PlayersScreen.tsx',
-              imports: 'web/src/features/game/simulator/SimulatedBadge.tsx',
-            },
-            {
-              file: 'web/src/features/runs/components/RunDetailDrawer.tsx',
-              imports: 'web/src/features/game/simulator/SimulatedBadge.tsx',
-            },
-            {
-              file: 'web/src/features/runs/components/RunsTable.tsx',
-              imports: 'web/src/features/game/simulator/SimulatedBadge.tsx',
-            },
-            {
-              file: 'web/src/features/scripts/editor/ScriptEditor.tsx',
-              imports: 'web/src/features/game/useGameLink.ts',
-            },
-            {
-              file: 'web/src/features/scripts/editor/ScriptEditor.test.tsx',
-              imports: 'web/src/features/game/test-game.ts',
-            },
-          ],
         },
       ],
     },

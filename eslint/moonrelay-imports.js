@@ -362,25 +362,6 @@ const startsWithAny = (file, prefixes) =>
     return prefix.endsWith('/') ? file.startsWith(absolute + path.sep) : file === absolute;
   });
 
-/**
- * Imports that broke a rule before it came in, allowed one by one (the file and the file it
- * imports) until their owners move them; any other import of either file is still caught.
- */
-const knownSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { file: { type: 'string' }, imports: { type: 'string' } },
-    required: ['file', 'imports'],
-    additionalProperties: false,
-  },
-};
-
-const isKnown = (known, file, target) =>
-  (known ?? []).some(
-    (entry) => path.resolve(ROOT, entry.file) === file && path.resolve(ROOT, entry.imports) === target,
-  );
-
 const noImportCycle = {
   meta: {
     type: 'problem',
@@ -443,7 +424,6 @@ const noRestrictedPaths = {
                 target: { type: 'array', items: { type: 'string' }, minItems: 1 },
                 from: { type: 'array', items: { type: 'string' }, minItems: 1 },
                 message: { type: 'string' },
-                known: knownSchema,
               },
               required: ['target', 'from'],
               additionalProperties: false,
@@ -464,9 +444,7 @@ const noRestrictedPaths = {
     const { sourceCode } = context;
     return gatherImports((imports) => {
       for (const edge of edgesFrom(file, imports)) {
-        const zone = zones.find(
-          (candidate) => startsWithAny(edge.target, candidate.from) && !isKnown(candidate.known, file, edge.target),
-        );
+        const zone = zones.find((candidate) => startsWithAny(edge.target, candidate.from));
         if (!zone) continue;
         context.report({
           loc: locOf(sourceCode, edge),
@@ -488,7 +466,6 @@ const noCrossFeature = {
         properties: {
           features: { type: 'string', description: 'The folder holding one folder per feature, from the root.' },
           message: { type: 'string' },
-          known: knownSchema,
         },
         required: ['features'],
         additionalProperties: false,
@@ -499,7 +476,7 @@ const noCrossFeature = {
   create(context) {
     const file = lintedFile(context);
     if (!file) return {};
-    const { features, message, known } = context.options[0];
+    const { features, message } = context.options[0];
     const featuresDir = path.resolve(ROOT, features);
     const featureOf = (someFile) => {
       const inside = path.relative(featuresDir, someFile).split(path.sep);
@@ -511,7 +488,7 @@ const noCrossFeature = {
     return gatherImports((imports) => {
       for (const edge of edgesFrom(file, imports)) {
         const other = featureOf(edge.target);
-        if (!other || other === own || isKnown(known, file, edge.target)) continue;
+        if (!other || other === own) continue;
         context.report({
           loc: locOf(sourceCode, edge),
           messageId: 'crossFeature',

@@ -1,6 +1,5 @@
-import type { RunInitiator, RunStatus, RunSummary } from '@moonrelay/contract/runs';
+import type { RunInitiator, RunSummary } from '@moonrelay/contract/runs';
 import { CUSTOM_CODE_NAME } from '@moonrelay/contract/constants';
-import { LIMIT_NOTES } from '../../lib/execution-result.ts';
 
 /** The Runs page's words. */
 export const RUNS_TEXT = {
@@ -19,19 +18,6 @@ export const RUNS_TEXT = {
 } as const;
 
 export const runName = (run: Pick<RunSummary, 'scriptName'>) => run.scriptName ?? CUSTOM_CODE_NAME;
-
-/** A run's status as its badge shows it; a run a sandbox limit ended says which limit. */
-export function statusBadge(run: Pick<RunSummary, 'status' | 'limitHit'>): { label: string; palette: string } {
-  if (run.status === 'failed' && run.limitHit) return { label: LIMIT_NOTES[run.limitHit], palette: 'orange' };
-  return STATUS_BADGES[run.status];
-}
-
-const STATUS_BADGES: Record<RunStatus, { label: string; palette: string }> = {
-  pending: { label: 'Pending', palette: 'blue' },
-  succeeded: { label: 'Succeeded', palette: 'green' },
-  failed: { label: 'Failed', palette: 'red' },
-  not_connected: { label: 'Not connected', palette: 'gray' },
-};
 
 export const STARTED_BY: Record<RunInitiator, string> = {
   user: 'You',

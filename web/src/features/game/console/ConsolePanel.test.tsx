@@ -11,7 +11,7 @@ import { FakeSocket } from '../../../test/fake-socket.ts';
 import { signInAs, testScript } from '../../../test/fixtures.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { useLiveEvents } from '../live/useLiveEvents.ts';
-import { agoIso, connectedStatus, testServer } from '../test-game.ts';
+import { agoIso, connectedStatus, testServer } from '../../../test/test-game.ts';
 import { ConsolePanel } from './ConsolePanel.tsx';
 
 let socket: FakeSocket;

@@ -3,9 +3,9 @@ import type { ScriptRef } from '../../../components/console/script-line.ts';
 import type { ConsoleFilter } from '../../../components/console/console-feed.ts';
 import type { ConsoleSource } from '../../../components/console/console-source.ts';
 import { ConsoleView } from '../../../components/console/ConsoleView.tsx';
+import { useGameStatus } from '../../../lib/game-status.ts';
 import { useLiveSocketState } from '../../../lib/socket.ts';
 import { CONSOLE_POLL_MS, fetchGameConsole, GAME_CONSOLE_PATH, useConsoleErrorCounts } from '../api/console.ts';
-import { useGameStatus } from '../api/game.ts';
 import { useConsoleSubscription } from '../live/console-subscription.ts';
 import { consoleServerOptions } from './console-servers.ts';
 

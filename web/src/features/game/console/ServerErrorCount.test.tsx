@@ -13,7 +13,7 @@ import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { CONSOLE_ERRORS_POLL_MS, useServerErrorCount } from '../api/console.ts';
 import { useLiveEvents } from '../live/useLiveEvents.ts';
 import { GamePanel } from '../panel/GamePanel.tsx';
-import { connectedStatus } from '../test-game.ts';
+import { connectedStatus } from '../../../test/test-game.ts';
 
 let socket: FakeSocket;
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => socket) }));

@@ -1,7 +1,7 @@
 import { Badge, DataList, Stack, Text } from '@chakra-ui/react';
 import type { PlayerData } from '@moonrelay/contract/game';
 import { formatTime, shortId } from '../../../lib/format.ts';
-import type { GameLinkState } from '../useGameLink.ts';
+import type { GameLinkState } from '../../../lib/useGameLink.ts';
 import { formatHealth } from '../panel/player-data.ts';
 import { PositionFields } from './PositionFields.tsx';
 

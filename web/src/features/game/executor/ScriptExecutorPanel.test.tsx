@@ -8,7 +8,7 @@ import { signInAs, testScript, notConnectedAnswer } from '../../../test/fixtures
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { useLiveStore } from '../live/live-store.ts';
 import { onExecutionResult } from '../live/useLiveEvents.ts';
-import { DISCONNECTED, connectedStatus } from '../test-game.ts';
+import { DISCONNECTED, connectedStatus } from '../../../test/test-game.ts';
 import { CONNECTION_TEST_SCRIPT } from './QuickTest.tsx';
 import { ScriptExecutorPanel } from './ScriptExecutorPanel.tsx';
 

@@ -1,7 +1,7 @@
 import { Alert, Card, Heading, SimpleGrid, Stack } from '@chakra-ui/react';
 import type { Script } from '@moonrelay/contract/scripts';
 import { ExecutionOutput } from '../../../components/ExecutionOutput.tsx';
-import { useGameLink } from '../useGameLink.ts';
+import { useGameLink } from '../../../lib/useGameLink.ts';
 import { EXECUTOR_TEXT, confirmsConnection } from './executor-outcome.ts';
 import { ExecutorGameStatus } from './ExecutorGameStatus.tsx';
 import { ExecutorScriptList } from './ExecutorScriptList.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCONNECTED, agoIso, testServer } from '../test-game.ts';
+import { DISCONNECTED, agoIso, testServer } from '../../../test/test-game.ts';
 import { applyServersChange } from './game-servers-change.ts';
 
 describe('applyServersChange', () => {

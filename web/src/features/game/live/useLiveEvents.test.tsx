@@ -3,13 +3,13 @@ import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { io } from 'socket.io-client';
+import { gameStatusQuery, useGameStatus } from '../../../lib/game-status.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { closeLiveSocket } from '../../../lib/socket.ts';
 import { FakeSocket } from '../../../test/fake-socket.ts';
 import { signInAs } from '../../../test/fixtures.ts';
 import { jsonFetch } from '../../../test/render.tsx';
-import { gameStatusQuery, useGameStatus } from '../api/game.ts';
-import { DISCONNECTED, connectedStatus, testServer } from '../test-game.ts';
+import { DISCONNECTED, connectedStatus, testServer } from '../../../test/test-game.ts';
 import { lateResultOf, useLiveStore } from './live-store.ts';
 import { useLiveEvents } from './useLiveEvents.ts';
 

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import type { ConsoleLinesEvent } from '@moonrelay/contract/console';
 import type { CommandUpdateEvent, ExecutionResultEvent, GameServersEvent } from '@moonrelay/contract/events';
 import type { GameStatus } from '@moonrelay/contract/game';
+import { gameStatusQuery } from '../../../lib/game-status.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { liveSocketFor } from '../../../lib/socket.ts';
 import { consoleErrorCountsQuery, countNewErrors } from '../api/console.ts';
-import { gameStatusQuery, refreshScriptList } from '../api/game.ts';
+import { refreshScriptList } from '../api/game.ts';
 import { applyServersChange } from './game-servers-change.ts';
 import { isFinished, useLiveStore } from './live-store.ts';
 

@@ -5,10 +5,10 @@ import type { GameServerRefusal } from '@moonrelay/contract/game';
 import type { PlayerData } from '@moonrelay/contract/game';
 import { formatTime } from '../../../lib/format.ts';
 import { ServerErrorCount } from '../console/ServerErrorCount.tsx';
-import { SimulatedBadge } from '../simulator/SimulatedBadge.tsx';
+import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { GAME_TEXT } from '../game-text.ts';
 import { ConnectSteps } from '../integration/ConnectSteps.tsx';
-import type { GameLinkState } from '../useGameLink.ts';
+import type { GameLinkState } from '../../../lib/useGameLink.ts';
 import { formatHealth, formatId, formatPosition } from './player-data.ts';
 
 /** Game Connection: whether the game is connected and its player's data, or how to connect it. */

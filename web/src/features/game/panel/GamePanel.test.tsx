@@ -6,9 +6,9 @@ import type { GameStatus } from '@moonrelay/contract/game';
 import { useLiveSocketState } from '../../../lib/socket.ts';
 import { signInAs } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
-import { useServerChoice } from '../game-link.ts';
+import { useServerChoice } from '../../../lib/game-link.ts';
 import { useLiveStore } from '../live/live-store.ts';
-import { DISCONNECTED, PLAYER, agoIso, connectedStatus, testServer } from '../test-game.ts';
+import { DISCONNECTED, PLAYER, agoIso, connectedStatus, testServer } from '../../../test/test-game.ts';
 import { GamePanel } from './GamePanel.tsx';
 import { useLastCommand } from './useGameCommand.ts';
 

@@ -1,6 +1,6 @@
 import { Flex, Heading, SimpleGrid, Stack } from '@chakra-ui/react';
 import { SimulatorBar } from '../simulator/SimulatorBar.tsx';
-import { useGameLink } from '../useGameLink.ts';
+import { useGameLink } from '../../../lib/useGameLink.ts';
 import { GameConnectionCard } from './GameConnectionCard.tsx';
 import { GameControlsCard } from './GameControlsCard.tsx';
 import { PlayerProfileCard } from './PlayerProfileCard.tsx';

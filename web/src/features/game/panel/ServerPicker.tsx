@@ -4,7 +4,7 @@ import type { GameServer } from '@moonrelay/contract/game';
 import { isStudioServer } from '@moonrelay/contract/studio';
 import { isSimulatedServerId, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
 import { shortId } from '../../../lib/format.ts';
-import { useServerChoice } from '../game-link.ts';
+import { useServerChoice } from '../../../lib/game-link.ts';
 
 /** "a4f0c3c2… · builderman": the start of the server's JobId (whole if short) and its player. */
 export function serverLabel(server: GameServer): string {

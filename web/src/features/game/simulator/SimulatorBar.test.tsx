@@ -6,9 +6,9 @@ import { SIMULATED_PLAYER, SIMULATOR_ERRORS, type SimulatorStatus } from '@moonr
 import { useLiveSocketState } from '../../../lib/socket.ts';
 import { signInAs } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
-import { useServerChoice } from '../game-link.ts';
+import { useServerChoice } from '../../../lib/game-link.ts';
 import { GamePanel } from '../panel/GamePanel.tsx';
-import { DISCONNECTED, agoIso, connectedStatus, testServer } from '../test-game.ts';
+import { DISCONNECTED, agoIso, connectedStatus, testServer } from '../../../test/test-game.ts';
 
 const SERVER_ID = 'simulated-3f9a1c2b';
 

@@ -3,11 +3,11 @@ import { Play, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { isSimulatedServerId, SIMULATED_PLAYER, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
 import type { SimulatorStatus } from '@moonrelay/contract/simulator';
+import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatTime } from '../../../lib/format.ts';
-import type { GameLinkState } from '../useGameLink.ts';
+import type { GameLinkState } from '../../../lib/useGameLink.ts';
 import { useSimulator, useStartSimulator, useStopSimulator } from './api.ts';
-import { SimulatedBadge } from './SimulatedBadge.tsx';
 
 /** The status is read again this long after the end it gave: its last ping has been sent by then. */
 const READ_AFTER_END_MS = 3_000;

@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { SimulatorStatus } from '@moonrelay/contract/simulator';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { gameStatusQuery } from '../../../lib/game-status.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
-import { gameStatusQuery } from '../api/game.ts';
 
 /** The signed-in user's simulated game server (GET /api/game/simulator). */
 export const simulatorQuery = () =>

@@ -21,7 +21,7 @@ import { PageHeading } from '../../../components/PageHeading.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRowWindow } from '../../../lib/row-window.ts';
-import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
+import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { useOnlinePlayers, usePlayersLiveEvents } from '../api/players.ts';
 import { BansList } from './BansList.tsx';
 import { PlayerDrawer } from './PlayerDrawer.tsx';

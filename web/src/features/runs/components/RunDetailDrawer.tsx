@@ -24,7 +24,7 @@ import { editorDraftState } from '../../../lib/editor-draft.ts';
 import { executionFailure, type Execution } from '../../../lib/execution-result.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/toaster.tsx';
-import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
+import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { useRun, useRunAgain } from '../api/runs.ts';
 import { runName, RUNS_TEXT, STARTED_BY } from '../run-text.ts';
 import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';

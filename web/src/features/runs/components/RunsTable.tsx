@@ -4,7 +4,7 @@ import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { Link as RouterLink } from 'react-router-dom';
 import { EXECUTION_TARGETS, formatDuration } from '../../../components/ExecutionOutput.tsx';
 import { formatDateTime, shortId } from '../../../lib/format.ts';
-import { SimulatedBadge } from '../../game/simulator/SimulatedBadge.tsx';
+import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { formatRunTime, runName } from '../run-text.ts';
 import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
 

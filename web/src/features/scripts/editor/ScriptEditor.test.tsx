@@ -11,7 +11,7 @@ import { ScriptEditor } from './ScriptEditor.tsx';
 import { storedScript } from './test-fixtures.ts';
 import { CHECK_DEBOUNCE_MS } from './useLuaCheck.ts';
 import type { GameStatus } from '@moonrelay/contract/game';
-import { connectedStatus, DISCONNECTED } from '../../game/test-game.ts';
+import { connectedStatus, DISCONNECTED } from '../../../test/test-game.ts';
 
 // Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts and
 // LuaCodeEditor.test.tsx use the real Ace). The diagnostics it is given are listed beside it.

@@ -57,7 +57,7 @@ import { LastChangedByKey } from './LastChangedByKey.tsx';
 import { useLuaCheck } from './useLuaCheck.ts';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
-import { useGameLink } from '../../game/useGameLink.ts';
+import { useGameLink } from '../../../lib/useGameLink.ts';
 
 interface Props {
   /** The saved script being edited; null while it is new. */

@@ -6,7 +6,7 @@ import type { GameCommandType } from '@moonrelay/contract/game';
 import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { CommandStatusBadge } from '../../../../components/CommandStatusBadge.tsx';
 import { formatTime, shortId } from '../../../../lib/format.ts';
-import { SimulatedBadge } from '../../../game/simulator/SimulatedBadge.tsx';
+import { SimulatedBadge } from '../../../../components/SimulatedBadge.tsx';
 import { connectionKey, useAdminLiveStore } from '../../live/admin-live-store.ts';
 import { gameIdText, healthText, positionText } from './connection-data.ts';
 import { QuickCommandButton } from './QuickCommandButton.tsx';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GAME_CONNECTED_WINDOW_MS } from '@moonrelay/contract/constants';
 import { gameLinkOf, isFresh } from './game-link.ts';
-import { DISCONNECTED, PLAYER, connectedStatus, testServer } from './test-game.ts';
+import { DISCONNECTED, PLAYER, connectedStatus, testServer } from '../test/test-game.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useGameStatus } from './api/game.ts';
+import { useGameStatus } from './game-status.ts';
 import { gameLinkOf, useServerChoice, type GameLink } from './game-link.ts';
 
 export interface GameLinkState extends GameLink {

@@ -3,12 +3,12 @@ import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GAME_STATUS_POLL_MS } from '@moonrelay/contract/constants';
-import { queryClient } from '../../../lib/query-client.ts';
-import { useLiveSocketState } from '../../../lib/socket.ts';
-import { signInAs } from '../../../test/fixtures.ts';
-import { jsonFetch } from '../../../test/render.tsx';
-import { connectedStatus } from '../test-game.ts';
-import { useGameStatus } from './game.ts';
+import { useGameStatus } from './game-status.ts';
+import { queryClient } from './query-client.ts';
+import { useLiveSocketState } from './socket.ts';
+import { signInAs } from '../test/fixtures.ts';
+import { jsonFetch } from '../test/render.tsx';
+import { connectedStatus } from '../test/test-game.ts';
 
 const wrapper = ({ children }: { children: ReactNode }) => (
   <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
