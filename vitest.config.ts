@@ -73,7 +73,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          sequence: { groupOrder: 1 },
           include: SERVER_TESTS,
           exclude: [...configDefaults.exclude, ...serverOwnModules],
           isolate: false,
@@ -84,7 +83,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server-own-modules',
-          sequence: { groupOrder: 1 },
           include: serverOwnModules,
           environment: 'node',
         },
@@ -93,7 +91,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'web',
-          sequence: { groupOrder: 1 },
           include: [WEB_TESTS],
           exclude: [...configDefaults.exclude, ...webOwnModules],
           environment: 'jsdom',
@@ -108,7 +105,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'web-own-modules',
-          sequence: { groupOrder: 1 },
           include: webOwnModules,
           environment: 'jsdom',
           pool: 'threads',
@@ -128,10 +124,10 @@ export default defineConfig({
           // One Chromium for the run (each test gets a context of its own in it); every file starts
           // its own server on a port of its own, so the files run in parallel like the others.
           globalSetup: ['web/e2e/support/chromium-server.ts'],
-          // Rendering is CPU-bound: two files at a time, one per core. A project with its own worker
-          // count runs as a group of its own: first, before the server and web files.
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
+          // No worker count of its own: a project with one runs as a group of its own, alone, and the
+          // browser files then kept both cores for 440 s while the server files waited. In one group
+          // with them, a server file's waits (emulated game time, leases, child processes) leave the
+          // CPU to a page that renders.
         },
       },
     ],

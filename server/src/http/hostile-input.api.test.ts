@@ -353,11 +353,17 @@ interface Group {
   /** 'refused': every case must answer a 4xx; 'contract': where the contract refuses it; 'answered': no 5xx. */
   verdict(endpoint: Endpoint): 'refused' | 'contract' | 'answered';
   cases(tools: Tools): Case[];
+  /**
+   * Its every case is refused or ignored before the body becomes a value (the body parser, the
+   * content type): no SQL runs, so the engine cannot change the answer and it runs on SQLite only.
+   */
+  beforeAnyValue?: true;
 }
 
 const GROUPS: Group[] = [
   {
     title: 'malformed JSON',
+    beforeAnyValue: true,
     applies: (e) => Boolean(e.body),
     verdict: () => 'refused',
     cases: () =>
@@ -471,6 +477,7 @@ const GROUPS: Group[] = [
   },
   {
     title: 'a valid body with the wrong content type',
+    beforeAnyValue: true,
     applies: (e) => Boolean(e.body),
     verdict: () => 'refused',
     cases: (tools) => {
@@ -492,6 +499,7 @@ const GROUPS: Group[] = [
   },
   {
     title: 'a body it does not take',
+    beforeAnyValue: true,
     applies: (e) => !e.body,
     verdict: () => 'answered',
     cases: (): Case[] => [
@@ -928,7 +936,7 @@ describeEachEngine('hostile input to every endpoint', (engine) => {
 
   // Group by group, so the requests in flight at once are to different endpoints.
   describe.concurrent('the sweep', () => {
-    for (const group of GROUPS) {
+    for (const group of GROUPS.filter((each) => engine.name === 'SQLite' || !each.beforeAnyValue)) {
       for (const [name, endpoint] of ALL.filter(([, e]) => group.applies(e))) {
         const verdict = group.verdict(endpoint);
         const outcome = {

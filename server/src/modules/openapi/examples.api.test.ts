@@ -248,8 +248,14 @@ for (const language of ['curl', 'javascript'] as const) {
       );
     });
 
+    // A reading example (GET) changes nothing another could see, so they share one account; every
+    // other example gets a fresh one (it may delete, revoke or fill what the next one reads).
+    let readingContext: ReturnType<typeof exampleContext> | undefined;
+    const contextFor = (op: DocsOperation) =>
+      op.method.toLowerCase() === 'get' ? (readingContext ??= exampleContext(server)) : exampleContext(server);
+
     it.each(shownExamples)('%s answers as documented', async (_name, op, example) => {
-      const context = await exampleContext(server);
+      const context = await contextFor(op);
       const snippet = renderFor(server, op, example, context)[language];
       expect(snippet).not.toContain(API_KEY_PLACEHOLDER);
       const { stdout } =
