@@ -150,6 +150,21 @@ import {
   OpenCloudKeyStatusSchema,
   SaveOpenCloudKeyRequestSchema,
 } from './open-cloud.ts';
+import {
+  AcceptInvitationRequestSchema,
+  CreatedInvitationSchema,
+  CreateInvitationRequestSchema,
+  CreateTeamRequestSchema,
+  TeamDetailsSchema,
+  TeamInvitationParamsSchema,
+  TeamListSchema,
+  TeamMemberParamsSchema,
+  TeamMemberSchema,
+  TeamParamsSchema,
+  TeamSummarySchema,
+  UpdateMemberRequestSchema,
+  type TeamPermission,
+} from './teams.ts';
 
 /**
  * The API's routes as data. The server mounts exactly these (validating with their schemas) and
@@ -173,15 +188,38 @@ export type RateLimitPolicy = 'general' | 'execution' | 'game' | 'none';
  */
 export type KeyScopes = readonly ApiKeyScope[] | 'any';
 
+/**
+ * What the caller needs to hold (docs/decisions/049-teams-as-accounts.md): a team permission, on the
+ * team the request acts on (the `Moonrelay-Team` header, or the team the path names, else the
+ * caller's own account, where they hold every permission); or 'member' (any member of the team the
+ * path names); 'own-account' (acts on the signed-in person alone, whatever team is named);
+ * 'signed-in' (any caller the endpoint's auth accepts, reading nothing of a team); 'anyone';
+ * 'instance-admin'. Every endpoint declares one, so a new route cannot forget, and the OpenAPI
+ * document states it per operation (`x-moonrelay-permission`).
+ */
+export type EndpointPermission = TeamPermission | 'member' | 'own-account' | 'signed-in' | 'anyone' | 'instance-admin';
+
 type EndpointAccess =
   | { auth: 'session-or-key' | 'game-key'; keyScopes: KeyScopes }
   | { auth: 'none' | 'session' | 'admin'; keyScopes?: never };
 
 export type Endpoint = EndpointAccess & {
   method: 'get' | 'post' | 'put' | 'delete';
+  permission: EndpointPermission;
   /** Koa-style path; `:id` becomes `{id}` in the OpenAPI document. */
   path: string;
-  tag: 'Auth' | 'User' | 'Scripts' | 'Lua' | 'Game' | 'Players' | 'Admin' | 'Analytics' | 'Catalogue' | 'Operations';
+  tag:
+    | 'Auth'
+    | 'User'
+    | 'Teams'
+    | 'Scripts'
+    | 'Lua'
+    | 'Game'
+    | 'Players'
+    | 'Admin'
+    | 'Analytics'
+    | 'Catalogue'
+    | 'Operations';
   summary: string;
   rateLimit: RateLimitPolicy;
   params?: z.ZodType;
@@ -227,6 +265,7 @@ export const endpoints = {
     tag: 'Auth',
     summary: 'Create an account; answers a session token and the user (with their API key).',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: RegisterRequestSchema,
     response: AuthResponseSchema,
@@ -239,6 +278,7 @@ export const endpoints = {
     summary:
       'Sign in with email or username and password. An account with two-factor sign-in answers a challenge instead of a session: send it with a code to /api/auth/login/two-factor.',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: LoginRequestSchema,
     response: LoginResponseSchema,
@@ -251,6 +291,7 @@ export const endpoints = {
     summary:
       "Finish signing in with the challenge login answered and a code from the authenticator app (each one signs in once) or a recovery code (each usable once). Wrong codes count against the login's lockout.",
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: TwoFactorLoginRequestSchema,
     response: AuthResponseSchema,
@@ -263,6 +304,7 @@ export const endpoints = {
     summary:
       "For the challenge login answered, the options to pass to the browser's navigator.credentials.get(): they name the account's passkeys, and their challenge answers once within 5 minutes.",
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: PasskeyLoginOptionsRequestSchema,
     response: PasskeyOptionsSchema,
@@ -275,6 +317,7 @@ export const endpoints = {
     summary:
       "Finish signing in with the challenge login answered and a passkey's answer (the credential navigator.credentials.get() gave, as JSON). A replayed or expired answer is refused; refusals count against the login's lockout.",
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: PasskeyLoginRequestSchema,
     response: AuthResponseSchema,
@@ -287,6 +330,7 @@ export const endpoints = {
     summary:
       'Start signing in with a passkey alone (no password): the options to pass to navigator.credentials.get(). Its challenge answers once within 5 minutes, and the passkey must verify its user (a PIN or biometric).',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     response: PasskeyOptionsSchema,
     errors: [400],
@@ -298,6 +342,7 @@ export const endpoints = {
     summary:
       'Sign in with the answer navigator.credentials.get() gave for those options. A passkey that verified its user is both factors, so no password or code is asked for.',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: PasskeySignInRequestSchema,
     response: AuthResponseSchema,
@@ -309,6 +354,7 @@ export const endpoints = {
     tag: 'Auth',
     summary: 'Revoke the current session token.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: SuccessResponseSchema,
     errors: [401],
@@ -319,6 +365,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'The signed-in user, with their API key.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: UserSchema,
     errors: [401],
@@ -329,6 +376,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'Issue a new API key; the previous one stops working at once.',
     auth: 'session',
+    permission: 'keys.manage',
     rateLimit: 'general',
     sudo: true,
     response: RegenerateKeyResponseSchema,
@@ -340,10 +388,11 @@ export const endpoints = {
     tag: 'User',
     summary: 'Delete the account and everything that belongs to it (scripts, sessions, API key).',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     sudo: true,
     response: SuccessResponseSchema,
-    errors: [401, 403],
+    errors: [401, 403, 409],
   }),
   listSessions: endpoint({
     method: 'get',
@@ -352,6 +401,7 @@ export const endpoints = {
     summary:
       'Every signed-in browser and device of the account: when it signed in and how, when and from where it was last used, its browser, and which one is this.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: SessionListSchema,
     errors: [401],
@@ -363,6 +413,7 @@ export const endpoints = {
     summary:
       'Sign out one session of the account (this one too): its token stops working and its live connections close at once.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     params: SessionParamsSchema,
     response: EndedSessionsSchema,
@@ -374,6 +425,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'Sign out every session of the account but this one; answers how many ended.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: EndedSessionsSchema,
     errors: [401],
@@ -385,6 +437,7 @@ export const endpoints = {
     summary:
       'Set a new password, with the current one as proof (or, without it, a proof from the last 10 minutes: POST /api/auth/sudo). Every other session of the account is signed out, and the answer says how many.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: ChangePasswordRequestSchema,
     response: EndedSessionsSchema,
@@ -396,6 +449,7 @@ export const endpoints = {
     tag: 'User',
     summary: "Change the account's email (it signs in with it from then on). Audited.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     sudo: true,
     body: ChangeEmailRequestSchema,
@@ -409,6 +463,7 @@ export const endpoints = {
     summary:
       'Until when this session may make protected changes (delete the account, change the password or email, turn two-factor off, link an identity, make a key, add a notification destination, replace the Open Cloud key) without proving itself again, and the ways it can.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: SudoStatusSchema,
     errors: [401],
@@ -420,6 +475,7 @@ export const endpoints = {
     summary:
       "Prove it is you (the password, a code from the authenticator app or a recovery code): protected changes are allowed for the next 10 minutes. Wrong tries count against the account's lockout.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: CurrentProofSchema,
     response: SudoStatusSchema,
@@ -431,6 +487,7 @@ export const endpoints = {
     tag: 'Auth',
     summary: "To prove it is you with a passkey: the options to pass to the browser's navigator.credentials.get().",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: PasskeyOptionsSchema,
     errors: [401, 409],
@@ -442,6 +499,7 @@ export const endpoints = {
     summary:
       "Prove it is you with the passkey's answer to those options: protected changes are allowed for the next 10 minutes.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: PasskeySignInRequestSchema,
     response: SudoStatusSchema,
@@ -453,6 +511,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'Your scoped API keys (not revoked), newest first, masked, with when and from where each was last used.',
     auth: 'session',
+    permission: 'keys.manage',
     rateLimit: 'general',
     response: ApiKeyListSchema,
     errors: [401, 403],
@@ -464,6 +523,7 @@ export const endpoints = {
     summary:
       'Create a named API key with scopes (game, scripts:read, scripts:write, execute, commands), an optional expiry and an optional IP/CIDR allow list. The answer is the only time the key is shown.',
     auth: 'session',
+    permission: 'keys.manage',
     rateLimit: 'general',
     sudo: true,
     body: CreateApiKeyRequestSchema,
@@ -476,6 +536,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'Revoke one of your scoped API keys; it stops working at once.',
     auth: 'session',
+    permission: 'keys.manage',
     rateLimit: 'general',
     params: ApiKeyParamsSchema,
     response: SuccessResponseSchema,
@@ -487,10 +548,11 @@ export const endpoints = {
     tag: 'Scripts',
     summary: "The user's scripts, most recently updated first. The game client calls it with the API key.",
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read', 'game'],
     rateLimit: 'general',
     response: ScriptListSchema,
-    errors: [401],
+    errors: [401, 403],
   }),
   getScript: endpoint({
     method: 'get',
@@ -498,11 +560,12 @@ export const endpoints = {
     tag: 'Scripts',
     summary: "One of the user's scripts, code included. Another user's script answers 404, as an unknown id does.",
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: ScriptSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   createScript: endpoint({
     method: 'post',
@@ -510,11 +573,12 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Create a script. name and code are required.',
     auth: 'session-or-key',
+    permission: 'scripts.write',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     body: CreateScriptRequestSchema,
     response: ScriptSchema,
-    errors: [400, 401, 413],
+    errors: [400, 401, 403, 413],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   updateScript: endpoint({
@@ -523,12 +587,13 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Update a script with the full shape or any part of it (code only, for example).',
     auth: 'session-or-key',
+    permission: 'scripts.write',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: IdParamsSchema,
     body: UpdateScriptRequestSchema,
     response: ScriptSchema,
-    errors: [400, 401, 404, 413],
+    errors: [400, 401, 403, 404, 413],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   deleteScript: endpoint({
@@ -537,11 +602,12 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Delete a script.',
     auth: 'session-or-key',
+    permission: 'scripts.write',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: SuccessResponseSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   listScriptVersions: endpoint({
     method: 'get',
@@ -550,11 +616,12 @@ export const endpoints = {
     summary:
       "A script's versions, newest first (the last 100): each save that changed it, who saved it, and how (a session, the API key, or a restore).",
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: ScriptVersionListSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   getScriptVersion: endpoint({
     method: 'get',
@@ -562,11 +629,12 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'One version of a script in full, code included. A version pruned since answers 404.',
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: ScriptVersionParamsSchema,
     response: ScriptVersionSchema,
-    errors: [400, 401, 404],
+    errors: [400, 401, 403, 404],
   }),
   restoreScriptVersion: endpoint({
     method: 'post',
@@ -575,11 +643,12 @@ export const endpoints = {
     summary:
       'Makes the script what that version was (code, name, description, game configuration). The restore is itself a new version; answers the script.',
     auth: 'session-or-key',
+    permission: 'scripts.write',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: ScriptVersionParamsSchema,
     response: ScriptSchema,
-    errors: [400, 401, 404],
+    errors: [400, 401, 403, 404],
   }),
   executeCode: endpoint({
     method: 'post',
@@ -589,12 +658,13 @@ export const endpoints = {
       'Run code: in the connected game (default target; a result not back within 8 s answers queued with `pending`), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). ' +
       'Or, as the game client calls it, `key` (your API key) and `script` (the name of one of your scripts): answers that script’s code for the game to run itself, and with `gameData` the commands waiting for that game. Syntax is checked first.',
     auth: 'session-or-key',
+    permission: 'runs.sandbox',
     keyScopes: ['execute', 'game'],
     keyInBody: true,
     rateLimit: 'execution',
     body: ExecuteCodeRequestSchema,
     response: ExecuteCodeResponseSchema,
-    errors: [400, 401, 404, 409, 413, 422, 503],
+    errors: [400, 401, 403, 404, 409, 413, 422, 503],
     idempotent: true,
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
@@ -604,12 +674,13 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Run a saved script (its executionCount rises on every run).',
     auth: 'session-or-key',
+    permission: 'runs.sandbox',
     keyScopes: ['execute'],
     rateLimit: 'execution',
     params: IdParamsSchema,
     body: ExecuteScriptRequestSchema,
     response: ExecutionResponseSchema,
-    errors: [400, 401, 404, 409, 422, 503],
+    errors: [400, 401, 403, 404, 409, 422, 503],
     idempotent: true,
   }),
   checkLua: endpoint({
@@ -618,6 +689,7 @@ export const endpoints = {
     tag: 'Lua',
     summary: 'Check Luau syntax; answers diagnostics with line and column.',
     auth: 'session-or-key',
+    permission: 'signed-in',
     keyScopes: 'any',
     rateLimit: 'general',
     body: LuaCodeRequestSchema,
@@ -632,6 +704,7 @@ export const endpoints = {
     tag: 'Lua',
     summary: 'Format Luau code; code that does not parse answers 400 with the syntax error.',
     auth: 'session-or-key',
+    permission: 'signed-in',
     keyScopes: 'any',
     rateLimit: 'general',
     body: LuaCodeRequestSchema,
@@ -647,12 +720,13 @@ export const endpoints = {
       'The game server reports its player and takes its pending commands; results of earlier commands ride along. ' +
       'With `wait` the answer is held until a command arrives (long-poll).',
     auth: 'game-key',
+    permission: 'runs.game',
     keyScopes: ['game'],
     rateLimit: 'game',
     body: GamePingRequestSchema,
     bodyLimitBytes: GAME_PING_BODY_LIMIT_BYTES,
     response: GamePingResponseSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   gameStatus: endpoint({
     method: 'get',
@@ -661,10 +735,11 @@ export const endpoints = {
     summary:
       'Whether a game is connected (a ping in the last 10 s), its last ping and player data, and every live game server.',
     auth: 'session-or-key',
+    permission: 'console.read',
     keyScopes: ['commands'],
     rateLimit: 'general',
     response: GameStatusSchema,
-    errors: [401],
+    errors: [401, 403],
   }),
   gameConsole: endpoint({
     method: 'get',
@@ -673,11 +748,12 @@ export const endpoints = {
     summary:
       "Your game servers' console: what their scripts printed, warned and threw, newest first (cursor paging), filtered by server, time, level and text.",
     auth: 'session-or-key',
+    permission: 'console.read',
     keyScopes: ['commands'],
     rateLimit: 'general',
     query: ConsoleQuerySchema,
     response: ConsolePageSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   gameConsoleErrors: endpoint({
     method: 'get',
@@ -685,10 +761,11 @@ export const endpoints = {
     tag: 'Game',
     summary: 'How many errors each of your game servers logged in the last hour.',
     auth: 'session-or-key',
+    permission: 'console.read',
     keyScopes: ['commands'],
     rateLimit: 'general',
     response: ConsoleErrorCountsSchema,
-    errors: [401],
+    errors: [401, 403],
   }),
   gameCommand: endpoint({
     method: 'post',
@@ -697,11 +774,12 @@ export const endpoints = {
     summary:
       'Queue a command (teleport, heal, speed, reset, execute, script) for one game server, or for every live one when serverId is omitted. With no serverId and no live server, the command waits (queued) for the first server that pings; a serverId that is not connected answers 409.',
     auth: 'session-or-key',
+    permission: 'game.control',
     keyScopes: ['commands'],
     rateLimit: 'general',
     body: GameCommandRequestSchema,
     response: GameCommandResponseSchema,
-    errors: [400, 401, 409, 413, 422],
+    errors: [400, 401, 403, 409, 413, 422],
     idempotent: true,
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
@@ -712,6 +790,7 @@ export const endpoints = {
     summary:
       'Your simulated game server (docs/decisions/045): whether it runs, its server id, when it stops by itself, and how the last one stopped.',
     auth: 'session',
+    permission: 'console.read',
     rateLimit: 'general',
     response: SimulatorStatusSchema,
     errors: [401, 403],
@@ -723,6 +802,7 @@ export const endpoints = {
     summary:
       'Start a simulated game server for 5 minutes, to see the dashboard work before Roblox does: it pings the game route over HTTP with your game key, reports one simulated player, runs the code sent to it in the dry-run emulation, answers the built-in commands and prints to the console. Answers once its first ping is accepted. One per account (while it runs, this answers it); at most 20 per Moonrelay instance (429).',
     auth: 'session',
+    permission: 'game.control',
     rateLimit: 'general',
     response: SimulatorStatusSchema,
     errors: [401, 403, 429, 503],
@@ -734,6 +814,7 @@ export const endpoints = {
     summary:
       'Stop your simulated game server: it sends its last ping (its player leaves) and stops pinging, so it shows Disconnected within 10 s, as a game server that shuts down. Nothing running answers the status as it is.',
     auth: 'session',
+    permission: 'game.control',
     rateLimit: 'general',
     response: SimulatorStatusSchema,
     errors: [401, 403],
@@ -744,12 +825,13 @@ export const endpoints = {
     tag: 'Game',
     summary: 'The full game integration script for the key in the query string, as Luau source (text/plain).',
     auth: 'game-key',
+    permission: 'runs.game',
     keyScopes: ['game'],
     rateLimit: 'general',
     query: KeyQuerySchema,
     response: z.string(),
     responseType: 'text/plain',
-    errors: [401],
+    errors: [401, 403],
   }),
   gameProfile: endpoint({
     method: 'get',
@@ -757,11 +839,12 @@ export const endpoints = {
     tag: 'Game',
     summary: "A Roblox player's profile (name, display name, avatar, ...), fetched from Roblox and cached 10 minutes.",
     auth: 'session-or-key',
+    permission: 'console.read',
     keyScopes: ['commands'],
     rateLimit: 'general',
     query: ProfileQuerySchema,
     response: PlayerProfileSchema,
-    errors: [400, 401, 404, 502],
+    errors: [400, 401, 403, 404, 502],
   }),
   onlinePlayers: endpoint({
     method: 'get',
@@ -770,6 +853,7 @@ export const endpoints = {
     summary:
       'Who is playing in your games now, across every server, newest arrival first (cursor paging), with how many in all; search by the start of a name or display name, or a user id; filter by server. Admins may pass ownerId.',
     auth: 'session-or-key',
+    permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     query: OnlinePlayersQuerySchema,
@@ -783,6 +867,7 @@ export const endpoints = {
     summary:
       'Everyone ever seen in your games, most recently seen first (cursor paging), with play time and sessions; search by the start of a name or display name, or a user id. Admins may pass ownerId.',
     auth: 'session-or-key',
+    permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     query: PlayersQuerySchema,
@@ -796,6 +881,7 @@ export const endpoints = {
     summary:
       "One player's record in your games: first and last seen, play time, sessions (server, join, leave) and every name seen. Admins may pass ownerId.",
     auth: 'session-or-key',
+    permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -810,6 +896,7 @@ export const endpoints = {
     summary:
       'The bans in force (or still pending) on players of your games, newest first, each with its path (game or open_cloud) and state. Admins may pass ownerId.',
     auth: 'session-or-key',
+    permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     query: ModerationOwnerQuerySchema,
@@ -823,6 +910,7 @@ export const endpoints = {
     summary:
       'Ban up to 50 players of your games at once with one reason and duration (-1: permanent). Each ban is pending until a live game server (or Open Cloud) applies it; one asked for while no server is live is sent when one connects. A player already banned is refused (409): edit that ban.',
     auth: 'session-or-key',
+    permission: 'players.ban',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     query: ModerationOwnerQuerySchema,
@@ -837,6 +925,7 @@ export const endpoints = {
     summary:
       "A player's moderation history in your games, newest first: notes, warnings, kicks, bans (edits kept) and unbans, who took each and each ban's path and state; and the ban in force. Admins may pass ownerId.",
     auth: 'session-or-key',
+    permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -850,6 +939,7 @@ export const endpoints = {
     tag: 'Players',
     summary: 'Keep a private note on a player (only you and admins see it).',
     auth: 'session-or-key',
+    permission: 'players.note',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -865,6 +955,7 @@ export const endpoints = {
     summary:
       'Warn a player who is online: their game server shows them the message. The warning is kept in their history whatever happens; its state says whether the server showed it.',
     auth: 'session-or-key',
+    permission: 'players.warn',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -879,6 +970,7 @@ export const endpoints = {
     tag: 'Players',
     summary: 'Kick a player who is online (Player:Kick with the message). 409 when they are not online.',
     auth: 'session-or-key',
+    permission: 'players.kick',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -894,6 +986,7 @@ export const endpoints = {
     summary:
       'Ban a player from your game (Roblox Ban API): durationSeconds (-1 permanent), displayReason (shown, at most 400 characters), privateReason (at most 1,000), excludeAltAccounts. Pending until a live game server (or Open Cloud) applies it.',
     auth: 'session-or-key',
+    permission: 'players.ban',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -909,6 +1002,7 @@ export const endpoints = {
     summary:
       'Change the ban in force (reason, duration, alt accounts): a new ban replaces it and is applied the same way; the old one stays in the history. 409 when the player is not banned. Roblox allows 2 changes a minute for the same player.',
     auth: 'session-or-key',
+    permission: 'players.ban',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -924,6 +1018,7 @@ export const endpoints = {
     summary:
       "Lift the ban in force (Players:UnbanAsync), pending until applied like a ban: Moonrelay's own, or a ban made elsewhere (Creator Hub, another tool) that your last Open Cloud import lists, lifted through Open Cloud. 409 when the player is not banned.",
     auth: 'session-or-key',
+    permission: 'players.unban',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     params: PlayerParamsSchema,
@@ -939,9 +1034,10 @@ export const endpoints = {
     summary:
       "The Quick Loader, the Full Game Integration Script and the Dashboard Teleport Script, with this server's URL and the user's key, and whether a game on Roblox can reach that URL. 400 when the dashboard was opened at a host Moonrelay does not write into scripts (set PUBLIC_URL, or name the host in PUBLIC_HOSTS).",
     auth: 'session',
+    permission: 'keys.manage',
     rateLimit: 'general',
     response: IntegrationScriptsSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   adminUsers: endpoint({
     method: 'get',
@@ -949,6 +1045,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: 'Every user, newest first, with their API key and script count (paged).',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     query: PageQuerySchema,
     response: AdminUserPageSchema,
@@ -960,6 +1057,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: 'Every known game server of every user, connected ones first (paged), and how many are connected.',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     query: PageQuerySchema,
     response: AdminConnectionListSchema,
@@ -971,6 +1069,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: "One user's game console, as that user sees it in GET /api/game/console.",
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminUserIdParamsSchema,
     query: ConsoleQuerySchema,
@@ -983,6 +1082,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: 'The audit log, newest first (paged). It cannot be changed through the API.',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     query: PageQuerySchema,
     response: AuditPageSchema,
@@ -994,6 +1094,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: 'Executions of every user, newest first (paged).',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     query: PageQuerySchema,
     response: RecentExecutionPageSchema,
@@ -1005,6 +1106,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: 'Issue a new API key for a user; their old key stops working at once. Audited.',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminUserIdParamsSchema,
     response: AdminRegenerateKeyResponseSchema,
@@ -1017,6 +1119,7 @@ export const endpoints = {
     summary:
       "Remove a user's authenticator app, recovery codes and passkeys, for a user who lost them all: the password alone signs in again. Audited.",
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminUserIdParamsSchema,
     response: SuccessResponseSchema,
@@ -1028,6 +1131,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: "A user's scoped API keys (not revoked), masked.",
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminUserIdParamsSchema,
     response: ApiKeyListSchema,
@@ -1039,6 +1143,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: "Revoke one of a user's scoped API keys; it stops working at once. Audited.",
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminApiKeyParamsSchema,
     response: SuccessResponseSchema,
@@ -1050,6 +1155,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: "Queue a command for a user's game. Audited.",
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminUserIdParamsSchema,
     body: AdminCommandRequestSchema,
@@ -1064,6 +1170,7 @@ export const endpoints = {
     summary:
       "Run code (`script`; `code` is taken too) on a user's connected game and wait up to 8 s for its output. Audited.",
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'execution',
     params: AdminUserIdParamsSchema,
     body: AdminExecuteScriptRequestSchema,
@@ -1077,6 +1184,7 @@ export const endpoints = {
     tag: 'Admin',
     summary: 'Promote a user to admin or demote them; the last admin cannot be demoted. Audited.',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: AdminUserIdParamsSchema,
     body: SetRoleRequestSchema,
@@ -1090,6 +1198,7 @@ export const endpoints = {
     summary:
       'Send one command, or run one script, on each selected user’s game: a job per user; progress arrives as mass:progress events. Audited.',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'execution',
     body: MassExecutionRequestSchema,
     response: MassExecutionResponseSchema,
@@ -1104,6 +1213,7 @@ export const endpoints = {
     summary:
       'Where each user’s part of a mass execution stands, as recorded in the database (the same as the mass:progress events, for a screen that reloads).',
     auth: 'admin',
+    permission: 'instance-admin',
     rateLimit: 'general',
     params: MassExecutionParamsSchema,
     response: MassExecutionResponseSchema,
@@ -1116,11 +1226,12 @@ export const endpoints = {
     summary:
       'Your API requests over the period: totals, requests by endpoint (route pattern), mean response time, and requests over time.',
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read'],
     rateLimit: 'general',
     query: AnalyticsQuerySchema,
     response: UsageAnalyticsSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   analyticsScripts: endpoint({
     method: 'get',
@@ -1129,11 +1240,12 @@ export const endpoints = {
     summary:
       'Your script runs over the period: totals, the busiest scripts, success rate, mean run time, and runs over time.',
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read'],
     rateLimit: 'general',
     query: AnalyticsQuerySchema,
     response: ScriptAnalyticsSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   catalogueFetch: endpoint({
     method: 'get',
@@ -1142,6 +1254,7 @@ export const endpoints = {
     summary:
       'Browse the script catalogue (ScriptBlox), newest first, 20 a page. Answers are cached 5 minutes and served stale while the catalogue fails.',
     auth: 'session-or-key',
+    permission: 'signed-in',
     keyScopes: 'any',
     rateLimit: 'general',
     query: CatalogueFetchQuerySchema,
@@ -1154,6 +1267,7 @@ export const endpoints = {
     tag: 'Catalogue',
     summary: 'Search the script catalogue by title (q), 20 a page; cached like browsing.',
     auth: 'session-or-key',
+    permission: 'signed-in',
     keyScopes: 'any',
     rateLimit: 'general',
     query: CatalogueSearchQuerySchema,
@@ -1166,6 +1280,7 @@ export const endpoints = {
     tag: 'Catalogue',
     summary: "The catalogue's trending scripts (one page); cached like browsing.",
     auth: 'session-or-key',
+    permission: 'signed-in',
     keyScopes: 'any',
     rateLimit: 'general',
     response: CataloguePageSchema,
@@ -1178,6 +1293,7 @@ export const endpoints = {
     summary:
       "One catalogue script's source, for the preview and for import, with the executor-only functions it calls. Cached.",
     auth: 'session-or-key',
+    permission: 'signed-in',
     keyScopes: 'any',
     rateLimit: 'general',
     params: CatalogueScriptParamsSchema,
@@ -1191,11 +1307,12 @@ export const endpoints = {
     summary:
       'Keep code too long to send as a command (over 10000 characters) and answer a one-line loader that fetches it: `loadstring(game:GetService("HttpService"):GetAsync(url))()`. The URL carries a token that reads this script only; it expires after LOADER_TOKEN_DAYS (30 days by default, expiresAt) and stops working when the API key is regenerated or the kept script is deleted.',
     auth: 'session-or-key',
+    permission: 'runs.game',
     keyScopes: ['commands', 'execute'],
     rateLimit: 'general',
     body: TempScriptRequestSchema,
     response: TempScriptResponseSchema,
-    errors: [400, 401, 409, 413],
+    errors: [400, 401, 403, 409, 413],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   deleteTempScript: endpoint({
@@ -1205,11 +1322,12 @@ export const endpoints = {
     summary:
       'Delete code kept by POST /api/scripts/temp: every loader URL issued for it stops working at once (404). Keeping the same code again gives a new id and URL.',
     auth: 'session-or-key',
+    permission: 'runs.game',
     keyScopes: ['commands', 'execute'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: SuccessResponseSchema,
-    errors: [400, 401, 404],
+    errors: [400, 401, 403, 404],
   }),
   loadTempScript: endpoint({
     method: 'get',
@@ -1218,6 +1336,7 @@ export const endpoints = {
     summary:
       'The code kept by POST /api/scripts/temp, as Luau source (text/plain), for the loader. key is the script token from its URL, not a session token or API key.',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     params: IdParamsSchema,
     query: ScriptTokenQuerySchema,
@@ -1231,6 +1350,7 @@ export const endpoints = {
     tag: 'Operations',
     summary: 'Whether this instance can serve: the database (503 when it does not answer) and Redis.',
     auth: 'none',
+    permission: 'anyone',
     // Probed every few seconds by load balancers and orchestrators, from one address: never refused.
     rateLimit: 'none',
     response: HealthSchema,
@@ -1243,6 +1363,7 @@ export const endpoints = {
     tag: 'Operations',
     summary: 'Liveness: the process answers (restart it if not). Touches no database or Redis; never rate-limited.',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'none',
     response: HealthLiveSchema,
     errors: [],
@@ -1254,6 +1375,7 @@ export const endpoints = {
     summary:
       'Readiness: the database, Redis and the workers, each with its state; 503 while the database or Redis does not answer. Never rate-limited.',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'none',
     response: HealthReadySchema,
     errors: [503],
@@ -1265,6 +1387,7 @@ export const endpoints = {
     tag: 'Auth',
     summary: 'Which identity-provider sign-in buttons this server offers (Google, or another OpenID Connect issuer).',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     response: AuthProvidersSchema,
     errors: [],
@@ -1276,6 +1399,7 @@ export const endpoints = {
     summary:
       "Start signing in with the identity provider: answers the provider's authorization URL (with state, nonce and a PKCE S256 challenge, valid once for 10 minutes).",
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: OidcStartRequestSchema,
     response: OidcStartResponseSchema,
@@ -1288,6 +1412,7 @@ export const endpoints = {
     summary:
       'Finish signing in: exchanges the code, verifies the ID token and signs in the account linked to it, creating one on first sign-in. Never joins an existing account by email. An account with two-factor sign-in answers a challenge instead of a session, as a password login does.',
     auth: 'none',
+    permission: 'anyone',
     rateLimit: 'general',
     body: OidcCallbackRequestSchema,
     response: LoginResponseSchema,
@@ -1299,6 +1424,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'How the signed-in user can sign in: whether they have a password, and their linked Google ID.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: SignInMethodsSchema,
     errors: [401],
@@ -1309,6 +1435,7 @@ export const endpoints = {
     tag: 'User',
     summary: "Start linking the identity provider to the signed-in account: answers the provider's authorization URL.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     sudo: true,
     body: OidcStartRequestSchema,
@@ -1321,6 +1448,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'Finish linking: the identity in the verified ID token becomes a way to sign in to this account.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     sudo: true,
     body: OidcCallbackRequestSchema,
@@ -1333,6 +1461,7 @@ export const endpoints = {
     tag: 'User',
     summary: 'Unlink the identity provider; refused when the account has no password (it would be locked out).',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: UserSchema,
     errors: [401, 409],
@@ -1344,6 +1473,7 @@ export const endpoints = {
     summary:
       "Whether the signed-in user's sign-in asks for a second factor, how many recovery codes are left, and whether this server requires admins to have one.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: TwoFactorStatusSchema,
     errors: [401],
@@ -1355,6 +1485,7 @@ export const endpoints = {
     summary:
       'Start setting up an authenticator app (needs the current password): answers its secret, otpauth URL and QR code. Not asked for at sign-in until confirmed with a code.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: TotpSetupRequestSchema,
     response: TotpSetupSchema,
@@ -1367,6 +1498,7 @@ export const endpoints = {
     summary:
       'Turn two-factor sign-in on with a code from the app just set up; answers ten one-time recovery codes, shown only this once.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: TotpCodeRequestSchema,
     response: RecoveryCodesSchema,
@@ -1380,6 +1512,7 @@ export const endpoints = {
     summary:
       'Turn two-factor sign-in off (needs the current password or a current code, unless the session proved itself in the last 10 minutes); its recovery codes go too.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: ProofOrSudoSchema,
     response: TwoFactorStatusSchema,
@@ -1391,6 +1524,7 @@ export const endpoints = {
     tag: 'User',
     summary: "The signed-in user's passkeys: name, when added and when last used to sign in.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     response: PasskeyListSchema,
     errors: [401],
@@ -1402,6 +1536,7 @@ export const endpoints = {
     summary:
       "Start adding a passkey (needs the current password or a current code, unless the session proved itself in the last 10 minutes): the options to pass to the browser's navigator.credentials.create(); their challenge answers once within 5 minutes.",
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: ProofOrSudoSchema,
     response: PasskeyOptionsSchema,
@@ -1414,6 +1549,7 @@ export const endpoints = {
     summary:
       'Keep a new passkey under a name: the credential navigator.credentials.create() gave, as JSON. From then on it can stand in for the code at sign-in. Audited.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     body: PasskeyRegisterRequestSchema,
     response: PasskeyRegisteredSchema,
@@ -1427,6 +1563,7 @@ export const endpoints = {
     summary:
       'Remove one of your passkeys (needs the current password or a current code, unless the session proved itself in the last 10 minutes). Audited.',
     auth: 'session',
+    permission: 'own-account',
     rateLimit: 'general',
     params: PasskeyParamsSchema,
     body: ProofOrSudoSchema,
@@ -1440,11 +1577,12 @@ export const endpoints = {
     summary:
       'Your runs, newest first: filter by scriptId, target, serverId, status (pending, succeeded, failed, limit, not_connected) and time (from, to); page with the answered nextCursor.',
     auth: 'session-or-key',
+    permission: 'runs.read',
     keyScopes: ['execute'],
     rateLimit: 'general',
     query: RunListQuerySchema,
     response: RunPageSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   getExecution: endpoint({
     method: 'get',
@@ -1453,11 +1591,12 @@ export const endpoints = {
     summary:
       'One of your runs: the code that ran, its output and error, where and how long it ran, and who started it.',
     auth: 'session-or-key',
+    permission: 'runs.read',
     keyScopes: ['execute'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: RunSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   listSchedules: endpoint({
     method: 'get',
@@ -1465,11 +1604,12 @@ export const endpoints = {
     tag: 'Scripts',
     summary: "A saved script's schedules, oldest first, each with its next run times, last run and last error.",
     auth: 'session-or-key',
+    permission: 'scripts.read',
     keyScopes: ['scripts:read'],
     rateLimit: 'general',
     params: IdParamsSchema,
     response: ScheduleListSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   createSchedule: endpoint({
     method: 'post',
@@ -1478,12 +1618,13 @@ export const endpoints = {
     summary:
       'Schedule a saved script: a cron expression read in timeZone (default UTC) or an interval (intervalSeconds, at least 60 unless the server allows less), on the target sandbox, dry-run, all-servers or server (with serverId). At most 20 schedules per user; each run counts against the execution budget.',
     auth: 'session-or-key',
+    permission: 'schedules.manage',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: IdParamsSchema,
     body: CreateScheduleRequestSchema,
     response: ScheduleSchema,
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 403, 404, 409],
   }),
   updateSchedule: endpoint({
     method: 'put',
@@ -1491,12 +1632,13 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Change a schedule (any of its fields); enabled false pauses it, true resumes it.',
     auth: 'session-or-key',
+    permission: 'schedules.manage',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: ScheduleParamsSchema,
     body: UpdateScheduleRequestSchema,
     response: ScheduleSchema,
-    errors: [400, 401, 404],
+    errors: [400, 401, 403, 404],
   }),
   deleteSchedule: endpoint({
     method: 'delete',
@@ -1504,11 +1646,12 @@ export const endpoints = {
     tag: 'Scripts',
     summary: 'Delete a schedule. Its runs stay in the history.',
     auth: 'session-or-key',
+    permission: 'schedules.manage',
     keyScopes: ['scripts:write'],
     rateLimit: 'general',
     params: ScheduleParamsSchema,
     response: SuccessResponseSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   previewSchedule: endpoint({
     method: 'post',
@@ -1517,11 +1660,12 @@ export const endpoints = {
     summary:
       'The next five run times of a timing (cron and timeZone, or intervalSeconds), checked as a save checks it.',
     auth: 'session-or-key',
+    permission: 'schedules.manage',
     keyScopes: ['scripts:read', 'scripts:write'],
     rateLimit: 'general',
     body: ScheduleTimingSchema,
     response: SchedulePreviewSchema,
-    errors: [400, 401],
+    errors: [400, 401, 403],
   }),
   listNotificationDestinations: endpoint({
     method: 'get',
@@ -1530,9 +1674,10 @@ export const endpoints = {
     summary:
       'Your notification destinations (Discord webhooks and signed HTTPS webhooks), oldest first, with their URLs masked, chosen events and paused state.',
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     response: NotificationDestinationListSchema,
-    errors: [401],
+    errors: [401, 403],
   }),
   createNotificationDestination: endpoint({
     method: 'post',
@@ -1541,6 +1686,7 @@ export const endpoints = {
     summary:
       'Add a destination: kind discord with a Discord webhook URL, or kind webhook with an https:// URL (signed with secret, or with one Moonrelay makes and answers this once), and the events it hears about. At most 20 per user.',
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     sudo: true,
     body: CreateNotificationDestinationRequestSchema,
@@ -1554,6 +1700,7 @@ export const endpoints = {
     summary:
       'Change a destination: its name, URL or events; paused false resumes a paused one. A new URL needs a proof from the last 10 minutes, as adding a destination does.',
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     params: NotificationDestinationParamsSchema,
     body: UpdateNotificationDestinationRequestSchema,
@@ -1566,10 +1713,11 @@ export const endpoints = {
     tag: 'User',
     summary: 'Delete a destination and its delivery log; events waiting for it are dropped.',
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     params: NotificationDestinationParamsSchema,
     response: SuccessResponseSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   testNotificationDestination: endpoint({
     method: 'post',
@@ -1578,10 +1726,11 @@ export const endpoints = {
     summary:
       'Send a test event to a destination (a paused one is resumed first); answers its event id, which the delivery log then shows.',
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     params: NotificationDestinationParamsSchema,
     response: QueuedNotificationSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   listNotificationAttempts: endpoint({
     method: 'get',
@@ -1590,10 +1739,11 @@ export const endpoints = {
     summary:
       "A destination's delivery log: its last 100 attempts, newest first, each with the event, status code, latency and the first 500 bytes of the answer.",
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     params: NotificationDestinationParamsSchema,
     response: NotificationAttemptListSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   redeliverNotification: endpoint({
     method: 'post',
@@ -1601,10 +1751,11 @@ export const endpoints = {
     tag: 'User',
     summary: 'Deliver an event of the delivery log again, with the same event id (a receiver that saw it can tell).',
     auth: 'session',
+    permission: 'notifications.manage',
     rateLimit: 'general',
     params: NotificationEventParamsSchema,
     response: QueuedNotificationSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   getOpenCloudKey: endpoint({
     method: 'get',
@@ -1613,9 +1764,10 @@ export const endpoints = {
     summary:
       'Your Roblox Open Cloud key (the universe id and the API key, masked), with which Moonrelay bans players with no game server running and imports bans made elsewhere; key is null when none is saved.',
     auth: 'session',
+    permission: 'opencloud.manage',
     rateLimit: 'general',
     response: OpenCloudKeyStatusSchema,
-    errors: [401],
+    errors: [401, 403],
   }),
   saveOpenCloudKey: endpoint({
     method: 'put',
@@ -1624,6 +1776,7 @@ export const endpoints = {
     summary:
       "Save (or replace) your Open Cloud key: universeId and an API key with the universe.user-restriction:read and :write scopes. Roblox is asked once (a list of the universe's restrictions) before it is stored; a key Roblox refuses is a 400 and nothing is stored. Your bans are then imported.",
     auth: 'session',
+    permission: 'opencloud.manage',
     rateLimit: 'general',
     sudo: true,
     body: SaveOpenCloudKeyRequestSchema,
@@ -1637,9 +1790,10 @@ export const endpoints = {
     summary:
       'Remove your Open Cloud key. Updates still waiting for Roblox fail with "No Open Cloud key is saved"; imported bans stay.',
     auth: 'session',
+    permission: 'opencloud.manage',
     rateLimit: 'general',
     response: SuccessResponseSchema,
-    errors: [401, 404],
+    errors: [401, 403, 404],
   }),
   listRobloxBans: endpoint({
     method: 'get',
@@ -1648,6 +1802,7 @@ export const endpoints = {
     summary:
       'Bans in your game as Roblox knows them, from your Open Cloud key: the ones in force now and the history (who, by whom, when, for how long, why), newest first, however they were made (Creator Hub, BanAsync in a game, Moonrelay, other tools). Imported every few minutes; admins may pass ownerId.',
     auth: 'session-or-key',
+    permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     query: BansQuerySchema,
@@ -1661,11 +1816,128 @@ export const endpoints = {
     summary:
       'Import the bans from Roblox now (the history since the last import, and the bans in force); answers how many history entries were new. Admins may pass ownerId.',
     auth: 'session-or-key',
+    permission: 'players.ban',
     keyScopes: ['moderation'],
     rateLimit: 'general',
     query: BansQuerySchema,
     response: BanImportResultSchema,
     errors: [400, 401, 403, 404, 409, 503],
+  }),
+  listTeams: endpoint({
+    method: 'get',
+    path: '/api/teams',
+    tag: 'Teams',
+    summary:
+      'The teams you belong to, your personal team first, each with your role and permissions in it. Send a team id as the Moonrelay-Team header to act on that team.',
+    auth: 'session',
+    permission: 'own-account',
+    rateLimit: 'general',
+    response: TeamListSchema,
+    errors: [401, 403],
+  }),
+  createTeam: endpoint({
+    method: 'post',
+    path: '/api/teams',
+    tag: 'Teams',
+    summary: 'Create a team; you are its owner. It starts empty: its own scripts, game key, servers and players.',
+    auth: 'session',
+    permission: 'own-account',
+    rateLimit: 'general',
+    body: CreateTeamRequestSchema,
+    response: TeamSummarySchema,
+    errors: [400, 401, 403, 409],
+  }),
+  getTeam: endpoint({
+    method: 'get',
+    path: '/api/teams/:teamId',
+    tag: 'Teams',
+    summary:
+      'A team you belong to: its members with their roles and permissions, and (with members.manage) its open invitations.',
+    auth: 'session',
+    permission: 'member',
+    rateLimit: 'general',
+    params: TeamParamsSchema,
+    response: TeamDetailsSchema,
+    errors: [401, 403, 404],
+  }),
+  deleteTeam: endpoint({
+    method: 'delete',
+    path: '/api/teams/:teamId',
+    tag: 'Teams',
+    summary:
+      'Delete a team and everything it owns: scripts, keys, servers, runs, players and moderation history. A personal team goes with its account only.',
+    auth: 'session',
+    permission: 'team.delete',
+    sudo: true,
+    rateLimit: 'general',
+    params: TeamParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 403, 404, 409],
+  }),
+  createInvitation: endpoint({
+    method: 'post',
+    path: '/api/teams/:teamId/invitations',
+    tag: 'Teams',
+    summary:
+      'Make an invitation link that carries a role (or permissions one by one): it works once, for 72 hours. You can only give permissions you hold. The token is shown this once.',
+    auth: 'session',
+    permission: 'members.manage',
+    rateLimit: 'general',
+    params: TeamParamsSchema,
+    body: CreateInvitationRequestSchema,
+    response: CreatedInvitationSchema,
+    errors: [400, 401, 403, 404, 409],
+  }),
+  revokeInvitation: endpoint({
+    method: 'delete',
+    path: '/api/teams/:teamId/invitations/:invitationId',
+    tag: 'Teams',
+    summary: 'Withdraw an invitation link that has not been used; it stops working at once.',
+    auth: 'session',
+    permission: 'members.manage',
+    rateLimit: 'general',
+    params: TeamInvitationParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 403, 404],
+  }),
+  acceptInvitation: endpoint({
+    method: 'post',
+    path: '/api/teams/join',
+    tag: 'Teams',
+    summary: 'Join a team with the token of an invitation link, as the signed-in person; the link is then used up.',
+    auth: 'session',
+    permission: 'own-account',
+    rateLimit: 'general',
+    body: AcceptInvitationRequestSchema,
+    response: TeamSummarySchema,
+    errors: [400, 401, 403, 404, 409, 410],
+  }),
+  updateMember: endpoint({
+    method: 'put',
+    path: '/api/teams/:teamId/members/:userId',
+    tag: 'Teams',
+    summary:
+      "Change a member's role, or set their permissions one by one. You can only give permissions you hold; the last owner stays an owner. Takes effect on the member's next request and open connections.",
+    auth: 'session',
+    permission: 'members.manage',
+    rateLimit: 'general',
+    params: TeamMemberParamsSchema,
+    body: UpdateMemberRequestSchema,
+    response: TeamMemberSchema,
+    errors: [400, 401, 403, 404, 409],
+  }),
+  removeMember: endpoint({
+    method: 'delete',
+    path: '/api/teams/:teamId/members/:userId',
+    tag: 'Teams',
+    summary:
+      'Remove a member (with members.manage), or leave a team (your own user id). The last owner cannot leave. Their keys for the team stop working at once.',
+    auth: 'session',
+    permission: 'member',
+    rateLimit: 'general',
+    params: TeamMemberParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 403, 404, 409],
   }),
 } as const satisfies Record<string, Endpoint>;
 

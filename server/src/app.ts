@@ -20,6 +20,7 @@ import { adminModule } from './modules/admin/admin.module.ts';
 import { analyticsModule } from './modules/analytics/analytics.module.ts';
 import { apiKeysModule } from './modules/api-keys/api-keys.module.ts';
 import { auditModule } from './modules/audit/audit.module.ts';
+import { teamsModule } from './modules/teams/teams.module.ts';
 import { authModule } from './modules/auth/auth.module.ts';
 import { catalogueModule } from './modules/catalogue/catalogue.module.ts';
 import { consoleModule } from './modules/console/console.module.ts';
@@ -72,6 +73,7 @@ export function composeModules(ctx: ModuleContext) {
   const { bus, presence, jobs, platform, reactions, rateLimits, idempotency } = ctx;
   return compose(ctx, { bus, presence, jobs, platform, reactions, rateLimits, idempotency })
     .add(auditModule)
+    .add(teamsModule)
     .add(apiKeysModule)
     .add(usersModule)
     .add(twoFactorModule)

@@ -5,6 +5,7 @@ import { createLogger } from './logger.ts';
 import { adminModule } from './modules/admin/admin.module.ts';
 import { apiKeysModule } from './modules/api-keys/api-keys.module.ts';
 import { auditModule } from './modules/audit/audit.module.ts';
+import { teamsModule } from './modules/teams/teams.module.ts';
 import { consoleModule } from './modules/console/console.module.ts';
 import { executionsModule } from './modules/executions/executions.module.ts';
 import { gameModule } from './modules/game/game.module.ts';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   const { bus, presence, jobs, reactions, rateLimits, idempotency } = ctx;
   const { entries } = compose(ctx, { bus, presence, jobs, platform, reactions, rateLimits, idempotency })
     .add(auditModule)
+    .add(teamsModule)
     .add(apiKeysModule)
     .add(usersModule)
     // Raises the events of the jobs' outcomes (a mass execution finished) and delivers them.

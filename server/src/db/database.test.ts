@@ -69,6 +69,7 @@ describeEachEngine('data layer', (engine) => {
       '025-game-broadcasts',
       '026-session-details',
       '027-player-limits',
+      '028-teams',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -20,6 +20,32 @@ export interface UsersTable {
   isAdmin: Flag;
   createdAt: string;
   updatedAt: string;
+  /** 'person', or 'team': an account people act on as its members (migration 028). */
+  kind: Generated<string>;
+}
+
+/** Who belongs to a team besides the team account itself, and what they may do in it. */
+export interface TeamMembersTable {
+  teamId: string;
+  userId: string;
+  /** JSON array of team permissions. */
+  permissions: string;
+  joinedAt: string;
+}
+
+/** An invitation link into a team: single use, until it expires. */
+export interface TeamInvitationsTable {
+  id: string;
+  teamId: string;
+  /** SHA-256 of the link's token; the token itself is never stored. */
+  tokenHash: string;
+  /** JSON array of the permissions the member will have. */
+  permissions: string;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+  usedBy: string | null;
 }
 
 export interface SessionsTable {
@@ -49,6 +75,8 @@ export interface ApiKeysTable {
   /** AES-256-GCM sealed copy, so the screens can show the key again. */
   keyCiphertext: string;
   createdAt: string;
+  /** The member who made the team's key: the key can do no more than they can now. Null: the account's own. */
+  createdBy: string | null;
 }
 
 /** A named key with scopes beside the personal key (docs/decisions/029). */
@@ -72,6 +100,8 @@ export interface ScopedApiKeysTable {
   lastUsedAt: string | null;
   lastUsedIp: string | null;
   revokedAt: string | null;
+  /** The member who made the team's key: the key can do no more than they can now. Null: the account's own. */
+  createdBy: string | null;
 }
 
 export interface ScriptsTable {
@@ -616,6 +646,8 @@ export interface OpenCloudActiveBansTable {
 
 export interface Database {
   users: UsersTable;
+  teamMembers: TeamMembersTable;
+  teamInvitations: TeamInvitationsTable;
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;
   scopedApiKeys: ScopedApiKeysTable;

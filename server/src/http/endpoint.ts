@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { DEFAULT_BODY_LIMIT_BYTES, type Endpoint } from '@moonrelay/contract/endpoints';
 import { ERRORS, SESSIONS, TWO_FACTOR } from '@moonrelay/contract/messages';
 import { SUDO_REQUIRED_CODE, type SudoMethod } from '@moonrelay/contract/sessions';
+import { isTeamPermission, TEAM_ERRORS, TEAM_HEADER, type TeamPermission } from '@moonrelay/contract/teams';
+import { holds, missingPermission } from '../security/team-permissions.ts';
 import type { AppState, AppContext, Principal } from './context.ts';
 import { AppError } from './app-error.ts';
 import { isPlainJsonRequest, jsonBody, readPlainJson } from './json-body.ts';
@@ -45,9 +47,48 @@ function authorize(endpoint: Endpoint): Middleware<AppState> {
       throw new AppError(403, TWO_FACTOR.adminSetupRequired);
     }
     requireEndpointScope(endpoint, principal);
+    await actOnNamedTeam(endpoint, ctx);
+    requireEndpointPermission(endpoint, ctx.state.principal!);
     if (endpoint.sudo) await requireRecentProof(principal, ctx.state.sudoMethods);
     await next();
   };
+}
+
+/** Endpoints that act on a team's data: those that need a team permission, or membership. */
+const actsOnTeam = (endpoint: Endpoint): boolean =>
+  endpoint.permission === 'member' || isTeamPermission(endpoint.permission);
+
+/**
+ * The team a request acts on: the one its path names (`:teamId`), else the `Moonrelay-Team`
+ * header, else the caller's own account. A signed-in member then acts on the team's account with
+ * what they hold in it, read afresh on every request; a key acts on its own team alone.
+ */
+async function actOnNamedTeam(endpoint: Endpoint, ctx: AppContext): Promise<void> {
+  if (!actsOnTeam(endpoint)) return;
+  const principal = ctx.state.principal!;
+  const fromPath = (ctx.params as Record<string, string> | undefined)?.teamId;
+  // A path's parameters are judged before they name a team: an odd one is the caller's mistake (400).
+  if (fromPath !== undefined && endpoint.params) parseOrThrow(endpoint.params, ctx.params);
+  const named = fromPath ?? (ctx.get(TEAM_HEADER) || undefined);
+  if (named === undefined || named === principal.userId) return;
+  if (principal.kind === 'api-key') throw new AppError(403, TEAM_ERRORS.headerInvalid);
+  const held = (await ctx.state.teamAccess?.(named)) ?? null;
+  // A team one does not belong to answers as if it did not exist.
+  if (!held) throw new AppError(fromPath ? 404 : 403, fromPath ? TEAM_ERRORS.notFound : TEAM_ERRORS.headerInvalid);
+  ctx.state.principal = { ...principal, userId: named, actorId: principal.userId, held };
+}
+
+/**
+ * The one decision of docs/decisions/049, for HTTP: the permission the endpoint declares, held on
+ * the team the request acts on (a key holds what its maker holds).
+ */
+export function requireEndpointPermission(endpoint: Endpoint, principal: Principal): void {
+  if (isTeamPermission(endpoint.permission)) requirePermission(principal, endpoint.permission);
+}
+
+/** Throws 403 naming the permission, unless the principal holds it where it acts. */
+export function requirePermission(principal: Principal, permission: TeamPermission): void {
+  if (!holds(principal.held ?? 'all', permission)) throw new AppError(403, missingPermission(permission));
 }
 
 /**
@@ -143,7 +184,10 @@ async function answer<E extends Endpoint>(
 /** A 'game-key' endpoint's scope check, once its gate has named the caller. */
 function scopeStep(endpoint: Endpoint): Middleware<AppState> {
   return async (ctx, next) => {
-    if (ctx.state.principal) requireEndpointScope(endpoint, ctx.state.principal);
+    if (ctx.state.principal) {
+      requireEndpointScope(endpoint, ctx.state.principal);
+      requireEndpointPermission(endpoint, ctx.state.principal);
+    }
     await next();
   };
 }
@@ -241,7 +285,10 @@ export function fastEndpoint<E extends Endpoint>(
       const body = await readPlainJson(exchange.req, limit);
       // The fast routes take the path alone, so the query is always empty.
       await gate({ body, query: {}, caller: exchange });
-      if (exchange.principal) requireEndpointScope(endpoint, exchange.principal);
+      if (exchange.principal) {
+        requireEndpointScope(endpoint, exchange.principal);
+        requireEndpointPermission(endpoint, exchange.principal);
+      }
       const raw = { body, principal: exchange.principal };
       return tellingRefusals(onRefused, raw, () => answer(endpoint, raw, handler));
     },

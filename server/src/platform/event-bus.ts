@@ -25,6 +25,8 @@ export type BusEvent =
   /** A mass execution's last part ended (published once, by the process that saw it end). */
   | { type: 'mass:finished'; batch: MassBatchSummary }
   | { type: 'user:role'; userId: string; isAdmin: boolean }
+  /** Someone joined or left a team, or their permissions in it changed: their sockets are judged again. */
+  | { type: 'team:membership'; teamId: string; userId: string }
   /** The user's keys changed (a new personal key, a key revoked): cached lookups are dropped. */
   | { type: 'api-key:replaced'; userId: string }
   /** The user's personal key was regenerated, by them or by an admin (told to the user). */

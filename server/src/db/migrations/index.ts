@@ -26,6 +26,7 @@ import * as massExecutionBatches from './024-mass-execution-batches.ts';
 import * as gameBroadcasts from './025-game-broadcasts.ts';
 import * as sessionDetails from './026-session-details.ts';
 import * as playerLimits from './027-player-limits.ts';
+import * as teams from './028-teams.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '025-game-broadcasts': gameBroadcasts,
   '026-session-details': sessionDetails,
   '027-player-limits': playerLimits,
+  '028-teams': teams,
 };
 
 export const migrationProvider: MigrationProvider = {

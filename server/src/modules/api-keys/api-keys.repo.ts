@@ -6,6 +6,8 @@ export interface ApiKeyRow {
   keyHash: string;
   keyCiphertext: string;
   createdAt: string;
+  /** The member who made a team's game key; null for an account's own. */
+  createdBy: string | null;
 }
 
 export const apiKeysRepo = {
@@ -17,8 +19,12 @@ export const apiKeysRepo = {
     });
   },
 
-  findByHash(db: Db, keyHash: string): Promise<{ id: string; userId: string } | undefined> {
-    return db.selectFrom('apiKeys').select(['id', 'userId']).where('keyHash', '=', keyHash).executeTakeFirst();
+  findByHash(db: Db, keyHash: string): Promise<{ id: string; userId: string; createdBy: string | null } | undefined> {
+    return db
+      .selectFrom('apiKeys')
+      .select(['id', 'userId', 'createdBy'])
+      .where('keyHash', '=', keyHash)
+      .executeTakeFirst();
   },
 
   async sealedKeyOf(db: Db, userId: string): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
-import type { AppState } from '../../http/context.ts';
+import { actorOf, type AppState } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
 import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
@@ -22,9 +22,9 @@ export function mountApiKeyRoutes(
     limit: SCOPED_KEYS_PER_USER,
   }));
   mountEndpoint(router, endpoints.createApiKey, limits, async ({ principal, body }) => {
-    const created = await apiKeys.create(principal.userId, body);
+    const created = await apiKeys.create(principal.userId, body, actorOf(principal));
     await audit.record({
-      actor: await actor(principal.userId),
+      actor: await actor(actorOf(principal)),
       action: AUDIT_ACTIONS.accountApiKeyCreated,
       targetType: 'user',
       targetId: principal.userId,
@@ -41,7 +41,7 @@ export function mountApiKeyRoutes(
   mountEndpoint(router, endpoints.revokeApiKey, limits, async ({ principal, params }) => {
     const revoked = await apiKeys.revoke(principal.userId, params.keyId);
     await audit.record({
-      actor: await actor(principal.userId),
+      actor: await actor(actorOf(principal)),
       action: AUDIT_ACTIONS.accountApiKeyRevoked,
       targetType: 'user',
       targetId: principal.userId,

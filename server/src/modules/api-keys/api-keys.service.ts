@@ -11,6 +11,7 @@ import {
   type CreatedApiKey,
 } from '@moonrelay/contract/api-keys';
 import { ERRORS } from '@moonrelay/contract/messages';
+import { TEAM_ERRORS } from '@moonrelay/contract/teams';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { nowIso } from '../../db/time.ts';
@@ -20,6 +21,7 @@ import { isWellFormedApiKey, maskApiKey, newApiKey } from '../../security/api-ke
 import { sha256Hex } from '../../security/digest.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
+import type { HeldPermissions } from '../../security/team-permissions.ts';
 import { allowListOf, plainAddress, type AllowList } from './allow-list.ts';
 import { apiKeysRepo } from './api-keys.repo.ts';
 import { scopedKeysRepo, type ScopedKeyRow } from './scoped-keys.repo.ts';
@@ -32,6 +34,7 @@ interface ResolvedKey {
   expiresAt: number | null;
   allowList: AllowList | null;
   revoked: boolean;
+  creatorGone?: true;
 }
 
 /** Resolved keys are remembered this long; a regeneration or revocation forgets them at once, on every instance. */
@@ -72,8 +75,19 @@ function resolvedKeys() {
   };
 }
 
-const personalKey = (row: { id: string; userId: string }): ResolvedKey => ({
-  owner: { apiKeyId: row.id, userId: row.userId, keyName: PERSONAL_KEY_NAME, scopes: API_KEY_SCOPES, personal: true },
+/** The member who made a team's key acts through it; a key of one's own account needs no one else. */
+const madeBy = (row: { userId: string; createdBy: string | null }) =>
+  row.createdBy && row.createdBy !== row.userId ? { actorId: row.createdBy } : {};
+
+const personalKey = (row: { id: string; userId: string; createdBy: string | null }): ResolvedKey => ({
+  owner: {
+    apiKeyId: row.id,
+    userId: row.userId,
+    keyName: PERSONAL_KEY_NAME,
+    scopes: API_KEY_SCOPES,
+    personal: true,
+    ...madeBy(row),
+  },
   expiresAt: null,
   allowList: null,
   revoked: false,
@@ -88,6 +102,7 @@ function scopedKey(row: ScopedKeyRow): ResolvedKey {
       keyName: row.name,
       scopes: JSON.parse(row.scopes) as ApiKeyScope[],
       personal: false,
+      ...madeBy(row),
     },
     expiresAt: row.expiresAt ? Date.parse(row.expiresAt) : null,
     allowList: allowed.length > 0 ? allowListOf(allowed) : null,
@@ -118,12 +133,23 @@ const INVALID: KeyRefusal = { status: 401, message: ERRORS.invalidApiKey };
  * docs/decisions/029). Both are looked up by SHA-256 (a key carries 130 random bits, so a fast hash
  * is enough). The key format and checksum are in security/api-keys.ts.
  */
-export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventBus }) {
-  const { db, box, bus } = deps;
+export function createApiKeysService(deps: {
+  db: Db;
+  box: SecretBox;
+  bus: EventBus;
+  /**
+   * What the member who made a team's key holds in the team now (null: no longer a member): the
+   * key can do no more (docs/decisions/049).
+   */
+  creatorAccess: (memberId: string, teamId: string) => Promise<HeldPermissions | null>;
+}) {
+  const { db, box, bus, creatorAccess } = deps;
   const resolved = resolvedKeys();
   const lastTouched = new Map<string, number>();
   bus.subscribe((event) => {
     if (event.type === 'api-key:replaced') resolved.forgetUser(event.userId);
+    // A member's permissions bound their keys for the team: those are looked up afresh.
+    if (event.type === 'team:membership') resolved.forgetUser(event.teamId);
   });
   /** The user's changed keys are looked up afresh from now on, here and (through the bus) on every other instance. */
   const forget = (userId: string) => {
@@ -139,8 +165,14 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
     const personal = await apiKeysRepo.findByHash(db, hash);
     const row = personal ? undefined : await scopedKeysRepo.findByHash(db, hash);
     const found = personal ? personalKey(personal) : row ? scopedKey(row) : null;
+    if (found?.owner.actorId) {
+      const held = await creatorAccess(found.owner.actorId, found.owner.userId);
+      // Its maker left the team (or was removed): the key stops working, and is not remembered.
+      if (!held) return { ...found, creatorGone: true };
+      found.owner.held = held;
+    }
     // A revoked key is not remembered: it is rare, and its row answers why it is refused.
-    if (found && !found.revoked) resolved.set(hash, found, generation);
+    if (found && !found.revoked && !found.creatorGone) resolved.set(hash, found, generation);
     return found;
   }
 
@@ -159,6 +191,7 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
     userId: string,
     fields: { name: string; scopes: readonly ApiKeyScope[]; expiresAt: string | null; allowedIps: string[] | null },
     integration: boolean,
+    createdBy: string | null,
   ): Promise<{ key: string; row: ScopedKeyRow }> {
     const key = newApiKey();
     const row: ScopedKeyRow = {
@@ -177,6 +210,7 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
       lastUsedAt: null,
       lastUsedIp: null,
       revokedAt: null,
+      createdBy,
     };
     await scopedKeysRepo.insert(on, row);
     return { key, row };
@@ -185,8 +219,11 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
   return {
     forget,
 
-    /** Issues a fresh personal key for the user, replacing any previous one. Pass a transaction to join it. */
-    async issue(userId: string, on: Db = db): Promise<string> {
+    /**
+     * Issues a fresh personal key for the account (a person's, or a team's game key, made by
+     * `createdBy`), replacing any previous one. Pass a transaction to join it.
+     */
+    async issue(userId: string, on: Db = db, createdBy: string | null = null): Promise<string> {
       const key = newApiKey();
       await apiKeysRepo.replaceForUser(on, {
         id: crypto.randomUUID(),
@@ -194,6 +231,7 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
         keyHash: sha256Hex(key),
         keyCiphertext: box.seal(key),
         createdAt: nowIso(),
+        createdBy: createdBy === userId ? null : createdBy,
       });
       // After the write, so a lookup that read the old key meanwhile is not remembered.
       forget(userId);
@@ -221,6 +259,7 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
       const found = await lookUp(key);
       if (!found) return { refusal: INVALID };
       if (found.revoked) return { refusal: { status: 401, message: API_KEY_ERRORS.revoked } };
+      if (found.creatorGone) return { refusal: { status: 401, message: TEAM_ERRORS.keyCreatorGone } };
       if (found.expiresAt !== null && found.expiresAt <= Date.now()) {
         return { refusal: { status: 401, message: API_KEY_ERRORS.expired } };
       }
@@ -235,8 +274,11 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
       return (await scopedKeysRepo.listLive(db, userId)).map(toApiKeySummary);
     },
 
-    /** Creates a scoped key; the answer is the only time the key itself is shown. 409 past the per-user limit. */
-    async create(userId: string, input: CreateApiKeyRequest): Promise<CreatedApiKey> {
+    /**
+     * Creates a scoped key; the answer is the only time the key itself is shown. 409 past the
+     * per-account limit. `createdBy`: the member who makes a team's key.
+     */
+    async create(userId: string, input: CreateApiKeyRequest, createdBy: string | null = null): Promise<CreatedApiKey> {
       const { key, row } = await inTransaction(db, async (trx) => {
         await scopedKeysRepo.lockUser(trx, userId);
         if ((await scopedKeysRepo.countMade(trx, userId)) >= SCOPED_KEYS_PER_USER) {
@@ -252,6 +294,7 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
             allowedIps: input.allowedIps ?? null,
           },
           false,
+          createdBy === userId ? null : createdBy,
         );
       });
       return { ...toApiKeySummary(row), key };
@@ -268,12 +311,15 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
     /**
      * The key the dashboard's integration scripts carry: `game` scope only, made on first need and
      * shown again from its sealed copy. A copy sealed under another server secret is revoked and
-     * replaced, as is one the user revoked in Settings.
+     * replaced, as is one the user revoked in Settings, and a team's whose maker left the team
+     * (`createdBy`: the member asking now, who makes the new one).
      */
-    async integrationKey(userId: string): Promise<string> {
+    async integrationKey(userId: string, createdBy: string | null = null): Promise<string> {
+      const maker = createdBy === userId ? null : createdBy;
       for (let attempt = 0; attempt < 3; attempt++) {
         const live = await scopedKeysRepo.findLiveIntegration(db, userId);
-        if (live?.keyCiphertext) {
+        const makerGone = live?.createdBy ? (await creatorAccess(live.createdBy, userId)) === null : false;
+        if (live?.keyCiphertext && !makerGone) {
           try {
             return box.open(live.keyCiphertext);
           } catch {
@@ -286,7 +332,7 @@ export function createApiKeysService(deps: { db: Db; box: SecretBox; bus: EventB
         }
         try {
           const fields = { name: INTEGRATION_KEY_NAME, scopes: ['game'] as const, expiresAt: null, allowedIps: null };
-          return (await insertScoped(db, userId, fields, true)).key;
+          return (await insertScoped(db, userId, fields, true, maker)).key;
         } catch (error) {
           // Another request made it meanwhile (one live integration key per user): read that one.
           if (!uniqueViolation(error)) throw error;

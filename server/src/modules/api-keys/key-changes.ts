@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { endpoints, type Endpoint, type EndpointName } from '@moonrelay/contract/endpoints';
-import type { AppState } from '../../http/context.ts';
+import { actorOf, type AppState } from '../../http/context.ts';
 import { AUDIT_ACTIONS, AUDIT_CODE_EXCERPT, type AuditService } from '../audit/audit.service.ts';
 
 /**
@@ -57,7 +57,7 @@ export function auditKeyChanges(deps: { audit: AuditService; actorName: ActorNam
     const body = (ctx.request as { body?: unknown }).body;
     if (!route || !isChange(route.name, route.endpoint, body)) return;
     await deps.audit.record({
-      actor: { id: principal.userId, name: await deps.actorName(principal.userId) },
+      actor: { id: actorOf(principal), name: await deps.actorName(actorOf(principal)) },
       action: AUDIT_ACTIONS.keyChange,
       targetType: 'user',
       targetId: principal.userId,

@@ -148,6 +148,7 @@ export function createAccountsService(deps: Deps) {
       isAdmin: isFirstAccount || isListedAdmin(account.email) ? 1 : 0,
       createdAt: now,
       updatedAt: now,
+      kind: 'person',
     };
     await usersRepo.insert(trx, row);
     const apiKey = await apiKeys.issue(row.id, trx);

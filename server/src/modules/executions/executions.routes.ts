@@ -5,7 +5,7 @@ import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
 import type { AppState, KeyRefusal } from '../../http/context.ts';
 import type { Idempotency } from '../../http/idempotency.ts';
-import { mountEndpoint, type KeyGate } from '../../http/endpoint.ts';
+import { mountEndpoint, requirePermission, type KeyGate } from '../../http/endpoint.ts';
 import { hasScope, requireScope } from '../../http/key-scopes.ts';
 import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
@@ -65,6 +65,8 @@ export function mountExecutionRoutes(
       // the personal key); with `game` alone (the integration key, readable by whoever can read the
       // game's Script) only what its game auto-executes (docs/decisions/029, section of 2026-11-29).
       if (body.script === undefined) requireScope(principal, 'execute');
+      // The endpoint asks runs.sandbox; code in the live game (the default target) asks runs.game.
+      if ((body.target ?? 'game') === 'game') requirePermission(principal, 'runs.game');
       if (body.script !== undefined) {
         const readsEvery = hasScope(principal, 'scripts:read');
         if (!readsEvery && !hasScope(principal, 'game')) {
@@ -92,8 +94,9 @@ export function mountExecutionRoutes(
     router,
     endpoints.executeScript,
     limits,
-    idempotency.wrap(endpoints.executeScript, ({ principal, params, body }) =>
-      executions.runScript(principal.userId, params.id, body.target, body.serverId),
-    ),
+    idempotency.wrap(endpoints.executeScript, ({ principal, params, body }) => {
+      if ((body.target ?? 'game') === 'game') requirePermission(principal, 'runs.game');
+      return executions.runScript(principal.userId, params.id, body.target, body.serverId);
+    }),
   );
 }

@@ -2,10 +2,11 @@ import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { AppError } from '../../http/app-error.ts';
-import type { AppContext, AppState } from '../../http/context.ts';
+import { actorOf, type AppContext, type AppState } from '../../http/context.ts';
 import {
   fastEndpoint,
   mountEndpoint,
+  requirePermission,
   type ContextFreeHandler,
   type KeyGate,
   type RefusalListener,
@@ -82,7 +83,11 @@ export function mountGameRoutes(
     endpoints.gameCommand,
     limits,
     deps.idempotency.wrap(endpoints.gameCommand, async ({ principal, body }) => {
-      if (body.type === 'execute' || body.type === 'script') await luaTools.assertValidSyntax(body.data.code);
+      // Teleport, heal, speed and reset need game.control (the endpoint's); code, runs.game as well.
+      if (body.type === 'execute' || body.type === 'script') {
+        requirePermission(principal, 'runs.game');
+        await luaTools.assertValidSyntax(body.data.code);
+      }
       const sent = await gameLink.send(principal.userId, body, 'dashboard');
       return { queued: true as const, message: COMMAND_QUEUED, ...sent };
     }),
@@ -100,7 +105,7 @@ export function mountGameRoutes(
   // Beside them, whether a game on Roblox can reach their address: only an admin is told to change
   // the settings, since only an admin can.
   mountEndpoint(router, endpoints.integrationScripts, limits, async ({ principal, ctx }) => {
-    const apiKey = await apiKeys.integrationKey(principal.userId);
+    const apiKey = await apiKeys.integrationKey(principal.userId, actorOf(principal));
     const address = normaliseServerUrl(serverUrl(ctx));
     const audience = principal.kind === 'session' && principal.isAdmin ? 'admin' : 'member';
     return {

@@ -236,6 +236,9 @@ function operation(
     ...(endpoint.keyScopes ? { 'x-key-scopes': endpoint.keyScopes } : {}),
     // The game client's way besides the header: the API key as `key` in the JSON body.
     ...(endpoint.keyInBody ? { 'x-key-in-body': true } : {}),
+    // What the caller must hold on the team the request acts on (a team permission), or which
+    // caller it serves ('own-account', 'member', 'signed-in', 'anyone', 'instance-admin').
+    'x-moonrelay-permission': endpoint.permission,
     ...(pathParams.length ? { parameters: pathParams } : {}),
     ...(endpoint.body
       ? {

@@ -45,11 +45,15 @@ export const usersRepo = {
   /** Emails are stored lower-cased and usernames are compared by their lower-cased key. */
   findByEmailOrUsername(db: Db, identifier: string): Promise<UserRow | undefined> {
     const key = identifier.trim().toLowerCase();
-    return db
-      .selectFrom('users')
-      .selectAll()
-      .where((eb) => eb.or([eb('email', '=', key), eb('usernameKey', '=', key)]))
-      .executeTakeFirst();
+    return (
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb.or([eb('email', '=', key), eb('usernameKey', '=', key)]))
+        // A team's account is never signed in to: people act on it as its members.
+        .where('kind', '=', 'person')
+        .executeTakeFirst()
+    );
   },
 
   async existing(db: Db, email: string, usernameKey: string): Promise<{ email: boolean; username: boolean }> {

@@ -6,10 +6,17 @@ import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import { AUDIT_ACTIONS, type AuditService } from '../audit/audit.service.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
+import type { TeamsService } from '../teams/teams.service.ts';
 import { usersRepo, type UserRow } from './users.repo.ts';
 
-export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audit: AuditService; bus: EventBus }) {
-  const { db, apiKeys, audit, bus } = deps;
+export function createUsersService(deps: {
+  db: Db;
+  apiKeys: ApiKeysService;
+  audit: AuditService;
+  bus: EventBus;
+  teams: Pick<TeamsService, 'settleBeforeAccountDeletion'>;
+}) {
+  const { db, apiKeys, audit, bus, teams } = deps;
 
   async function toUser(row: UserRow, apiKey?: string | null): Promise<User> {
     return {
@@ -32,9 +39,13 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audi
   }
 
   /** Replaces the user's personal key; `byAdmin` when an admin did it from the Users tab. */
-  async function regenerateKey(userId: string, byAdmin = false): Promise<{ apiKey: string; user: User }> {
+  async function regenerateKey(
+    userId: string,
+    byAdmin = false,
+    createdBy: string | null = null,
+  ): Promise<{ apiKey: string; user: User }> {
     const row = await requireRow(userId);
-    const apiKey = await apiKeys.issue(userId);
+    const apiKey = await apiKeys.issue(userId, undefined, createdBy);
     bus.publish({ type: 'api-key:regenerated', userId, byAdmin });
     return { apiKey, user: await toUser(row, apiKey) };
   }
@@ -49,10 +60,11 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audi
     regenerateKey,
 
     /** A user's own regeneration: the old key stops at once, and the audit log says who did it. */
-    async regenerateOwnKey(userId: string): Promise<{ apiKey: string; user: User }> {
-      const result = await regenerateKey(userId);
+    /** Replaces the account's key: a person's own, or (made by `actorId`, a member) a team's game key. */
+    async regenerateOwnKey(userId: string, actorId: string = userId): Promise<{ apiKey: string; user: User }> {
+      const result = await regenerateKey(userId, false, actorId);
       await audit.record({
-        actor: { id: userId, name: result.user.username },
+        actor: { id: actorId, name: actorId === userId ? result.user.username : null },
         action: AUDIT_ACTIONS.accountKeyRegenerated,
         targetType: 'user',
         targetId: userId,
@@ -63,6 +75,7 @@ export function createUsersService(deps: { db: Db; apiKeys: ApiKeysService; audi
     /** Deletes the account with everything it owns; the audit entry keeps who it was. */
     async deleteOwnAccount(userId: string): Promise<void> {
       const row = await requireRow(userId);
+      await teams.settleBeforeAccountDeletion(userId);
       const entry = await inTransaction(db, async (trx) => {
         await usersRepo.delete(trx, userId);
         apiKeys.forget(userId);
