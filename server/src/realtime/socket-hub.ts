@@ -13,24 +13,44 @@ import {
   type GameServersChange,
   type ServerToClientEvents,
 } from '@moonrelay/contract/events';
+import type { TeamPermission } from '@moonrelay/contract/teams';
 import type { Logger } from '../logger.ts';
+import { holds, type HeldPermissions } from '../security/team-permissions.ts';
 import type { BusEvent, EventBus } from '../platform/event-bus.ts';
 import { createCoalescer } from './coalescer.ts';
 import { emptyConsole, mergeConsole, toConsoleEvent, type MergedConsole } from './console-merge.ts';
 import { emptyMerged, mergeChange, toChange, type MergedServers } from './game-servers-merge.ts';
 
 export const ADMINS_ROOM = 'admins';
+/** The sockets of an account's own screens: every event of the account. */
 export const userRoom = (userId: string) => `user:${userId}`;
+/**
+ * A team member's screens of the team (docs/decisions/049): one room per permission an event needs,
+ * so each socket hears only what its member may see.
+ */
+export const teamRoom = (teamId: string, permission: TeamPermission) => `team:${teamId}:${permission}`;
+
+/** What each live event of an account needs its viewer to hold on the account's team. */
+const EVENT_PERMISSIONS = {
+  servers: 'console.read',
+  console: 'console.read',
+  runs: 'runs.read',
+  schedules: 'scripts.read',
+  players: 'players.read',
+} as const satisfies Record<string, TeamPermission>;
 
 export interface SocketIdentity {
   sessionId: string;
   userId: string;
   isAdmin: boolean;
+  /** The team the socket watches (a member's view), with what the member holds there. */
+  team?: { id: string; held: HeldPermissions };
 }
 
 interface SocketData {
   sessionId: string;
   userId: string;
+  teamId?: string;
 }
 
 /** Checks open sockets' sessions again: which are still valid, and whether each user is an admin now. */
@@ -54,7 +74,8 @@ export function attachSocketHub(deps: {
   server: http.Server;
   bus: EventBus;
   logger: Logger;
-  identify: (token: string) => Promise<SocketIdentity | null>;
+  /** The session's person, and with `team` (the handshake's), their membership of it; null refuses. */
+  identify: (token: string, team?: string) => Promise<SocketIdentity | null>;
   recheck: SocketRecheck;
   /** Least time between two `game:servers` events to one user's screens, and to the admins'. */
   gameServersIntervalMs?: number;
@@ -77,13 +98,24 @@ export function attachSocketHub(deps: {
   const local = io.local;
 
   io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    const identity = typeof token === 'string' ? await deps.identify(token).catch(() => null) : null;
+    const auth = socket.handshake.auth as { token?: unknown; team?: unknown } | undefined;
+    const team = typeof auth?.team === 'string' && auth.team.length <= 100 ? auth.team : undefined;
+    const identity =
+      typeof auth?.token === 'string' ? await deps.identify(auth.token, team).catch(() => null) : null;
     if (!identity) return next(new Error('Authentication failed'));
     socket.data.sessionId = identity.sessionId;
     socket.data.userId = identity.userId;
-    void socket.join(userRoom(identity.userId));
-    if (identity.isAdmin) void socket.join(ADMINS_ROOM);
+    if (identity.team) {
+      // A team's view: the rooms of the events its member may see, and nothing of anyone's own.
+      socket.data.teamId = identity.team.id;
+      const { id, held } = identity.team;
+      for (const permission of new Set(Object.values(EVENT_PERMISSIONS))) {
+        if (holds(held, permission)) void socket.join(teamRoom(id, permission));
+      }
+    } else {
+      void socket.join(userRoom(identity.userId));
+      if (identity.isAdmin) void socket.join(ADMINS_ROOM);
+    }
     next();
   });
   io.on('connection', (socket: Socket) => {
@@ -96,8 +128,12 @@ export function attachSocketHub(deps: {
   // Socket.IO encodes a packet before it looks at the rooms: a command sent to thousands of game
   // servers must not be encoded thousands of times for rooms nobody here is in.
   const someoneIn = (...names: string[]) => names.some((name) => (rooms.get(name)?.size ?? 0) > 0);
+  /** The rooms that see an account's event of one kind: its own screens, and its team's members who may. */
+  const viewersOf = (userId: string, kind: keyof typeof EVENT_PERMISSIONS) =>
+    [userRoom(userId), teamRoom(userId, EVENT_PERMISSIONS[kind])] as const;
   /** A socket in the user's room that is not an admin's (admins get the batch instead). */
   const hasOwnViewer = (userId: string) => {
+    if (someoneIn(teamRoom(userId, EVENT_PERMISSIONS.servers))) return true;
     const members = rooms.get(userRoom(userId));
     if (!members) return false;
     const admins = rooms.get(ADMINS_ROOM);
@@ -118,7 +154,7 @@ export function attachSocketHub(deps: {
     emit: (userId, merged) => {
       if (!hasOwnViewer(userId)) return;
       local
-        .to(userRoom(userId))
+        .to([...viewersOf(userId, 'servers')])
         .except(ADMINS_ROOM)
         .emit('game:servers', { changes: [toChange(userId, merged)] });
     },
@@ -155,8 +191,10 @@ export function attachSocketHub(deps: {
     create: emptyConsole,
     onError: (error) => deps.logger.error({ err: error }, 'console:lines emit failed'),
     emit: (userId, merged) => {
-      if (!someoneIn(userRoom(userId))) return;
-      local.to(userRoom(userId)).emit('console:lines', toConsoleEvent(userId, merged, CONSOLE_EVENT_MAX_LINES));
+      if (!someoneIn(...viewersOf(userId, 'console'))) return;
+      local
+        .to([...viewersOf(userId, 'console')])
+        .emit('console:lines', toConsoleEvent(userId, merged, CONSOLE_EVENT_MAX_LINES));
     },
   });
 
@@ -166,31 +204,33 @@ export function attachSocketHub(deps: {
         gameServersChanged(event.changes);
         break;
       case 'command:update':
-        if (!someoneIn(userRoom(event.command.userId), ADMINS_ROOM)) break;
-        local.to(userRoom(event.command.userId)).to(ADMINS_ROOM).emit('command:update', { command: event.command });
+        if (!someoneIn(...viewersOf(event.command.userId, 'runs'), ADMINS_ROOM)) break;
+        local
+          .to([...viewersOf(event.command.userId, 'runs'), ADMINS_ROOM])
+          .emit('command:update', { command: event.command });
         break;
       case 'execution:result':
-        if (!someoneIn(userRoom(event.userId), ADMINS_ROOM)) break;
-        local.to(userRoom(event.userId)).to(ADMINS_ROOM).emit('execution:result', {
+        if (!someoneIn(...viewersOf(event.userId, 'runs'), ADMINS_ROOM)) break;
+        local.to([...viewersOf(event.userId, 'runs'), ADMINS_ROOM]).emit('execution:result', {
           userId: event.userId,
           execution: event.execution,
         });
         break;
       case 'execution:updated':
         // The user's own screens (the Runs page); the admins' views do not list runs one by one.
-        if (!someoneIn(userRoom(event.userId))) break;
-        local.to(userRoom(event.userId)).emit('execution:updated', { run: event.run });
+        if (!someoneIn(...viewersOf(event.userId, 'runs'))) break;
+        local.to([...viewersOf(event.userId, 'runs')]).emit('execution:updated', { run: event.run });
         break;
       case 'schedule:updated':
-        if (!someoneIn(userRoom(event.userId))) break;
-        local.to(userRoom(event.userId)).emit('schedule:updated', {
+        if (!someoneIn(...viewersOf(event.userId, 'schedules'))) break;
+        local.to([...viewersOf(event.userId, 'schedules')]).emit('schedule:updated', {
           scheduleId: event.scheduleId,
           scriptId: event.scriptId,
         });
         break;
       case 'players:changed':
-        if (!someoneIn(userRoom(event.userId))) break;
-        local.to(userRoom(event.userId)).emit('players:changed', {});
+        if (!someoneIn(...viewersOf(event.userId, 'players'))) break;
+        local.to([...viewersOf(event.userId, 'players')]).emit('players:changed', {});
         break;
       case 'audit:entry':
         if (hasAdmins()) local.to(ADMINS_ROOM).emit('audit:entry', { entry: event.entry });
@@ -206,7 +246,7 @@ export function attachSocketHub(deps: {
         else local.in(userRoom(event.userId)).socketsLeave(ADMINS_ROOM);
         break;
       case 'console:lines':
-        if (!someoneIn(userRoom(event.userId))) break;
+        if (!someoneIn(...viewersOf(event.userId, 'console'))) break;
         forConsole.add(event.userId, (merged) =>
           mergeConsole(merged, event.lines, event.drops, CONSOLE_EVENT_MAX_LINES),
         );
@@ -222,6 +262,14 @@ export function attachSocketHub(deps: {
           ) {
             socket.disconnect(true);
           }
+        }
+        break;
+      case 'team:membership':
+        // The member's views of the team close at once; each reconnects and is judged afresh (a
+        // removed member's is refused), on every instance, for its own sockets.
+        for (const socket of io.of('/').sockets.values()) {
+          const data = socket.data as SocketData;
+          if (data.userId === event.userId && data.teamId === event.teamId) socket.disconnect(true);
         }
         break;
       case 'command:queued':

@@ -5,6 +5,8 @@ import { createChallenges } from '../two-factor/challenges.ts';
 import type { PasskeysService } from '../two-factor/passkeys.service.ts';
 import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 import type { UsersService } from '../users/users.service.ts';
+import type { TeamsService } from '../teams/teams.service.ts';
+import type { SocketIdentity } from '../../realtime/socket-hub.ts';
 import { createAccountSecurity } from './account-security.service.ts';
 import { mountAccountSecurityRoutes } from './account-security.routes.ts';
 import { createAccountsService } from './accounts.service.ts';
@@ -34,10 +36,11 @@ export function authModule(
     audit: AuditService;
     twoFactor: TwoFactorService;
     passkeys: PasskeysService;
+    teams: TeamsService;
   },
 ) {
   const { db, bus, config, logger, rateLimits, reactions } = ctx;
-  const { users, apiKeys, audit, twoFactor, passkeys } = needs;
+  const { users, apiKeys, audit, twoFactor, passkeys, teams } = needs;
   const sessions = createSessionsService({ db, bus });
   const accounts = createAccountsService({
     db,
@@ -69,9 +72,14 @@ export function authModule(
   // routes set: REQUIRE_TWO_FACTOR_FOR_ADMINS asks of the session that it passed a second factor.
   const adminPowers = (session: { isAdmin: boolean; secondFactor: SessionSecondFactor | null }) =>
     session.isAdmin && !adminNeedsTwoFactor(config.requireTwoFactorForAdmins, session);
-  const identifySocket = async (token: string) => {
+  const identifySocket = async (token: string, team?: string): Promise<SocketIdentity | null> => {
     const session = await sessions.resolve(token);
-    return session ? { sessionId: session.sessionId, userId: session.userId, isAdmin: adminPowers(session) } : null;
+    if (!session) return null;
+    const identity = { sessionId: session.sessionId, userId: session.userId, isAdmin: adminPowers(session) };
+    if (team === undefined || team === session.userId) return identity;
+    // A view of a team: only for its members, with what they hold there now.
+    const held = await teams.accessOf(session.userId, team);
+    return held ? { ...identity, team: { id: team, held } } : null;
   };
   const socketSessionsStillValid = async (sessionIds: string[]) => {
     const valid = await sessions.stillValid(sessionIds);
