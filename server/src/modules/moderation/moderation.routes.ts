@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
-import type { AppState, Principal } from '../../http/context.ts';
+import { actorOf, type AppState, type Principal } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
@@ -24,8 +24,9 @@ export function mountModerationRoutes(
   deps: { moderation: ModerationService; users: UsersService },
 ): void {
   const { moderation } = deps;
+  // The person who acted (a team's moderator, not the team): the history and the audit name them.
   const actor = async (principal: Principal): Promise<AuditActor> => {
-    const user = await deps.users.profile(principal.userId);
+    const user = await deps.users.profile(actorOf(principal));
     return { id: user.id, name: user.username };
   };
   const owner = (principal: Principal, ownerId: string | undefined) => playersOwner(viewerOf(principal), ownerId);

@@ -103,6 +103,36 @@ describeEachEngine('teams', (engine) => {
     expect(live.body.error).toBe(`${TEAM_ERRORS.permissionMissingPrefix}runs.sandbox`);
   });
 
+  it("names the moderator, not the team, in the team's moderation history", async () => {
+    const moderator = await memberWith('moderator');
+    // A player on the team's game server, reported by a game key of the team's.
+    const key = await server.call('POST', '/api/user/api-keys', {
+      ...asMember(owner),
+      body: { name: 'Game', scopes: ['game'] },
+    });
+    const ping = await server.call('POST', '/api/game/ping', {
+      body: {
+        key: key.body.key,
+        serverId: 'team-server',
+        roster: {
+          count: 1,
+          players: [{ userId: 156, name: 'builderman', displayName: 'Builder', accountAgeDays: 7215 }],
+        },
+      },
+    });
+    expect(ping.status, ping.text).toBe(200);
+    const noted = await server.call('POST', '/api/players/156/notes', {
+      ...asMember(moderator),
+      body: { text: 'Spams chat' },
+    });
+    expect(noted.status, noted.text).toBe(200);
+    expect(noted.body.actorName).toBe(moderator.user.username);
+    const history = await server.call('GET', '/api/players/156/moderation', asMember(owner));
+    expect(history.body.actions.map((action: { actorName: string }) => action.actorName)).toEqual([
+      moderator.user.username,
+    ]);
+  });
+
   it('refuses a used, a forged and a revoked link, and one for a team one already belongs to', async () => {
     const token = await invite(owner, { role: 'viewer' });
     const first = await registerUser(server);
