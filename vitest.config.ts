@@ -117,6 +117,11 @@ export default defineConfig({
           name: 'browser',
           include: ['web/e2e/**/*.spec.ts'],
           environment: 'node',
+          // Each spec starts a server in process: sharing modules from file to file spares it
+          // importing the server app and Playwright again (measured on 9 specs: 52 s of summed
+          // import time down to 17 s, and 52 CPU seconds down to 38). Every spec's state is its own
+          // (support/suite.ts: its server, its database, its browser context).
+          isolate: false,
           testTimeout: 120_000,
           // As long as Playwright's own waits (10 s): the default 1 s is shorter than a tab that
           // mounts a long panel takes to render on a loaded two-core machine.
