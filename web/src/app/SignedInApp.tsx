@@ -4,6 +4,8 @@ import { Route, Routes } from 'react-router-dom';
 import { useAdminLiveEvents } from '../features/admin/live/useAdminLiveEvents.ts';
 import { useLiveEvents } from '../features/game/live/useLiveEvents.ts';
 import { useRunsLiveEvents } from '../features/runs/live/useRunsLiveEvents.ts';
+import { TeamGate } from '../features/teams/components/TeamGate.tsx';
+import { useTeam } from '../lib/team.ts';
 import { AppShell } from './layout/AppShell.tsx';
 import { NotFoundPage } from './routes/NotFoundPage.tsx';
 
@@ -20,6 +22,8 @@ const PlayersPage = lazy(() => import('./routes/PlayersPage.tsx'));
 const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
 // Brings recharts: its own chunk, fetched only when the analytics open.
 const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
+const TeamPage = lazy(() => import('./routes/TeamPage.tsx'));
+const JoinTeamPage = lazy(() => import('./routes/JoinTeamPage.tsx'));
 
 const loading = (
   <Center py="20">
@@ -27,8 +31,22 @@ const loading = (
   </Center>
 );
 
-/** The routes of a signed-in user (spec section 2), kept current by the live socket on every screen. */
+/**
+ * The routes of a signed-in user (spec section 2), for the team the dashboard acts on. Keyed by
+ * that team: changing it mounts every screen afresh (their state and their live listeners), so
+ * nothing of the previous team's stays on screen.
+ */
 export default function SignedInApp() {
+  const teamId = useTeam((state) => state.teamId);
+  return (
+    <TeamGate>
+      <TeamScreens key={teamId ?? ''} />
+    </TeamGate>
+  );
+}
+
+/** The screens, kept current by the live socket on every one. */
+function TeamScreens() {
   useLiveEvents();
   useAdminLiveEvents();
   useRunsLiveEvents();
@@ -48,6 +66,8 @@ export default function SignedInApp() {
           <Route path="/api-docs" element={<ApiDocsPage />} />
           <Route path="/analytics" element={<AnalyticsPage />} />
           <Route path="/admin" element={<AdminPage />} />
+          <Route path="/team" element={<TeamPage />} />
+          <Route path="/join" element={<JoinTeamPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

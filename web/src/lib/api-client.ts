@@ -1,12 +1,15 @@
 import type { SudoMethod, SudoRequired } from '@moonrelay/contract/sessions';
+import type { TEAM_HEADER as TeamHeader } from '@moonrelay/contract/teams';
 import { SUDO_CANCELLED_MESSAGE } from './notices.ts';
 import { useSession } from './session.ts';
 import { proofCount, waitForSudo } from './sudo.ts';
+import { teamHeaderValue } from './team.ts';
 
 // Plain values, not the contract's schemas: this module is in the sign-in screen's first load, which
 // stays without zod (docs/decisions/041). The types keep them in step with the contract.
 const SUDO_REQUIRED: SudoRequired['code'] = 'sudo_required';
 const SUDO_METHODS: readonly string[] = ['password', 'code', 'passkey', 'sign-in'] satisfies SudoMethod[];
+const TEAM_HEADER: typeof TeamHeader = 'Moonrelay-Team';
 
 /**
  * The one HTTP client (spec section 7): JSON bodies, the stored token as Bearer, credentials
@@ -14,6 +17,8 @@ const SUDO_METHODS: readonly string[] = ['password', 'code', 'passkey', 'sign-in
  * No toasts or redirects here: the query cache and the screens decide what a failure means. The one
  * answer it acts on is a protected change's 403 `sudo_required`: the call waits for the user to
  * confirm it is them (lib/sudo.ts) and is sent again, so no screen needs code of its own for it.
+ * A signed-in call names the team the dashboard acts on (lib/team.ts), unless that is the person's
+ * own account; the account's own endpoints ignore the header, so every call can carry it.
  */
 export class ApiError extends Error {
   constructor(
@@ -103,6 +108,8 @@ export async function apiRequest<T>(
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  const team = token ? teamHeaderValue() : null;
+  if (team) headers[TEAM_HEADER] = team;
   if (options.idempotent) headers['Idempotency-Key'] = crypto.randomUUID();
   const response = await fetch(path, {
     method,

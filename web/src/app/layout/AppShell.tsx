@@ -3,6 +3,7 @@ import { Menu } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
+import { CurrentTeamName } from '../../features/teams/components/CurrentTeamName.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
 /**
@@ -40,6 +41,7 @@ export function AppShell({ children }: { children: ReactNode }) {
               {APP_VERSION}
             </Text>
           </Heading>
+          <CurrentTeamName />
           <IconButton aria-label="Open menu" variant="ghost" onClick={() => setOpen(true)}>
             <Menu />
           </IconButton>

@@ -4,7 +4,10 @@ import { Link, useLocation } from 'react-router-dom';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import { useCurrentUser } from '../../features/account/api/current-user.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
+import { TeamSwitcher } from '../../features/teams/components/TeamSwitcher.tsx';
 import { useSession } from '../../lib/session.ts';
+import { useTeam } from '../../lib/team.ts';
+import { teamSearch } from '../../lib/team-switch.ts';
 import { isActive, NAV_ITEMS } from './nav-items.ts';
 
 export function Sidebar() {
@@ -13,6 +16,9 @@ export function Sidebar() {
   const { data: fetchedUser } = useCurrentUser();
   const user = fetchedUser ?? storedUser;
   const logout = useLogout();
+  // The links name the chosen team, so one opened in a new tab or copied opens that team's page.
+  const teamId = useTeam((state) => state.teamId);
+  const search = teamId ? teamSearch(teamId) : '';
 
   return (
     <Flex
@@ -36,6 +42,9 @@ export function Sidebar() {
           </Text>
         </Heading>
       </Box>
+      <Box px="3" pb="3">
+        <TeamSwitcher />
+      </Box>
       <Stack gap="1" px="3" flex="1">
         {NAV_ITEMS.filter((item) => !item.adminOnly || user?.isAdmin).map((item) => {
           const active = isActive(item, pathname);
@@ -48,7 +57,7 @@ export function Sidebar() {
               justifyContent="flex-start"
               aria-current={active ? 'page' : undefined}
             >
-              <Link to={item.path}>
+              <Link to={{ pathname: item.path, search }}>
                 <Icon as={item.icon} boxSize="4" />
                 {item.label}
               </Link>

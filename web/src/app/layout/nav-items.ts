@@ -10,6 +10,7 @@ import {
   Shield,
   SquareTerminal,
   Users,
+  UsersRound,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -35,6 +36,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: '/api-docs', label: 'API Docs', icon: BookOpen },
   // Not in the spec's list: the analytics view the spec's Analytics API feeds.
   { path: '/analytics', label: 'Analytics', icon: BarChart3 },
+  // Not in the spec's list: the members of the chosen team, and inviting more.
+  { path: '/team', label: 'Team', icon: UsersRound },
   { path: '/settings', label: 'Settings', icon: Settings },
   { path: '/admin', label: 'Admin Panel', icon: Shield, adminOnly: true },
 ];

@@ -3,6 +3,7 @@ import { ADMIN_PAGE_SIZE_DEFAULT } from '@moonrelay/contract/constants';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useLiveSocketState } from '../../../lib/socket.ts';
+import { useTeam } from '../../../lib/team.ts';
 
 /**
  * What the admin lists share. Each is a page of `?page=&pageSize=` (50 a page, the API's default).
@@ -20,10 +21,14 @@ export const isAdminQueryKey = (queryKey: QueryKey) =>
 export const fetchAdminPage = <T>(path: string, page: number) =>
   apiRequest<T>('GET', `${path}?page=${page}&pageSize=${ADMIN_PAGE_SIZE}`);
 
-/** Poll every `pollMs` only while the live socket is down. */
+/**
+ * Poll every `pollMs` only while the live socket is down, or watches a team: a team's socket is not
+ * an admin's and hears none of the admins' events.
+ */
 export function useAdminPollInterval(pollMs: number): number | false {
   const socketConnected = useLiveSocketState((state) => state.connected);
-  return socketConnected ? false : pollMs;
+  const onTeam = useTeam((state) => state.teamId !== null);
+  return socketConnected && !onTeam ? false : pollMs;
 }
 
 /** A page of an admin list, fetched with the session (admins only: 403 for anyone else). */

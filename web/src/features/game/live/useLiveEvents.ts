@@ -6,14 +6,15 @@ import { gameStatusQuery } from '../../../lib/game-status.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { liveSocketFor } from '../../../lib/socket.ts';
+import { actingAccountId } from '../../../lib/team.ts';
 import { consoleErrorCountsQuery, countNewErrors } from '../api/console.ts';
 import { refreshScriptList } from '../api/game.ts';
 import { applyServersChange } from './game-servers-change.ts';
 import { isFinished, useLiveStore } from './live-store.ts';
 
-// Admin sockets also receive every other user's events: only the signed-in user's own may patch
-// what this user's screens show.
-const isOwn = (userId: string) => userId === useSession.getState().user?.id;
+// Admin sockets also receive every other user's events: only those of the account the dashboard
+// acts on (the signed-in user's own, or the chosen team's) may patch what its screens show.
+const isOwn = (userId: string) => userId === actingAccountId();
 
 /**
  * The signed-in user's game servers changed: applied to the status already fetched (a status not

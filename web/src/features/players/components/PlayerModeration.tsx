@@ -1,7 +1,9 @@
 import { Alert, Badge, Button, Center, HStack, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { ModerationAction } from '@moonrelay/contract/moderation';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
+import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
 import { useModerationHistory } from '../api/moderation.ts';
 import { BAN_PATH_LABELS, BAN_STATE_PALETTES, formatBanLength } from './ban-labels.ts';
 import { ModerationDialog, type ModerationDialogKind } from './ModerationDialog.tsx';
@@ -19,38 +21,100 @@ export function PlayerModeration({ userId, online }: { userId: number; online: b
   const [dialog, setDialog] = useState<ModerationDialogKind | null>(null);
   const ban = history.data?.ban ?? null;
   const elsewhere = history.data?.elsewhere ?? null;
+  // What the member's role in the team allows; every action on the person's own account.
+  const permissions = useTeamPermissions();
+  const can = {
+    note: canWith(permissions, 'players.note'),
+    warn: canWith(permissions, 'players.warn'),
+    kick: canWith(permissions, 'players.kick'),
+    ban: canWith(permissions, 'players.ban'),
+    unban: canWith(permissions, 'players.unban'),
+  };
   return (
     <Stack gap="3" data-testid="player-moderation">
       <Text fontWeight="semibold">Moderation</Text>
       <Wrap gap="2">
-        <Button size="xs" variant="outline" onClick={() => setDialog('note')}>
+        <Button
+          size="xs"
+          variant="outline"
+          onClick={() => setDialog('note')}
+          disabled={!can.note.allowed}
+          title={can.note.reason}
+        >
           Note
         </Button>
-        <Button size="xs" variant="outline" onClick={() => setDialog('warning')} disabled={!online}>
+        <Button
+          size="xs"
+          variant="outline"
+          onClick={() => setDialog('warning')}
+          disabled={!online || !can.warn.allowed}
+          title={can.warn.reason}
+        >
           Warn
         </Button>
-        <Button size="xs" variant="outline" colorPalette="red" onClick={() => setDialog('kick')} disabled={!online}>
+        <Button
+          size="xs"
+          variant="outline"
+          colorPalette="red"
+          onClick={() => setDialog('kick')}
+          disabled={!online || !can.kick.allowed}
+          title={can.kick.reason}
+        >
           Kick
         </Button>
         {ban ? (
           <>
-            <Button size="xs" variant="outline" onClick={() => setDialog('editBan')}>
+            <Button
+              size="xs"
+              variant="outline"
+              onClick={() => setDialog('editBan')}
+              disabled={!can.ban.allowed}
+              title={can.ban.reason}
+            >
               Edit ban
             </Button>
-            <Button size="xs" variant="outline" onClick={() => setDialog('unban')}>
+            <Button
+              size="xs"
+              variant="outline"
+              onClick={() => setDialog('unban')}
+              disabled={!can.unban.allowed}
+              title={can.unban.reason}
+            >
               Unban
             </Button>
           </>
         ) : elsewhere ? (
-          <Button size="xs" variant="outline" onClick={() => setDialog('unban')}>
+          <Button
+            size="xs"
+            variant="outline"
+            onClick={() => setDialog('unban')}
+            disabled={!can.unban.allowed}
+            title={can.unban.reason}
+          >
             Unban
           </Button>
         ) : (
-          <Button size="xs" colorPalette="red" onClick={() => setDialog('ban')}>
+          <Button
+            size="xs"
+            colorPalette="red"
+            onClick={() => setDialog('ban')}
+            disabled={!can.ban.allowed}
+            title={can.ban.reason}
+          >
             Ban
           </Button>
         )}
       </Wrap>
+      <PermissionNotes
+        notes={[
+          { action: 'Note', can: can.note },
+          { action: 'Warn', can: can.warn },
+          { action: 'Kick', can: can.kick },
+          // The same actions as the buttons above: a ban to edit or lift, one to lift, or none yet.
+          ...(ban ? [{ action: 'Edit ban', can: can.ban }] : elsewhere ? [] : [{ action: 'Ban', can: can.ban }]),
+          ...(ban || elsewhere ? [{ action: 'Unban', can: can.unban }] : []),
+        ]}
+      />
       {elsewhere && (
         <Alert.Root status="warning" size="sm" data-testid="ban-elsewhere">
           <Alert.Indicator />

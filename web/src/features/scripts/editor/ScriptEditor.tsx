@@ -58,6 +58,8 @@ import { useLuaCheck } from './useLuaCheck.ts';
 import { SchedulesPanel } from '../schedules/SchedulesPanel.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { useGameLink } from '../../../lib/useGameLink.ts';
+import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -112,6 +114,17 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
   // Without a game the main action is a run in the sandbox, which needs none; Save & Execute (and
   // Ctrl+Enter's Execute) would only answer 'Game Not Connected'.
   const gameConnected = useGameLink().connected;
+  // A team member's role may not allow saving or running: those buttons (and their shortcuts) stay
+  // disabled, and the note under them says which permission each needs.
+  const permissions = useTeamPermissions();
+  const can = {
+    save: canWith(permissions, 'scripts.write'),
+    sandbox: canWith(permissions, 'runs.sandbox'),
+    game: canWith(permissions, 'runs.sandbox', 'runs.game'),
+    saveAndRun: canWith(permissions, 'scripts.write', 'runs.sandbox', 'runs.game'),
+  };
+  const refusedNotice = (reason: string | undefined) =>
+    notify({ type: 'error', title: EDITOR_TOASTS.failureTitle, description: reason });
 
   // A run's output comes into view as the run starts and again when it ends: below the code it is
   // under the fold of a laptop screen, and the toast alone shows little of it.
@@ -196,7 +209,9 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
       if (saved) setDialogOpen(false);
     }, onInvalid)();
 
-  const openSaveDialog = handleSubmit(() => setDialogOpen(true), onInvalid);
+  const openSaveDialog = can.save.allowed
+    ? handleSubmit(() => setDialogOpen(true), onInvalid)
+    : async () => refusedNotice(can.save.reason);
 
   const report = ({ notice, execution: shown }: ExecutionOutcome) => {
     setExecution(shown);
@@ -223,6 +238,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
    */
   const runInSandbox = (target: 'sandbox' | 'dry-run', current = getValues('code')) => {
     if (running || formatting) return;
+    if (!can.sandbox.allowed) return refusedNotice(can.sandbox.reason);
     if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     sandboxCode.current = current;
     setExecution({ status: 'running', target });
@@ -254,6 +270,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
   /** Execute runs the saved script; unsaved edits need Save & Execute. */
   const executeSaved = () => {
     if (running || saving || formatting) return;
+    if (!can.game.allowed) return refusedNotice(can.game.reason);
     if (!getValues('code').trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     if (!scriptId) return notify({ type: 'warning', ...EDITOR_TOASTS.saveFirst });
     runSaved(scriptId);
@@ -264,6 +281,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
 
   const saveAndExecute = handleSubmit(async (values) => {
     if (running || formatting) return;
+    if (!can.saveAndRun.allowed) return refusedNotice(can.saveAndRun.reason);
     if (!values.code.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     const saved = await persist(scriptFieldsOf(values));
     if (!saved) return;
@@ -349,7 +367,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             onClick={executeSaved}
             loading={running && execution.target === 'game'}
             loadingText="Executing..."
-            disabled={saving || running || formatting}
+            disabled={saving || running || formatting || !can.game.allowed}
+            title={can.game.reason}
           >
             <Play size={16} /> Execute
           </Button>
@@ -358,7 +377,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             onClick={() => runInSandbox('sandbox')}
             loading={running && execution.target === 'sandbox'}
             loadingText="Running..."
-            disabled={running || formatting}
+            disabled={running || formatting || !can.sandbox.allowed}
+            title={can.sandbox.reason}
             data-main-action={gameConnected ? undefined : ''}
           >
             <FlaskConical size={16} /> Run in Sandbox
@@ -368,20 +388,31 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
             onClick={() => runInSandbox('dry-run')}
             loading={running && execution.target === 'dry-run'}
             loadingText="Running..."
-            disabled={running || formatting}
-            title="Run against an emulated game server in the sandbox and see what the script would change"
+            disabled={running || formatting || !can.sandbox.allowed}
+            title={
+              can.sandbox.reason ??
+              'Run against an emulated game server in the sandbox and see what the script would change'
+            }
           >
             <Gamepad2 size={16} /> Dry run
           </Button>
-          <Button variant="outline" onClick={() => void openSaveDialog()} disabled={saving}>
+          <Button
+            variant="outline"
+            onClick={() => void openSaveDialog()}
+            disabled={saving || !can.save.allowed}
+            title={can.save.reason}
+          >
             <Save size={16} /> Save
           </Button>
           <Button
             {...(gameConnected ? MAIN_BUTTON : SECONDARY_BUTTON)}
             onClick={() => void saveAndExecute()}
-            disabled={saving || running || formatting}
+            disabled={saving || running || formatting || !can.saveAndRun.allowed}
             data-main-action={gameConnected ? '' : undefined}
-            title={gameConnected ? undefined : 'Saves, then runs the script in your game: connect a game first'}
+            title={
+              can.saveAndRun.reason ??
+              (gameConnected ? undefined : 'Saves, then runs the script in your game: connect a game first')
+            }
           >
             <Zap size={16} /> Save &amp; Execute
           </Button>
@@ -401,6 +432,13 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           <Kbd>F</Kbd> formats · <Kbd>Esc</Kbd> then <Kbd>Tab</Kbd> leaves the code
         </Text>
       </Flex>
+      <PermissionNotes
+        notes={[
+          { action: 'Save', can: can.save },
+          { action: 'Run in Sandbox and Dry run', can: can.sandbox },
+          { action: 'Execute in the game', can: can.game },
+        ]}
+      />
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}
       {scriptId && isDirty && (
         <Text fontSize="sm" color="fg.warning" mt="-3">
