@@ -17,6 +17,7 @@ export const BENCHMARKS = [
   'versions',
   'players',
   'notifications',
+  'teams',
 ];
 
 /** Benchmarks whose file is not named after them. */

@@ -1,6 +1,7 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SOCKET_PATH, type ConsoleLinesEvent } from '@moonrelay/contract/events';
+import type { ConsoleLinesEvent } from '@moonrelay/contract/console';
+import { SOCKET_PATH } from '@moonrelay/contract/events';
 import { TEAM_HEADER } from '@moonrelay/contract/teams';
 import { describeOnSQLite } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
