@@ -22,6 +22,7 @@ import { migrateToLatest, openDatabase, type Db } from '../server/src/db/databas
 import { createMemoryEventBus } from '../server/src/platform/event-bus.ts';
 import { createSessionsService } from '../server/src/modules/auth/sessions.service.ts';
 import { createTeamsService } from '../server/src/modules/teams/teams.service.ts';
+import { createAuditService } from '../server/src/modules/audit/audit.service.ts';
 import { encodePermissions, holds } from '../server/src/security/team-permissions.ts';
 import { benchServers, call, freePort, HOST, waitUntilReady } from './support/processes.ts';
 import { fmt, median, percentile, positiveInteger } from './support/stats.ts';
@@ -50,7 +51,8 @@ async function person(db: Db, id: string) {
 
 /** Fills the database through the teams service (never raw SQL for what the service writes). */
 async function seed(db: Db, memberOf: number) {
-  const teams = createTeamsService({ db, bus: createMemoryEventBus(() => undefined) });
+  const bus = createMemoryEventBus(() => undefined);
+  const teams = createTeamsService({ db, bus, audit: createAuditService({ db, bus }) });
   await person(db, 'member');
   // 60 owners (the service allows 20 teams each), each team with 19 more members besides its owner.
   const others = Array.from({ length: 60 }, (_, index) => `other-${index}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditEntrySchema } from './admin.ts';
 import { IsoDateTimeSchema } from './common.ts';
 
 /**
@@ -226,6 +227,27 @@ export type CreatedInvitation = z.infer<typeof CreatedInvitationSchema>;
 export const AcceptInvitationRequestSchema = z
   .object({ token: z.string().min(1, TEAM_ERRORS.invitationInvalid).max(200, TEAM_ERRORS.invitationInvalid) })
   .meta({ id: 'AcceptInvitationRequest' });
+
+/** The team's activity log: its audit entries, newest first, paged by cursor, filtered on the server. */
+export const TEAM_ACTIVITY_PAGE_MAX = 200;
+export const TEAM_ACTIVITY_INVALID_CURSOR = 'cursor: not a cursor this list answered';
+export const TeamActivityQuerySchema = z.object({
+  cursor: z.string().min(1).max(300).optional(),
+  /** An action (`moderation.ban`) or a family of them (`moderation.`). */
+  action: z.string().min(1).max(60).optional(),
+  /** Entries of one person. */
+  actorId: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(TEAM_ACTIVITY_PAGE_MAX).default(50),
+});
+export type TeamActivityQuery = z.infer<typeof TeamActivityQuerySchema>;
+export const TeamActivityPageSchema = z
+  .object({
+    items: z.array(AuditEntrySchema),
+    /** Pass as `cursor` for the next (older) page; null on the last page. */
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'TeamActivityPage' });
+export type TeamActivityPage = z.infer<typeof TeamActivityPageSchema>;
 
 export const TeamParamsSchema = z.object({ teamId: z.string().min(1) });
 export const TeamMemberParamsSchema = z.object({ teamId: z.string().min(1), userId: z.string().min(1) });

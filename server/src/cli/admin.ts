@@ -80,6 +80,7 @@ const audit = (db: Db, action: AuditAction, user: UserRow, details: Record<strin
     targetId: user.id,
     details: JSON.stringify(details),
     createdAt: at,
+    teamId: null,
   });
 
 async function setRole(db: Db, user: UserRow, isAdmin: boolean): Promise<number> {

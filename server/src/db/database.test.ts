@@ -70,6 +70,7 @@ describeEachEngine('data layer', (engine) => {
       '026-session-details',
       '027-player-limits',
       '028-teams',
+      '029-team-activity',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

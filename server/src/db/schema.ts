@@ -263,6 +263,8 @@ export interface AuditLogTable {
   /** JSON text of the details object. */
   details: string;
   createdAt: string;
+  /** The team (account) the action was made on; null for entries about no team (a login, the CLI). */
+  teamId: Generated<string | null>;
 }
 
 /** Requests of one user to one endpoint (route pattern) in one minute (or, after two days, one hour). */

@@ -27,6 +27,7 @@ import * as gameBroadcasts from './025-game-broadcasts.ts';
 import * as sessionDetails from './026-session-details.ts';
 import * as playerLimits from './027-player-limits.ts';
 import * as teams from './028-teams.ts';
+import * as teamActivity from './029-team-activity.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '026-session-details': sessionDetails,
   '027-player-limits': playerLimits,
   '028-teams': teams,
+  '029-team-activity': teamActivity,
 };
 
 export const migrationProvider: MigrationProvider = {

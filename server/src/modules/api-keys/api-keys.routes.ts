@@ -28,6 +28,7 @@ export function mountApiKeyRoutes(
       action: AUDIT_ACTIONS.accountApiKeyCreated,
       targetType: 'user',
       targetId: principal.userId,
+      teamId: principal.userId,
       details: {
         keyId: created.id,
         keyName: created.name,
@@ -45,6 +46,7 @@ export function mountApiKeyRoutes(
       action: AUDIT_ACTIONS.accountApiKeyRevoked,
       targetType: 'user',
       targetId: principal.userId,
+      teamId: principal.userId,
       details: { keyId: revoked.id, keyName: revoked.name },
     });
     return { success: true as const, message: 'API key revoked' };

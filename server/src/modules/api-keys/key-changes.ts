@@ -61,6 +61,7 @@ export function auditKeyChanges(deps: { audit: AuditService; actorName: ActorNam
       action: AUDIT_ACTIONS.keyChange,
       targetType: 'user',
       targetId: principal.userId,
+      teamId: principal.userId,
       details: {
         keyName: principal.keyName,
         keyId: principal.apiKeyId,

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { escapeLike } from '../../db/like.ts';
+import { sql } from 'kysely';
 import type { AuditLogTable } from '../../db/schema.ts';
 
 export type AuditRow = Selectable<AuditLogTable>;
@@ -18,6 +20,30 @@ export const auditRepo = {
       .orderBy('id', 'desc')
       .offset(offset)
       .limit(limit)
+      .execute();
+  },
+
+  /** A team's entries, newest first, after the cursor's (time, id); one more than `limit` tells there are more. */
+  teamPage(
+    db: Db,
+    teamId: string,
+    filter: { after?: { time: string; id: string }; action?: string; actorId?: string; limit: number },
+  ): Promise<AuditRow[]> {
+    let query = db.selectFrom('auditLog').selectAll().where('teamId', '=', teamId);
+    const { after, action, actorId } = filter;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([eb('createdAt', '<', after.time), eb.and([eb('createdAt', '=', after.time), eb('id', '<', after.id)])]),
+      );
+    }
+    // A family ends with a dot: every action under it.
+    if (action?.endsWith('.')) query = query.where(sql<boolean>`action like ${`${escapeLike(action)}%`} escape '\\'`);
+    else if (action) query = query.where('action', '=', action);
+    if (actorId) query = query.where('actorId', '=', actorId);
+    return query
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit + 1)
       .execute();
   },
 

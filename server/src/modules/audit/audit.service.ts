@@ -1,3 +1,5 @@
+import { TEAM_ACTIVITY_INVALID_CURSOR, type TeamActivityPage, type TeamActivityQuery } from '@moonrelay/contract/teams';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import crypto from 'node:crypto';
 import type { AuditEntry, AuditPage, PageQuery } from '@moonrelay/contract/admin';
 import type { Db } from '../../db/database.ts';
@@ -48,6 +50,14 @@ export const AUDIT_ACTIONS = {
   moderationUnban: 'moderation.unban',
   /** A kick, warning, ban or unban's result came back (applied, or failed with Roblox's error). */
   moderationOutcome: 'moderation.outcome',
+  teamCreated: 'team.created',
+  teamDeleted: 'team.deleted',
+  teamInvitationCreated: 'team.invitation_created',
+  teamInvitationRevoked: 'team.invitation_revoked',
+  teamMemberJoined: 'team.member_joined',
+  teamMemberLeft: 'team.member_left',
+  teamMemberRemoved: 'team.member_removed',
+  teamMemberChanged: 'team.member_changed',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
@@ -59,9 +69,11 @@ export interface AuditActor {
 export interface AuditRecord {
   actor: AuditActor;
   action: AuditAction;
-  targetType: 'user' | 'batch' | 'player';
+  targetType: 'user' | 'batch' | 'player' | 'team';
   targetId: string | null;
   details?: Record<string, unknown>;
+  /** The team (account) the action was made on: its activity log lists the entry. */
+  teamId?: string | null;
 }
 
 export function toAuditEntry(row: AuditRow): AuditEntry {
@@ -97,6 +109,7 @@ export function createAuditService(deps: { db: Db; bus: EventBus }) {
         targetId: entry.targetId,
         details: JSON.stringify(entry.details ?? {}),
         createdAt: nowIso(),
+        teamId: entry.teamId ?? null,
       };
       await auditRepo.insert(on, row);
       const view = toAuditEntry(row);
@@ -105,6 +118,18 @@ export function createAuditService(deps: { db: Db; bus: EventBus }) {
     },
 
     /** Tells the admins' screens of an entry written inside a transaction that has now committed. */
+    /** A team's activity log: its entries, newest first, a page after the cursor. */
+    async teamActivity(teamId: string, query: TeamActivityQuery): Promise<TeamActivityPage> {
+      const after = decodeCursor(query.cursor, TEAM_ACTIVITY_INVALID_CURSOR);
+      const rows = await auditRepo.teamPage(deps.db, teamId, { ...query, after });
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(toAuditEntry),
+        nextCursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+      };
+    },
+
     announce(entry: AuditEntry): void {
       bus.publish({ type: 'audit:entry', entry });
     },

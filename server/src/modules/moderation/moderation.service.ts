@@ -195,6 +195,7 @@ export function createModerationService(deps: ModerationDeps) {
       action,
       targetType: 'player',
       targetId: row.robloxUserId,
+      teamId: row.userId,
       details: {
         ownerId: row.userId,
         actionId: row.id,
@@ -221,6 +222,7 @@ export function createModerationService(deps: ModerationDeps) {
       action: AUDIT_ACTIONS.moderationOutcome,
       targetType: 'player',
       targetId: done.robloxUserId,
+      teamId: done.userId,
       details: {
         ownerId: done.userId,
         actionId: done.id,

@@ -5,6 +5,7 @@ import {
   type PlayerSummary,
 } from '@moonrelay/contract/players';
 import type { Db } from '../../db/database.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/app-error.ts';
 import { playersRepo, type PlayerRow } from './players.repo.ts';
 
@@ -30,21 +31,6 @@ export function playersOwner(viewer: PlayersViewer, ownerId: string | undefined)
   return ownerId;
 }
 
-/** A cursor is the last row's sort key and id, base64url of JSON: opaque to callers. */
-const encodeCursor = (time: string, id: string) => Buffer.from(JSON.stringify([time, id])).toString('base64url');
-function decodeCursor(cursor: string | undefined): { time: string; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) {
-      return { time: value[0] as string, id: value[1] as string };
-    }
-  } catch {
-    // Falls through to the 400.
-  }
-  throw new AppError(400, INVALID_CURSOR);
-}
-
 const summary = (row: PlayerRow, online: boolean): PlayerSummary => ({
   userId: Number(row.robloxUserId),
   name: row.name,
@@ -67,7 +53,7 @@ export function createPlayersService(deps: { db: Db }) {
       ownerId: string,
       query: { q?: string; serverId?: string; limit?: number; cursor?: string },
     ): Promise<{ players: OnlinePlayer[]; total: number; nextCursor: string | null }> {
-      const after = decodeCursor(query.cursor);
+      const after = decodeCursor(query.cursor, INVALID_CURSOR);
       const limit = pageSize(query.limit);
       const online = playersRepo.online(db, ownerId, {
         search: query.q || undefined,
@@ -97,7 +83,7 @@ export function createPlayersService(deps: { db: Db }) {
       ownerId: string,
       query: { q?: string; limit?: number; cursor?: string },
     ): Promise<{ players: PlayerSummary[]; nextCursor: string | null }> {
-      const after = decodeCursor(query.cursor);
+      const after = decodeCursor(query.cursor, INVALID_CURSOR);
       const limit = pageSize(query.limit);
       const rows = await playersRepo.everyone(db, ownerId, {
         search: query.q || undefined,

@@ -133,6 +133,48 @@ describeEachEngine('teams', (engine) => {
     ]);
   });
 
+  it("keeps the team's activity: who joined, who changed whom, the moderation, filtered and paged on the server", async () => {
+    const moderator = await memberWith('moderator');
+    await server.call('PUT', `/api/teams/${teamId}/members/${moderator.user.id}`, {
+      token: owner.token,
+      body: { permissions: [...ROLE_PERMISSIONS.moderator, 'audit.read'] },
+    });
+    await server.call('POST', '/api/players/156/notes', { ...asMember(moderator), body: { text: 'Seen again' } });
+    const activity = (query = '') => server.call('GET', `/api/teams/${teamId}/activity${query}`, asMember(moderator));
+
+    const all = await activity();
+    expect(all.status, all.text).toBe(200);
+    const byModerator = all.body.items.filter((entry: { actorId: string }) => entry.actorId === moderator.user.id);
+    expect(byModerator.map((entry: { action: string }) => entry.action)).toEqual([
+      'moderation.note',
+      'team.member_joined',
+    ]);
+    const changed = all.body.items.find(
+      (entry: { action: string; details: { userId?: string } }) =>
+        entry.action === 'team.member_changed' && entry.details.userId === moderator.user.id,
+    );
+    expect(changed).toMatchObject({ actorName: owner.user.username, details: { from: 'moderator', to: 'custom' } });
+
+    const moderation = await activity(`?action=moderation.&actorId=${moderator.user.id}`);
+    expect(moderation.body.items.map((entry: { action: string }) => entry.action)).toEqual(['moderation.note']);
+
+    // One entry a page: every entry once, in order, however the pages are cut.
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await activity(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      walked.push(...page.body.items.map((entry: { id: string }) => entry.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(all.body.items.map((entry: { id: string }) => entry.id));
+    expect((await activity('?cursor=not-a-cursor')).status).toBe(400);
+
+    const viewer = await memberWith('viewer');
+    const refused = await server.call('GET', `/api/teams/${teamId}/activity`, asMember(viewer));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe(`${TEAM_ERRORS.permissionMissingPrefix}audit.read`);
+  });
+
   it('refuses a used, a forged and a revoked link, and one for a team one already belongs to', async () => {
     const token = await invite(owner, { role: 'viewer' });
     const first = await registerUser(server);

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../../http/context.ts';
 import { moduleEntry, type ModuleContext } from '../module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import { mountTeamRoutes } from './teams.routes.ts';
 import { createTeamsService } from './teams.service.ts';
 
@@ -9,8 +10,8 @@ import { createTeamsService } from './teams.service.ts';
  * what a signed-in person holds on the team a request names. Built before the API keys, whose
  * check bounds a team's key by what its maker holds now.
  */
-export function teamsModule(ctx: ModuleContext) {
-  const teams = createTeamsService({ db: ctx.db, bus: ctx.bus });
+export function teamsModule(ctx: ModuleContext, { audit }: { audit: AuditService }) {
+  const teams = createTeamsService({ db: ctx.db, bus: ctx.bus, audit });
   // Asked by the authorization step (http/endpoint.ts) only when a request names a team.
   const teamAccess: Middleware<AppState> = async (koa, next) => {
     const principal = koa.state.principal;
@@ -19,7 +20,7 @@ export function teamsModule(ctx: ModuleContext) {
   };
   return moduleEntry({
     services: { teams },
-    routes: (api) => mountTeamRoutes(api, ctx.rateLimits, teams),
+    routes: (api) => mountTeamRoutes(api, ctx.rateLimits, { teams, audit }),
     apiMiddleware: [teamAccess],
   });
 }

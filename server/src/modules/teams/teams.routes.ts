@@ -4,12 +4,21 @@ import type { AppState, Principal } from '../../http/context.ts';
 import { actorOf } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { TeamActor, TeamsService } from './teams.service.ts';
 
 /** The person changing the team the request acts on, with what they hold in it. */
 const actorIn = (principal: Principal): TeamActor => ({ userId: actorOf(principal), held: principal.held ?? 'all' });
 
-export function mountTeamRoutes(router: Router<AppState>, limits: RateLimits, teams: TeamsService): void {
+export function mountTeamRoutes(
+  router: Router<AppState>,
+  limits: RateLimits,
+  deps: { teams: TeamsService; audit: AuditService },
+): void {
+  const { teams, audit } = deps;
+  mountEndpoint(router, endpoints.teamActivity, limits, ({ principal, query }) =>
+    audit.teamActivity(principal.userId, query),
+  );
   mountEndpoint(router, endpoints.listTeams, limits, ({ principal }) => teams.list(principal.userId));
   mountEndpoint(router, endpoints.createTeam, limits, ({ principal, body }) =>
     teams.create(principal.userId, body.name),
@@ -26,7 +35,7 @@ export function mountTeamRoutes(router: Router<AppState>, limits: RateLimits, te
     teams.invite(principal.userId, actorIn(principal), body),
   );
   mountEndpoint(router, endpoints.revokeInvitation, limits, async ({ principal, params }) => {
-    await teams.revokeInvitation(principal.userId, params.invitationId);
+    await teams.revokeInvitation(principal.userId, actorIn(principal), params.invitationId);
     return { success: true as const };
   });
   mountEndpoint(router, endpoints.acceptInvitation, limits, ({ principal, body }) =>

@@ -28,6 +28,7 @@ import {
   missingPermission,
   type HeldPermissions,
 } from '../../security/team-permissions.ts';
+import { AUDIT_ACTIONS, type AuditAction, type AuditService } from '../audit/audit.service.ts';
 import { teamsRepo, type InvitationRow } from './teams.repo.ts';
 
 /** Who is changing a team: the person, and what they hold in it now. */
@@ -46,8 +47,20 @@ function requireHeld(actor: TeamActor, permissions: Iterable<TeamPermission>): v
   }
 }
 
-export function createTeamsService(deps: { db: Db; bus: EventBus }) {
-  const { db, bus } = deps;
+export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<AuditService, 'record'> }) {
+  const { db, bus, audit } = deps;
+  /** An entry of the team's activity log, naming the person who acted. */
+  const record = async (teamId: string, actorId: string, action: AuditAction, details: Record<string, unknown>) => {
+    const actor = await db.selectFrom('users').select('username').where('id', '=', actorId).executeTakeFirst();
+    await audit.record({
+      actor: { id: actorId, name: actor?.username ?? null },
+      action,
+      targetType: 'team',
+      targetId: teamId,
+      teamId,
+      details,
+    });
+  };
   // Told on the bus so that the person's open sockets are judged again, on every instance.
   const changed = (teamId: string, userId: string) => bus.publish({ type: 'team:membership', teamId, userId });
 
@@ -184,6 +197,7 @@ export function createTeamsService(deps: { db: Db; bus: EventBus }) {
           .execute();
         await teamsRepo.addMember(trx, { teamId: id, userId, permissions: ALL_PERMISSIONS_TEXT, joinedAt: now });
       });
+      await record(id, userId, AUDIT_ACTIONS.teamCreated, { name });
       return { id, name, personal: false, role: 'owner', permissions: listOf('all'), members: 1, createdAt: now };
     },
 
@@ -256,13 +270,20 @@ export function createTeamsService(deps: { db: Db; bus: EventBus }) {
         }
         await teamsRepo.insertInvitation(trx, row);
       });
-      return { ...toInvitation(row), token };
+      const invitation = toInvitation(row);
+      await record(teamId, actor.userId, AUDIT_ACTIONS.teamInvitationCreated, {
+        invitationId: row.id,
+        role: invitation.role,
+        permissions: invitation.permissions,
+      });
+      return { ...invitation, token };
     },
 
-    async revokeInvitation(teamId: string, invitationId: string): Promise<void> {
+    async revokeInvitation(teamId: string, actor: TeamActor, invitationId: string): Promise<void> {
       if (!(await teamsRepo.deleteInvitation(db, teamId, invitationId))) {
         throw new AppError(404, TEAM_ERRORS.invitationInvalid);
       }
+      await record(teamId, actor.userId, AUDIT_ACTIONS.teamInvitationRevoked, { invitationId });
     },
 
     /** Joins the team the link invites into, once: two people with one link, one of them joins. */
@@ -288,6 +309,12 @@ export function createTeamsService(deps: { db: Db; bus: EventBus }) {
         });
       });
       changed(invitation.teamId, userId);
+      const joinedAs = listOf(decodePermissions(invitation.permissions));
+      await record(invitation.teamId, userId, AUDIT_ACTIONS.teamMemberJoined, {
+        invitationId: invitation.id,
+        role: roleOf(joinedAs),
+        permissions: joinedAs,
+      });
       const summary = (await this.list(userId)).find((team) => team.id === invitation.teamId);
       if (!summary) throw new AppError(404, TEAM_ERRORS.notFound);
       return summary;
@@ -296,8 +323,14 @@ export function createTeamsService(deps: { db: Db; bus: EventBus }) {
     async updateMember(teamId: string, actor: TeamActor, userId: string, grant: Grant): Promise<TeamMember> {
       if (teamId === actor.userId) throw new AppError(409, TEAM_ERRORS.personalTeam);
       const next = permissionsOfGrant(grant);
-      await inTransaction(db, (trx) => changeUnderLock(trx, teamId, actor, userId, next));
+      const before = await inTransaction(db, (trx) => changeUnderLock(trx, teamId, actor, userId, next));
       changed(teamId, userId);
+      await record(teamId, actor.userId, AUDIT_ACTIONS.teamMemberChanged, {
+        userId,
+        from: roleOf(listOf(before)),
+        to: roleOf(next),
+        permissions: listOf(new Set(next)),
+      });
       const member = (await teamsRepo.members(db, teamId)).find((row) => row.userId === userId);
       if (!member) throw new AppError(404, TEAM_ERRORS.memberNotFound);
       const permissions = listOf(decodePermissions(member.permissions));
@@ -312,6 +345,10 @@ export function createTeamsService(deps: { db: Db; bus: EventBus }) {
       }
       await inTransaction(db, (trx) => changeUnderLock(trx, teamId, actor, userId, null));
       changed(teamId, userId);
+      const left = userId === actor.userId;
+      await record(teamId, actor.userId, left ? AUDIT_ACTIONS.teamMemberLeft : AUDIT_ACTIONS.teamMemberRemoved, {
+        userId,
+      });
     },
 
     async remove(teamId: string, actor: TeamActor): Promise<void> {
@@ -319,6 +356,7 @@ export function createTeamsService(deps: { db: Db; bus: EventBus }) {
       const members = await teamsRepo.members(db, teamId);
       if (!(await teamsRepo.deleteTeam(db, teamId))) throw new AppError(404, TEAM_ERRORS.notFound);
       for (const member of members) changed(teamId, member.userId);
+      await record(teamId, actor.userId, AUDIT_ACTIONS.teamDeleted, { members: members.length });
     },
 
     /**

@@ -59,8 +59,10 @@ export function createUsersService(deps: {
 
     regenerateKey,
 
-    /** A user's own regeneration: the old key stops at once, and the audit log says who did it. */
-    /** Replaces the account's key: a person's own, or (made by `actorId`, a member) a team's game key. */
+    /**
+     * Replaces the account's key: a person's own, or (made by `actorId`, a member) a team's game key.
+     * The old key stops at once, and the audit log says who did it.
+     */
     async regenerateOwnKey(userId: string, actorId: string = userId): Promise<{ apiKey: string; user: User }> {
       const result = await regenerateKey(userId, false, actorId);
       await audit.record({
@@ -68,6 +70,7 @@ export function createUsersService(deps: {
         action: AUDIT_ACTIONS.accountKeyRegenerated,
         targetType: 'user',
         targetId: userId,
+        teamId: userId,
       });
       return result;
     },
