@@ -152,6 +152,7 @@ import {
 } from './open-cloud.ts';
 import {
   AcceptInvitationRequestSchema,
+  AdminTeamPageSchema,
   CreatedInvitationSchema,
   CreateInvitationRequestSchema,
   CreateTeamRequestSchema,
@@ -1051,6 +1052,18 @@ export const endpoints = {
     rateLimit: 'general',
     query: PageQuerySchema,
     response: AdminUserPageSchema,
+    errors: [400, 401, 403],
+  }),
+  adminTeams: endpoint({
+    method: 'get',
+    path: '/api/admin/teams',
+    tag: 'Admin',
+    summary: 'Every team, newest first, with its members, their roles and its script count (paged).',
+    auth: 'admin',
+    permission: 'instance-admin',
+    rateLimit: 'general',
+    query: PageQuerySchema,
+    response: AdminTeamPageSchema,
     errors: [400, 401, 403],
   }),
   adminConnections: endpoint({

@@ -249,6 +249,34 @@ export const TeamActivityPageSchema = z
   .meta({ id: 'TeamActivityPage' });
 export type TeamActivityPage = z.infer<typeof TeamActivityPageSchema>;
 
+/** A team as the admin panel's Teams tab lists it: its members and what they are (paged like its Users). */
+export const AdminTeamSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scriptCount: z.number().int(),
+    createdAt: IsoDateTimeSchema,
+    members: z.array(
+      z.object({
+        userId: z.string(),
+        username: z.string(),
+        role: TeamRoleSchema,
+        permissions: z.array(TeamPermissionSchema),
+      }),
+    ),
+  })
+  .meta({ id: 'AdminTeam' });
+export type AdminTeam = z.infer<typeof AdminTeamSchema>;
+export const AdminTeamPageSchema = z
+  .object({
+    items: z.array(AdminTeamSchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  })
+  .meta({ id: 'AdminTeamPage' });
+export type AdminTeamPage = z.infer<typeof AdminTeamPageSchema>;
+
 export const TeamParamsSchema = z.object({ teamId: z.string().min(1) });
 export const TeamMemberParamsSchema = z.object({ teamId: z.string().min(1), userId: z.string().min(1) });
 export const TeamInvitationParamsSchema = z.object({ teamId: z.string().min(1), invitationId: z.string().min(1) });

@@ -4,14 +4,47 @@ import type { Db } from '../../db/database.ts';
 /** The admin panel's reads across users: every query is paged or bounded. */
 export const adminRepo = {
   usersPage(db: Db, offset: number, limit: number) {
+    return (
+      db
+        .selectFrom('users')
+        .select((eb) => [
+          'users.id',
+          'users.name',
+          'users.username',
+          'users.email',
+          'users.isAdmin',
+          'users.createdAt',
+          eb
+            .selectFrom('scripts')
+            .select((sub) => sub.fn.countAll<string | number>().as('count'))
+            .whereRef('scripts.userId', '=', 'users.id')
+            .as('scriptCount'),
+        ])
+        // People only: a team's account is listed on the Teams tab (docs/decisions/049).
+        .where('users.kind', '=', 'person')
+        .orderBy('users.createdAt', 'desc')
+        .orderBy('users.id')
+        .offset(offset)
+        .limit(limit)
+        .execute()
+    );
+  },
+
+  async countUsers(db: Db, kind: 'person' | 'team' = 'person'): Promise<number> {
+    const { count } = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where('kind', '=', kind)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  },
+
+  teamsPage(db: Db, offset: number, limit: number) {
     return db
       .selectFrom('users')
       .select((eb) => [
         'users.id',
         'users.name',
-        'users.username',
-        'users.email',
-        'users.isAdmin',
         'users.createdAt',
         eb
           .selectFrom('scripts')
@@ -19,6 +52,7 @@ export const adminRepo = {
           .whereRef('scripts.userId', '=', 'users.id')
           .as('scriptCount'),
       ])
+      .where('users.kind', '=', 'team')
       .orderBy('users.createdAt', 'desc')
       .orderBy('users.id')
       .offset(offset)
@@ -26,12 +60,16 @@ export const adminRepo = {
       .execute();
   },
 
-  async countUsers(db: Db): Promise<number> {
-    const { count } = await db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<string | number>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(count);
+  /** The members of the listed teams, in one query. */
+  membersOf(db: Db, teamIds: string[]) {
+    if (teamIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('teamMembers')
+      .innerJoin('users', 'users.id', 'teamMembers.userId')
+      .select(['teamMembers.teamId', 'teamMembers.userId', 'users.username', 'teamMembers.permissions'])
+      .where('teamMembers.teamId', 'in', teamIds)
+      .orderBy('teamMembers.joinedAt')
+      .execute();
   },
 
   /**

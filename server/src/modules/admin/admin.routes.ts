@@ -22,6 +22,7 @@ export function mountAdminRoutes(
   };
 
   mountEndpoint(router, endpoints.adminUsers, limits, ({ query }) => admin.users(query));
+  mountEndpoint(router, endpoints.adminTeams, limits, ({ query }) => admin.teams(query));
   mountEndpoint(router, endpoints.adminConnections, limits, ({ query }) => admin.connections(query));
   mountEndpoint(router, endpoints.adminAudit, limits, ({ query }) => deps.admin.audit(query));
   mountEndpoint(router, endpoints.adminRecentExecutions, limits, ({ query }) => admin.recentExecutions(query));

@@ -5,7 +5,9 @@ import type {
   PageQuery,
   RecentExecutionPage,
 } from '@moonrelay/contract/admin';
+import { roleOf, type AdminTeamPage } from '@moonrelay/contract/teams';
 import { isLive } from '../../platform/presence.ts';
+import { decodePermissions, listOf } from '../../security/team-permissions.ts';
 import { SCOPED_KEYS_PER_USER, type ApiKeyList } from '@moonrelay/contract/api-keys';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { GameCommandRequest, GameCommandResponse, PlayerData } from '@moonrelay/contract/game';
@@ -80,6 +82,30 @@ export function createAdminService(deps: {
         details: { username: user.username, keyId: revoked.id, keyName: revoked.name },
       });
       return { success: true, message: 'API key revoked' };
+    },
+
+    async teams(query: PageQuery): Promise<AdminTeamPage> {
+      const [rows, total] = await Promise.all([
+        adminRepo.teamsPage(db, (query.page - 1) * query.pageSize, query.pageSize),
+        adminRepo.countUsers(db, 'team'),
+      ]);
+      const members = await adminRepo.membersOf(
+        db,
+        rows.map((row) => row.id),
+      );
+      const items = rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        createdAt: row.createdAt,
+        scriptCount: Number(row.scriptCount ?? 0),
+        members: members
+          .filter((member) => member.teamId === row.id)
+          .map((member) => {
+            const permissions = listOf(decodePermissions(member.permissions));
+            return { userId: member.userId, username: member.username, role: roleOf(permissions), permissions };
+          }),
+      }));
+      return { items, total, page: query.page, pageSize: query.pageSize };
     },
 
     async users(query: PageQuery): Promise<AdminUserPage> {

@@ -175,6 +175,20 @@ describeEachEngine('teams', (engine) => {
     expect(refused.body.error).toBe(`${TEAM_ERRORS.permissionMissingPrefix}audit.read`);
   });
 
+  it("lists teams with their members on the admin panel's Teams tab, and only people on its Users tab", async () => {
+    // The first account of the server is its admin.
+    const teamsTab = await server.call('GET', '/api/admin/teams?pageSize=100', { token: owner.token });
+    expect(teamsTab.status, teamsTab.text).toBe(200);
+    const listed = teamsTab.body.items.find((team: { id: string }) => team.id === teamId);
+    expect(listed.name).toBe('Obby Studio');
+    expect(listed.members[0]).toMatchObject({ userId: owner.user.id, username: owner.user.username, role: 'owner' });
+    const usersTab = await server.call('GET', '/api/admin/users?pageSize=100', { token: owner.token });
+    const ids = usersTab.body.items.map((user: { id: string }) => user.id);
+    expect(ids).toContain(owner.user.id);
+    expect(ids).not.toContain(teamId);
+    expect(usersTab.body.total).toBe(ids.length);
+  });
+
   it('refuses a used, a forged and a revoked link, and one for a team one already belongs to', async () => {
     const token = await invite(owner, { role: 'viewer' });
     const first = await registerUser(server);
