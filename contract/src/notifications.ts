@@ -20,6 +20,9 @@ export const NOTIFICATION_EVENTS = [
   'player.warned',
   'player.banned',
   'player.unbanned',
+  'team.member-joined',
+  'team.member-left',
+  'team.member-changed',
 ] as const;
 export const NotificationEventSchema = z.enum(NOTIFICATION_EVENTS, {
   error: `events: each must be one of ${NOTIFICATION_EVENTS.join(', ')}`,
@@ -42,6 +45,9 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEventKind, string> = 
   'player.warned': 'Player warned',
   'player.banned': 'Player banned (or a ban changed)',
   'player.unbanned': 'Player unbanned',
+  'team.member-joined': 'Someone joined the team',
+  'team.member-left': 'Someone left or was removed from the team',
+  'team.member-changed': "A member's role changed",
   test: 'Test event',
 };
 

@@ -26,7 +26,16 @@ export type BusEvent =
   | { type: 'mass:finished'; batch: MassBatchSummary }
   | { type: 'user:role'; userId: string; isAdmin: boolean }
   /** Someone joined or left a team, or their permissions in it changed: their sockets are judged again. */
-  | { type: 'team:membership'; teamId: string; userId: string }
+  | {
+      type: 'team:membership';
+      teamId: string;
+      userId: string;
+      /** What happened, for the team's notifications ('deleted': the team itself went). */
+      change: 'joined' | 'left' | 'removed' | 'changed' | 'deleted';
+      /** The member's username, and their role after the change. */
+      username: string | null;
+      role: string | null;
+    }
   /** The user's keys changed (a new personal key, a key revoked): cached lookups are dropped. */
   | { type: 'api-key:replaced'; userId: string }
   /** The user's personal key was regenerated, by them or by an admin (told to the user). */

@@ -176,6 +176,38 @@ export function createNotificationSources(
           data: {},
         }));
         return;
+      case 'team:membership': {
+        // Told to the team (its destinations); the team's own deletion has nobody left to tell.
+        const { change } = event;
+        if (change === 'deleted') return;
+        const who = event.username ?? 'A member';
+        const kind =
+          change === 'joined'
+            ? 'team.member-joined'
+            : change === 'changed'
+              ? 'team.member-changed'
+              : 'team.member-left';
+        const description = {
+          joined: `${who} joined the team as ${event.role ?? 'a member'}.`,
+          changed: `${who} is now ${event.role ?? 'a member'} in the team.`,
+          left: `${who} left the team.`,
+          removed: `${who} was removed from the team.`,
+        }[change];
+        raise(event.teamId, () => ({
+          kind,
+          title: {
+            joined: 'Member joined',
+            changed: 'Member role changed',
+            left: 'Member left',
+            removed: 'Member removed',
+          }[change],
+          description,
+          path: '/team',
+          fields: [{ name: 'Member', value: who }, ...(event.role ? [{ name: 'Role', value: event.role }] : [])],
+          data: { userId: event.userId, username: event.username, role: event.role, change },
+        }));
+        return;
+      }
       default:
         return;
     }

@@ -146,6 +146,31 @@ describeOnSQLite('notifications API', (engine) => {
     expect((await list(token)).map((d) => d.id)).toEqual([webhook.id]);
   });
 
+  it("tells a team's destinations who joined it and as what", async () => {
+    const owner = await registerUser(server);
+    const team = await server.call('POST', '/api/teams', { token: owner.token, body: { name: 'Notified' } });
+    const onTeam = { token: owner.token, headers: { 'Moonrelay-Team': team.body.id as string } };
+    const hook = await server.call('POST', '/api/notifications/destinations', {
+      ...onTeam,
+      body: { kind: 'webhook', name: 'Team hook', url: `${receiverBase}/hooks/team`, events: ['team.member-joined'] },
+    });
+    expect(hook.status, hook.text).toBe(200);
+    receiver.setSecret(hook.body.secret as string);
+    const link = await server.call('POST', `/api/teams/${team.body.id}/invitations`, {
+      token: owner.token,
+      body: { role: 'moderator' },
+    });
+    const newcomer = await registerUser(server);
+    await server.call('POST', '/api/teams/join', { token: newcomer.token, body: { token: link.body.token } });
+
+    await receiver.until(() => receiver.accepted.some((delivery) => delivery.url === '/hooks/team'));
+    const delivered = receiver.accepted.find((delivery) => delivery.url === '/hooks/team')!;
+    expect(JSON.parse(delivered.body)).toMatchObject({
+      type: 'team.member-joined',
+      data: { username: newcomer.user.username, role: 'moderator', change: 'joined' },
+    });
+  });
+
   it('refuses bad input with a 400 naming the problem, storing nothing', async () => {
     const { token } = await registerUser(server);
     const cases: [unknown, string][] = [

@@ -61,8 +61,26 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
       details,
     });
   };
-  // Told on the bus so that the person's open sockets are judged again, on every instance.
-  const changed = (teamId: string, userId: string) => bus.publish({ type: 'team:membership', teamId, userId });
+  /**
+   * Told on the bus: the person's open sockets are judged again and their keys' bounds read afresh,
+   * on every instance, and the team's notifications say what happened.
+   */
+  const changed = async (
+    teamId: string,
+    userId: string,
+    change: 'joined' | 'left' | 'removed' | 'changed' | 'deleted',
+    permissions: readonly TeamPermission[] | null,
+  ) => {
+    const member = await db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+    bus.publish({
+      type: 'team:membership',
+      teamId,
+      userId,
+      change,
+      username: member?.username ?? null,
+      role: permissions ? roleOf(permissions) : null,
+    });
+  };
 
   async function personalSummary(userId: string): Promise<TeamSummary> {
     const person = await db
@@ -308,8 +326,8 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
           joinedAt: now,
         });
       });
-      changed(invitation.teamId, userId);
       const joinedAs = listOf(decodePermissions(invitation.permissions));
+      await changed(invitation.teamId, userId, 'joined', joinedAs);
       await record(invitation.teamId, userId, AUDIT_ACTIONS.teamMemberJoined, {
         invitationId: invitation.id,
         role: roleOf(joinedAs),
@@ -324,7 +342,7 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
       if (teamId === actor.userId) throw new AppError(409, TEAM_ERRORS.personalTeam);
       const next = permissionsOfGrant(grant);
       const before = await inTransaction(db, (trx) => changeUnderLock(trx, teamId, actor, userId, next));
-      changed(teamId, userId);
+      await changed(teamId, userId, 'changed', next);
       await record(teamId, actor.userId, AUDIT_ACTIONS.teamMemberChanged, {
         userId,
         from: roleOf(listOf(before)),
@@ -344,8 +362,8 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
         throw new AppError(403, missingPermission('members.manage'));
       }
       await inTransaction(db, (trx) => changeUnderLock(trx, teamId, actor, userId, null));
-      changed(teamId, userId);
       const left = userId === actor.userId;
+      await changed(teamId, userId, left ? 'left' : 'removed', null);
       await record(teamId, actor.userId, left ? AUDIT_ACTIONS.teamMemberLeft : AUDIT_ACTIONS.teamMemberRemoved, {
         userId,
       });
@@ -355,7 +373,7 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
       if (teamId === actor.userId) throw new AppError(409, TEAM_ERRORS.personalTeam);
       const members = await teamsRepo.members(db, teamId);
       if (!(await teamsRepo.deleteTeam(db, teamId))) throw new AppError(404, TEAM_ERRORS.notFound);
-      for (const member of members) changed(teamId, member.userId);
+      for (const member of members) await changed(teamId, member.userId, 'deleted', null);
       await record(teamId, actor.userId, AUDIT_ACTIONS.teamDeleted, { members: members.length });
     },
 
