@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { endpoints } from '@moonrelay/contract/endpoints';
-import type { AppState, Principal } from '../../http/context.ts';
+import { actorOf, type AppState, type Principal } from '../../http/context.ts';
 import { mountEndpoint } from '../../http/endpoint.ts';
 import { hasScope } from '../../http/key-scopes.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
@@ -36,6 +36,8 @@ export function mountScriptRoutes(router: Router<AppState>, limits: RateLimits, 
   );
 }
 
-/** A save made with an API key says so, and which key, in the script's history. */
-const channelOf = (principal: Principal): SaveChannel =>
-  principal.kind === 'api-key' ? { via: 'key', keyName: principal.keyName } : { via: 'session' };
+/** A save made with an API key says so, and which key, in the script's history; and who made it. */
+const channelOf = (principal: Principal): SaveChannel => ({
+  ...(principal.kind === 'api-key' ? { via: 'key' as const, keyName: principal.keyName } : { via: 'session' as const }),
+  by: actorOf(principal),
+});

@@ -52,7 +52,8 @@ function toPatch(update: UpdateScriptRequest): ScriptPatch {
  * How the caller reached the API: a save through an API key is marked as such in the history, with
  * the key's name (the personal key's too), and the script remembers which key changed it last.
  */
-export type SaveChannel = { via: 'session' } | { via: 'key'; keyName: string };
+/** How a save came, and (on a team) the member who made it: the version's history names them. */
+export type SaveChannel = ({ via: 'session' } | { via: 'key'; keyName: string }) & { by?: string };
 const BY_SESSION: SaveChannel = { via: 'session' };
 const keyNameOf = (channel: SaveChannel): string | null => (channel.via === 'key' ? channel.keyName : null);
 
@@ -120,7 +121,7 @@ export function createScriptsService(deps: { db: Db }) {
       };
       await inTransaction(db, async (trx) => {
         await scriptsRepo.insert(trx, row);
-        await scriptVersions.record(trx, row, { savedBy: userId, via: channel.via, keyName: keyNameOf(channel) });
+        await scriptVersions.record(trx, row, { savedBy: channel.by ?? userId, via: channel.via, keyName: keyNameOf(channel) });
       });
       return toScript(row);
     },
@@ -132,7 +133,7 @@ export function createScriptsService(deps: { db: Db }) {
       channel: SaveChannel = BY_SESSION,
     ): Promise<Script> {
       return toScript(
-        await save(userId, id, toPatch(update), { savedBy: userId, via: channel.via, keyName: keyNameOf(channel) }),
+        await save(userId, id, toPatch(update), { savedBy: channel.by ?? userId, via: channel.via, keyName: keyNameOf(channel) }),
       );
     },
 
@@ -169,7 +170,7 @@ export function createScriptsService(deps: { db: Db }) {
           );
           if (!row) throw notFound();
           await scriptVersions.record(trx, row, {
-            savedBy: userId,
+            savedBy: channel.by ?? userId,
             via: 'restore',
             restoredFrom: number,
             keyName: keyNameOf(channel),

@@ -81,6 +81,9 @@ describeEachEngine('teams', (engine) => {
       body: { name: 'By the developer', code: 'print(2)' },
     });
     expect(written.status, written.text).toBe(200);
+    // The script's history names the developer who saved it, not the team.
+    const versions = await server.call('GET', `/api/scripts/${written.body.id}/versions`, asMember(owner));
+    expect(versions.body.items[0].savedBy).toBe(developer.user.name);
 
     const refused = await server.call('POST', '/api/scripts', {
       ...asMember(moderator),
