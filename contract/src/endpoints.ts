@@ -151,6 +151,14 @@ import {
   SaveOpenCloudKeyRequestSchema,
 } from './open-cloud.ts';
 import {
+  CopyScriptRequestSchema,
+  CreatedScriptShareSchema,
+  ScriptShareListSchema,
+  ShareParamsSchema,
+  SharedScriptSchema,
+  ShareTokenParamsSchema,
+} from './shares.ts';
+import {
   AcceptInvitationRequestSchema,
   AdminTeamPageSchema,
   CreatedInvitationSchema,
@@ -215,6 +223,7 @@ export type Endpoint = EndpointAccess & {
     | 'Auth'
     | 'User'
     | 'Teams'
+    | 'Sharing'
     | 'Scripts'
     | 'Lua'
     | 'Game'
@@ -1837,6 +1846,81 @@ export const endpoints = {
     query: BansQuerySchema,
     response: BanImportResultSchema,
     errors: [400, 401, 403, 404, 409, 503],
+  }),
+  createScriptShare: endpoint({
+    method: 'post',
+    path: '/api/scripts/:id/shares',
+    tag: 'Sharing',
+    summary:
+      'Share a script read-only by a link: whoever has it sees the code, description and version, and can copy it into a team of theirs. The token is shown this once.',
+    auth: 'session',
+    permission: 'scripts.write',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: CreatedScriptShareSchema,
+    errors: [401, 403, 404, 409],
+  }),
+  listScriptShares: endpoint({
+    method: 'get',
+    path: '/api/shares',
+    tag: 'Sharing',
+    summary: "The share links of the team's (or your own) scripts, newest first.",
+    auth: 'session',
+    permission: 'scripts.read',
+    rateLimit: 'general',
+    response: ScriptShareListSchema,
+    errors: [401, 403],
+  }),
+  deleteScriptShare: endpoint({
+    method: 'delete',
+    path: '/api/shares/:shareId',
+    tag: 'Sharing',
+    summary: 'Stop a share link; it answers 404 from then on.',
+    auth: 'session',
+    permission: 'scripts.write',
+    rateLimit: 'general',
+    params: ShareParamsSchema,
+    response: SuccessResponseSchema,
+    errors: [401, 403, 404],
+  }),
+  getSharedScript: endpoint({
+    method: 'get',
+    path: '/api/shared/:token',
+    tag: 'Sharing',
+    summary: 'A script shared by a link: its name, description, code and version (no account needed).',
+    auth: 'none',
+    permission: 'anyone',
+    rateLimit: 'general',
+    params: ShareTokenParamsSchema,
+    response: SharedScriptSchema,
+    errors: [400, 404],
+  }),
+  copySharedScript: endpoint({
+    method: 'post',
+    path: '/api/shared/:token/copy',
+    tag: 'Sharing',
+    summary:
+      'Copy a shared script into the team the request acts on (the Moonrelay-Team header, or your own account) as a new script.',
+    auth: 'session',
+    permission: 'scripts.write',
+    rateLimit: 'general',
+    params: ShareTokenParamsSchema,
+    response: ScriptSchema,
+    errors: [400, 401, 403, 404, 409],
+  }),
+  copyScript: endpoint({
+    method: 'post',
+    path: '/api/scripts/:id/copy',
+    tag: 'Sharing',
+    summary:
+      'Copy a script of the team the request acts on into another team you belong to (where you hold scripts.write), as a new script there.',
+    auth: 'session',
+    permission: 'scripts.read',
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    body: CopyScriptRequestSchema,
+    response: ScriptSchema,
+    errors: [400, 401, 403, 404, 409],
   }),
   listTeams: endpoint({
     method: 'get',

@@ -71,6 +71,7 @@ describeEachEngine('data layer', (engine) => {
       '027-player-limits',
       '028-teams',
       '029-team-activity',
+      '030-script-shares',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

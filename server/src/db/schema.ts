@@ -33,6 +33,18 @@ export interface TeamMembersTable {
   joinedAt: string;
 }
 
+/** A read-only share link of a script. */
+export interface ScriptSharesTable {
+  id: string;
+  scriptId: string;
+  /** The account (a person's or a team's) that owns the script. */
+  userId: string;
+  /** SHA-256 of the link's token; the token itself is never stored. */
+  tokenHash: string;
+  createdBy: string | null;
+  createdAt: string;
+}
+
 /** An invitation link into a team: single use, until it expires. */
 export interface TeamInvitationsTable {
   id: string;
@@ -650,6 +662,7 @@ export interface Database {
   users: UsersTable;
   teamMembers: TeamMembersTable;
   teamInvitations: TeamInvitationsTable;
+  scriptShares: ScriptSharesTable;
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;
   scopedApiKeys: ScopedApiKeysTable;

@@ -28,6 +28,7 @@ import * as sessionDetails from './026-session-details.ts';
 import * as playerLimits from './027-player-limits.ts';
 import * as teams from './028-teams.ts';
 import * as teamActivity from './029-team-activity.ts';
+import * as scriptShares from './030-script-shares.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '027-player-limits': playerLimits,
   '028-teams': teams,
   '029-team-activity': teamActivity,
+  '030-script-shares': scriptShares,
 };
 
 export const migrationProvider: MigrationProvider = {

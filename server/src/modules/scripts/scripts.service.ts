@@ -121,7 +121,11 @@ export function createScriptsService(deps: { db: Db }) {
       };
       await inTransaction(db, async (trx) => {
         await scriptsRepo.insert(trx, row);
-        await scriptVersions.record(trx, row, { savedBy: channel.by ?? userId, via: channel.via, keyName: keyNameOf(channel) });
+        await scriptVersions.record(trx, row, {
+          savedBy: channel.by ?? userId,
+          via: channel.via,
+          keyName: keyNameOf(channel),
+        });
       });
       return toScript(row);
     },
@@ -133,7 +137,11 @@ export function createScriptsService(deps: { db: Db }) {
       channel: SaveChannel = BY_SESSION,
     ): Promise<Script> {
       return toScript(
-        await save(userId, id, toPatch(update), { savedBy: channel.by ?? userId, via: channel.via, keyName: keyNameOf(channel) }),
+        await save(userId, id, toPatch(update), {
+          savedBy: channel.by ?? userId,
+          via: channel.via,
+          keyName: keyNameOf(channel),
+        }),
       );
     },
 
