@@ -59,6 +59,8 @@ export const TEAM_TEXT = {
   linkTitle: 'Invitation link',
   linkShownOnce:
     'Copy the link now and send it to the person you invite: it is shown this once and cannot be shown again.',
+  linkGives: (role: string, expires: string) =>
+    `Whoever opens it signed in joins as ${role}. It works once, until ${expires}.`,
   linkLabel: 'Invitation link',
   copyLink: 'Copy invitation link',
   linkCopied: 'Invitation Link Copied',
@@ -73,12 +75,26 @@ export const TEAM_TEXT = {
   roleNotHeld: 'Includes permissions you do not hold',
   nonePicked: 'Choose at least one permission.',
 
+  exitsLeave: 'Leave the team',
+  exitsLeaveOrDelete: 'Leave or delete the team',
+  leaveDetail: 'You lose access to its scripts, servers and players at once; to come back you need a new invitation.',
+  deleteDetail:
+    'Deletes its scripts, keys, game servers, runs, schedules, players and moderation history, for every member.',
   leave: 'Leave team',
   leaveTitle: (name: string) => `Leave ${name}?`,
   leaveBody: 'You lose access to its scripts, servers and players at once. To come back, you need a new invitation.',
   leaving: 'Leaving...',
   left: (name: string) => `You left ${name}`,
   leaveFailed: 'Could not leave the team.',
+  lastOwner: 'You are its only owner: make another member owner before you leave, or delete the team.',
+
+  deleteTeam: 'Delete team',
+  deleteTitle: (name: string) => `Delete ${name}?`,
+  deleteBody:
+    'Its scripts, keys, game servers, runs, schedules, players and moderation history are deleted with it, for every member. This cannot be undone.',
+  deleting: 'Deleting...',
+  deleted: (name: string) => `${name} was deleted`,
+  deleteFailed: 'Could not delete the team.',
 
   joinTitle: 'Join team',
   joinDescription: 'You were invited to a team. Join it to work on its scripts, servers and players with its members.',

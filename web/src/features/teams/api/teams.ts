@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import type { SuccessResponse } from '@moonrelay/contract/common';
 import type { TeamSummary } from '@moonrelay/contract/teams';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -32,5 +33,15 @@ export function useAcceptInvitation() {
   return useMutation({
     mutationFn: async (token: string) =>
       withTeamsRead(await apiRequest<TeamSummary>('POST', '/api/teams/join', { token })),
+  });
+}
+
+/**
+ * Deletes a team with everything it owns (a protected change: the API client asks the person to
+ * confirm it is them first).
+ */
+export function useDeleteTeam(teamId: string) {
+  return useMutation({
+    mutationFn: () => apiRequest<SuccessResponse>('DELETE', `/api/teams/${encodeURIComponent(teamId)}`),
   });
 }

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRevokeInvitation } from '../api/members.ts';
 import { TEAM_TEXT } from '../team-text.ts';
+import { useRefocus } from '../use-refocus.ts';
 
 /** Set once on the list, like the members' list: rows are plain elements with class names. */
 const INVITATION_LIST_CSS = defineStyle({
@@ -39,18 +40,29 @@ interface Props {
  */
 export function InvitationsList({ teamId, invitations, canManage }: Props) {
   const revoke = useRevokeInvitation(teamId);
+  // The revoked row goes with its button: the focus goes to the list (or the words that it is empty).
+  const list = useRefocus<HTMLDivElement>();
   if (!canManage) return <Text color="fg.muted">{TEAM_TEXT.invitationsHidden}</Text>;
-  if (invitations.length === 0) return <Text color="fg.muted">{TEAM_TEXT.invitationsEmpty}</Text>;
+  if (invitations.length === 0) {
+    return (
+      <Text color="fg.muted" ref={list.target} tabIndex={-1}>
+        {TEAM_TEXT.invitationsEmpty}
+      </Text>
+    );
+  }
 
   const onRevoke = (invitation: TeamInvitation) =>
     revoke.mutate(invitation.id, {
-      onSuccess: () => notify({ title: TEAM_TEXT.revoked }),
+      onSuccess: () => {
+        list.refocus();
+        notify({ title: TEAM_TEXT.revoked });
+      },
       onError: (error) =>
         notify({ type: 'error', title: 'Error', description: messageOf(error, TEAM_TEXT.revokeFailed) }),
     });
 
   return (
-    <Box as="ul" css={INVITATION_LIST_CSS} aria-label={TEAM_TEXT.invitationsLabel}>
+    <Box as="ul" ref={list.target} tabIndex={-1} css={INVITATION_LIST_CSS} aria-label={TEAM_TEXT.invitationsLabel}>
       {invitations.map((invitation) => {
         const expires = formatDateTime(invitation.expiresAt);
         return (

@@ -1,9 +1,10 @@
 import { Alert, Button, CloseButton, Dialog, Input, Portal, Stack, Text } from '@chakra-ui/react';
 import { UserPlus } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import type { TeamPermission } from '@moonrelay/contract/teams';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ROLE_LABELS, type CreatedInvitation, type TeamPermission } from '@moonrelay/contract/teams';
 import { CopyButton } from '../../../components/CopyButton.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useCreateInvitation } from '../api/members.ts';
 import { choiceValid, firstChoice, grantOf, type GrantChoice } from '../grant.ts';
 import { TEAM_TEXT } from '../team-text.ts';
@@ -22,24 +23,35 @@ interface Props {
 
 /**
  * Makes an invitation link with a role, or permissions one by one. The link is then shown once,
- * with a copy button: it carries the invitation's only secret, and the server cannot show it again.
+ * with the role it gives, when it stops working and a copy button: it carries the invitation's
+ * only secret, and the server cannot show it again. The focus moves to the link (selected), so a
+ * keyboard copies it at once and a screen reader reads it with what to do.
  */
 export function InviteDialog({ teamId, held, disabledReasonId }: Props) {
   const [open, setOpen] = useState(false);
   const [choice, setChoice] = useState<GrantChoice>(() => firstChoice(held));
-  const [link, setLink] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
+  const link = created ? invitationLink(created.token) : null;
   const invite = useCreateInvitation(teamId);
+  const linkInput = useRef<HTMLInputElement>(null);
+  const linkHelpId = useId();
+
+  // The form (and the button that sent it) is gone: the focus would fall to the page behind.
+  useEffect(() => {
+    if (!created) return;
+    linkInput.current?.focus();
+  }, [created]);
 
   const reset = () => {
     setChoice(firstChoice(held));
-    setLink(null);
+    setCreated(null);
     invite.reset();
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!choiceValid(held, choice)) return;
-    invite.mutate(grantOf(choice), { onSuccess: (created) => setLink(invitationLink(created.token)) });
+    invite.mutate(grantOf(choice), { onSuccess: setCreated });
   };
 
   return (
@@ -64,15 +76,26 @@ export function InviteDialog({ teamId, held, disabledReasonId }: Props) {
             <Dialog.Header>
               <Dialog.Title>{link ? TEAM_TEXT.linkTitle : TEAM_TEXT.inviteTitle}</Dialog.Title>
             </Dialog.Header>
-            {link ? (
+            {created && link ? (
               <>
                 <Dialog.Body>
-                  <Stack gap="3">
+                  <Stack gap="3" id={linkHelpId}>
                     <Text>{TEAM_TEXT.linkShownOnce}</Text>
-                    <Stack direction="row" gap="2">
-                      <Input readOnly aria-label={TEAM_TEXT.linkLabel} fontFamily="mono" value={link} />
-                      <CopyButton value={link} label={TEAM_TEXT.copyLink} copiedTitle={TEAM_TEXT.linkCopied} />
-                    </Stack>
+                    <Text color="fg.muted">
+                      {TEAM_TEXT.linkGives(ROLE_LABELS[created.role], formatDateTime(created.expiresAt))}
+                    </Text>
+                  </Stack>
+                  <Stack direction="row" gap="2" mt="3">
+                    <Input
+                      ref={linkInput}
+                      readOnly
+                      aria-label={TEAM_TEXT.linkLabel}
+                      aria-describedby={linkHelpId}
+                      fontFamily="mono"
+                      value={link}
+                      onFocus={(event) => event.currentTarget.select()}
+                    />
+                    <CopyButton value={link} label={TEAM_TEXT.copyLink} copiedTitle={TEAM_TEXT.linkCopied} />
                   </Stack>
                 </Dialog.Body>
                 <Dialog.Footer>

@@ -9,11 +9,20 @@ import { useRemoveMember } from '../api/members.ts';
 import { TEAM_TEXT } from '../team-text.ts';
 import { useOpenTeam } from '../use-open-team.ts';
 
+interface Props {
+  teamId: string;
+  teamName: string;
+  userId: string;
+  /** Set when the person is the team's only owner (the server would refuse): the id of the text saying so. */
+  disabledReasonId?: string;
+}
+
 /**
  * Any member can leave (removing themself needs no permission); the last owner cannot, and the
- * server says so. Afterwards the dashboard is back on the person's own account.
+ * button, disabled, is described by the reason. Afterwards the dashboard is back on the person's
+ * own account.
  */
-export function LeaveTeamButton({ teamId, teamName, userId }: { teamId: string; teamName: string; userId: string }) {
+export function LeaveTeamButton({ teamId, teamName, userId, disabledReasonId }: Props) {
   const [open, setOpen] = useState(false);
   const leave = useRemoveMember(teamId);
   const openTeam = useOpenTeam();
@@ -30,6 +39,14 @@ export function LeaveTeamButton({ teamId, teamName, userId }: { teamId: string; 
       onError: (error) =>
         notify({ type: 'error', title: 'Error', description: messageOf(error, TEAM_TEXT.leaveFailed) }),
     });
+
+  if (disabledReasonId) {
+    return (
+      <Button variant="outline" colorPalette="red" disabled aria-describedby={disabledReasonId}>
+        <LogOut /> {TEAM_TEXT.leave}
+      </Button>
+    );
+  }
 
   return (
     <ConfirmDialog

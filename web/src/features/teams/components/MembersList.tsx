@@ -8,6 +8,7 @@ import { notify } from '../../../lib/toaster.tsx';
 import { useRemoveMember } from '../api/members.ts';
 import { holdsAll } from '../grant.ts';
 import { TEAM_TEXT } from '../team-text.ts';
+import { useRefocus } from '../use-refocus.ts';
 import { MemberAccessDialog } from './MemberAccessDialog.tsx';
 
 /**
@@ -62,6 +63,7 @@ export function MembersList({ teamId, members, userId, held, disabledReasonId }:
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const [confirming, setConfirming] = useState(false);
   const remove = useRemoveMember(teamId);
+  const list = useRefocus<HTMLDivElement>();
 
   const confirmRemove = () => {
     if (!removing) return;
@@ -69,6 +71,7 @@ export function MembersList({ teamId, members, userId, held, disabledReasonId }:
     remove.mutate(removing.userId, {
       onSuccess: () => {
         setConfirming(false);
+        list.refocus();
         notify({ title: TEAM_TEXT.removed(name) });
       },
       onError: (error) =>
@@ -78,7 +81,7 @@ export function MembersList({ teamId, members, userId, held, disabledReasonId }:
 
   return (
     <>
-      <Box as="ul" css={MEMBER_LIST_CSS} aria-label={TEAM_TEXT.membersLabel}>
+      <Box as="ul" ref={list.target} tabIndex={-1} css={MEMBER_LIST_CSS} aria-label={TEAM_TEXT.membersLabel}>
         {members.map((member) => {
           const you = member.userId === userId;
           const outranked = !holdsAll(held, member.permissions);

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ROLE_PERMISSIONS, TEAM_PERMISSIONS, type TeamDetails } from '@moonrelay/contract/teams';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useSession } from '../../../lib/session.ts';
 import { signInAs } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
@@ -130,6 +131,11 @@ describe('the Team screen', () => {
 
     const link = await within(dialog).findByRole('textbox', { name: TEAM_TEXT.linkLabel });
     expect(link).toHaveValue(`${location.origin}/join?token=secret-token`);
+    // The form and its button are gone: the focus is on the link, which says what it gives.
+    await waitFor(() => expect(link).toHaveFocus());
+    const gives = TEAM_TEXT.linkGives('Moderator', formatDateTime('2026-12-02T12:00:00.000Z'));
+    expect(within(dialog).getByText(gives)).toBeInTheDocument();
+    expect(link).toHaveAccessibleDescription(expect.stringContaining(gives));
     expect(within(dialog).getByRole('button', { name: TEAM_TEXT.copyLink })).toBeInTheDocument();
     expect(sent).toEqual([{ role: 'moderator' }]);
 
@@ -172,6 +178,91 @@ describe('the Team screen', () => {
     // The server's own words when it refuses.
     expect(await within(dialog).findByText('You can only give permissions you hold yourself')).toBeInTheDocument();
     expect(sent).toEqual([{ permissions: ['players.kick'] }]);
+  });
+
+  it('keeps the keyboard in place when a removed member or a revoked invitation takes its button away', async () => {
+    let members = [grace, { ...ada, role: 'owner' as const, permissions: [...TEAM_PERMISSIONS] }, linus];
+    let invitations: TeamDetails['invitations'] = [
+      {
+        id: 'i1',
+        role: 'viewer',
+        permissions: [...ROLE_PERMISSIONS.viewer],
+        createdBy: 'u1',
+        createdAt: '2026-11-29T12:00:00.000Z',
+        expiresAt: '2026-12-02T12:00:00.000Z',
+      },
+    ];
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/teams/t1': () => ({
+          body: { ...studio([...TEAM_PERMISSIONS], 'owner'), memberList: members, invitations },
+        }),
+        'DELETE /api/teams/t1/members/u3': () => {
+          members = members.filter((member) => member.userId !== 'u3');
+          return { body: { success: true } };
+        },
+        'DELETE /api/teams/t1/invitations/i1': () => {
+          invitations = [];
+          return { body: { success: true } };
+        },
+      }),
+    );
+    chooseTeam('t1');
+    renderWithProviders(<TeamScreen />, { route: '/team?team=t1' });
+
+    await userEvent.click(await screen.findByRole('button', { name: TEAM_TEXT.removeLabel('Linus') }));
+    const confirm = await screen.findByRole('alertdialog', { name: TEAM_TEXT.removeTitle('Linus') });
+    await userEvent.click(within(confirm).getByRole('button', { name: TEAM_TEXT.remove }));
+    const list = screen.getByRole('list', { name: TEAM_TEXT.membersLabel });
+    await waitFor(() => expect(within(list).queryByRole('listitem', { name: 'Linus' })).not.toBeInTheDocument());
+    await waitFor(() => expect(list).toHaveFocus());
+
+    await userEvent.click(screen.getByRole('button', { name: /^Revoke the Viewer invitation/ }));
+    await waitFor(() => expect(screen.getByText(TEAM_TEXT.invitationsEmpty)).toHaveFocus());
+  });
+
+  it('keeps the only owner from leaving, saying why, and lets them delete the team instead', async () => {
+    const deleted: string[] = [];
+    const alone: TeamDetails = {
+      ...studio([...TEAM_PERMISSIONS], 'owner'),
+      members: 2,
+      memberList: [{ ...ada, role: 'owner', permissions: [...TEAM_PERMISSIONS] }, linus],
+    };
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/teams/t1': () => ({ body: alone }),
+        'GET /api/teams': () => ({ body: [] }),
+        'DELETE /api/teams/t1': () => {
+          deleted.push('t1');
+          return { body: { success: true } };
+        },
+      }),
+    );
+    chooseTeam('t1');
+    renderWithProviders(<TeamScreen />, { route: '/team?team=t1' });
+
+    const leave = await screen.findByRole('button', { name: TEAM_TEXT.leave });
+    expect(leave).toBeDisabled();
+    expect(leave).toHaveAccessibleDescription(TEAM_TEXT.lastOwner);
+    await userEvent.click(screen.getByRole('button', { name: TEAM_TEXT.deleteTeam }));
+    const confirm = await screen.findByRole('alertdialog', { name: TEAM_TEXT.deleteTitle('Studio') });
+    expect(within(confirm).getByText(TEAM_TEXT.deleteBody)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: TEAM_TEXT.deleteTeam }));
+    expect(await screen.findByText(TEAM_TEXT.deleted('Studio'))).toBeInTheDocument();
+    expect(deleted).toEqual(['t1']);
+  });
+
+  it('offers deleting the team only to a member holding team.delete', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({ 'GET /api/teams/t1': () => ({ body: studio([...ROLE_PERMISSIONS.admin], 'admin') }) }),
+    );
+    chooseTeam('t1');
+    renderWithProviders(<TeamScreen />, { route: '/team?team=t1' });
+    expect(await screen.findByRole('button', { name: TEAM_TEXT.leave })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: TEAM_TEXT.deleteTeam })).not.toBeInTheDocument();
   });
 
   it('explains the personal team and offers to create a team instead of a members list', async () => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Center, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Card, Center, defineStyle, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { ROLE_LABELS, type TeamDetails } from '@moonrelay/contract/teams';
@@ -10,6 +10,7 @@ import { useTeam } from '../../../lib/team.ts';
 import { useTeamDetails } from '../api/members.ts';
 import { TEAM_TEXT } from '../team-text.ts';
 import { CreateTeamDialog } from './CreateTeamDialog.tsx';
+import { DeleteTeamButton } from './DeleteTeamButton.tsx';
 import { InvitationsList } from './InvitationsList.tsx';
 import { InviteDialog } from './InviteDialog.tsx';
 import { LeaveTeamButton } from './LeaveTeamButton.tsx';
@@ -17,6 +18,29 @@ import { MembersList } from './MembersList.tsx';
 
 /** The id of the text saying why the member controls are disabled. */
 const MANAGE_REASON_ID = 'team-manage-reason';
+/** The id of the text saying why the only owner cannot leave. */
+const LEAVE_REASON_ID = 'team-leave-reason';
+
+/** Leaving and deleting: rows of what each does and its button, set once on their container. */
+const EXITS_CSS = defineStyle({
+  display: 'flex',
+  flexDirection: 'column',
+  '& .exit-row': {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    columnGap: '4',
+    rowGap: '2',
+    py: '3',
+  },
+  '& .exit-row:first-of-type': { pt: '0' },
+  '& .exit-row:last-of-type': { pb: '0' },
+  '& .exit-row + .exit-row': { borderTopWidth: '1px' },
+  '& .exit-text': { display: 'flex', flexDirection: 'column', gap: '0.5', flex: '1 1 16rem', minWidth: 0 },
+  '& .exit-title': { fontWeight: 'semibold' },
+  '& .exit-detail': { fontSize: 'sm', color: 'fg.muted' },
+});
 
 /**
  * Team: the chosen team's members and open invitations; with members.manage, inviting, changing
@@ -136,11 +160,50 @@ function TeamDetailsView({ team }: { team: TeamDetails }) {
           <InvitationsList teamId={team.id} invitations={team.invitations} canManage={manage.allowed} />
         </Card.Body>
       </Card.Root>
-      {userId && (
-        <Flex justify="flex-end">
-          <LeaveTeamButton teamId={team.id} teamName={team.name} userId={userId} />
-        </Flex>
-      )}
+      {userId && <TeamExits team={team} userId={userId} canDelete={held.has('team.delete')} />}
     </>
+  );
+}
+
+/**
+ * Leaving the team, and (for a member holding team.delete) deleting it. The server keeps one owner
+ * at least: the only owner cannot leave, which the row says, and deleting is their way out.
+ */
+function TeamExits({ team, userId, canDelete }: { team: TeamDetails; userId: string; canDelete: boolean }) {
+  const owners = team.memberList.filter((member) => member.role === 'owner').length;
+  const lastOwner = team.role === 'owner' && owners <= 1;
+  return (
+    <Card.Root>
+      <Card.Header>
+        <Card.Title as="h2">{canDelete ? TEAM_TEXT.exitsLeaveOrDelete : TEAM_TEXT.exitsLeave}</Card.Title>
+      </Card.Header>
+      <Card.Body>
+        <Box css={EXITS_CSS}>
+          <div className="exit-row">
+            <div className="exit-text">
+              <span className="exit-title">{TEAM_TEXT.leave}</span>
+              <span className="exit-detail" id={lastOwner ? LEAVE_REASON_ID : undefined}>
+                {lastOwner ? TEAM_TEXT.lastOwner : TEAM_TEXT.leaveDetail}
+              </span>
+            </div>
+            <LeaveTeamButton
+              teamId={team.id}
+              teamName={team.name}
+              userId={userId}
+              disabledReasonId={lastOwner ? LEAVE_REASON_ID : undefined}
+            />
+          </div>
+          {canDelete && (
+            <div className="exit-row">
+              <div className="exit-text">
+                <span className="exit-title">{TEAM_TEXT.deleteTeam}</span>
+                <span className="exit-detail">{TEAM_TEXT.deleteDetail}</span>
+              </div>
+              <DeleteTeamButton teamId={team.id} teamName={team.name} userId={userId} />
+            </div>
+          )}
+        </Box>
+      </Card.Body>
+    </Card.Root>
   );
 }
