@@ -8,8 +8,11 @@ import { WEB_DIST_DIR } from './paths.ts';
 export interface E2EApp {
   /** http://127.0.0.1:<port>, no trailing slash. */
   url: string;
-  /** Calls the API over real HTTP (JSON in, JSON out), as the API suites do. */
-  call(method: string, path: string, options?: Pick<CallOptions, 'token' | 'body'>): Promise<CallResult>;
+  /**
+   * Calls the API over real HTTP (JSON in, JSON out), as the API suites do; `headers` adds request
+   * headers (the Moonrelay-Team header naming the team a call acts on).
+   */
+  call(method: string, path: string, options?: Pick<CallOptions, 'token' | 'body' | 'headers'>): Promise<CallResult>;
   /** Ends sudo mode for every session of the user, as 10 minutes after their last proof. */
   endSudo(userId: string): Promise<void>;
   close(): Promise<void>;

@@ -15,6 +15,12 @@ export interface E2EBrowser {
    */
   newPage(): Promise<Page>;
   /**
+   * A tab in a context of its own, as another person at another computer: its own storage and
+   * cookies, so it starts signed out and signing in there leaves the test's other tabs as they
+   * are. Its errors are recorded like `newPage`'s, and it closes with the test.
+   */
+  newPersonPage(): Promise<Page>;
+  /**
    * Console errors this test expects (for example Chromium's "Failed to load resource: ... 401"
    * for a deliberate failed request). A string matches a substring; the text checked includes the
    * URL the message came from. Uncaught page errors are never allowed.
@@ -77,6 +83,20 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
 
   let seen: string[] = [];
   let allowed: (RegExp | string)[] = [];
+  /** The contexts of `newPersonPage`, closed at the end of the test. */
+  let others: BrowserContext[] = [];
+
+  /** A tab of `owner` that records uncaught page errors and console errors. */
+  const watchedPage = async (owner: BrowserContext) => {
+    const page = await owner.newPage();
+    page.setDefaultTimeout(10_000);
+    page.setDefaultNavigationTimeout(30_000);
+    page.on('pageerror', (error) => seen.push(`pageerror: ${error.stack ?? error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') seen.push(describeConsole(message));
+    });
+    return page;
+  };
 
   const unexpected = () =>
     seen.filter((problem) => !problem.startsWith('console.error: ') || !allowed.some((p) => matches(p, problem)));
@@ -86,13 +106,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       return context;
     },
     async newPage() {
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      page.setDefaultNavigationTimeout(30_000);
-      page.on('pageerror', (error) => seen.push(`pageerror: ${error.stack ?? error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error') seen.push(describeConsole(message));
-      });
+      const page = await watchedPage(context);
       if (options.origin) {
         // Every new tab starts signed out, a test's second tab included (a context's tabs share
         // their origin's storage).
@@ -104,12 +118,19 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
       }
       return page;
     },
+    async newPersonPage() {
+      const own = await newContext();
+      others.push(own);
+      return watchedPage(own);
+    },
     allowConsoleErrors(...patterns) {
       allowed.push(...patterns);
     },
     problems: unexpected,
     async finishTest() {
       const problems = unexpected();
+      await Promise.all(others.map((other) => other.close()));
+      others = [];
       await context.close();
       context = await newContext();
       seen = [];
@@ -120,6 +141,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<E2EBro
     },
     async close() {
       try {
+        await Promise.all(others.map((other) => other.close()));
         await context.close();
       } finally {
         // Disconnects from the shared Chromium (or ends this file's own).
