@@ -1,3 +1,4 @@
+import { isTeamPermission, TEAM_HEADER } from '@moonrelay/contract/teams';
 import { z } from 'zod';
 import {
   APP_NAME,
@@ -72,6 +73,16 @@ const IDEMPOTENCY_KEY_HEADER = {
   description:
     'Any 1 to 200 printable characters, new for each action. A retry with the same key within 24 hours answers the first answer and does nothing again; while the first is still running it answers 409, and with a different body 422.',
   schema: { type: 'string', minLength: 1, maxLength: 200 },
+};
+
+/** The team a call acts on (docs/decisions/049), on every operation that acts on a team's data. */
+const TEAM_HEADER_PARAMETER = {
+  name: TEAM_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    "The id of a team you belong to (GET /api/teams lists them): the call acts on that team's data with your permissions there. Leave it out to act on your own account. A key acts on the team it was made in.",
+  schema: { type: 'string', maxLength: 100 },
 };
 
 const SECURITY: Record<Endpoint['auth'], object[]> = {
@@ -221,6 +232,10 @@ function operation(
     ),
     ...parametersOf(endpoint.query, 'query'),
     ...(endpoint.idempotent ? [IDEMPOTENCY_KEY_HEADER] : []),
+    // A team named in the path needs no header; the game's own calls carry their key, not a team.
+    ...(isTeamPermission(endpoint.permission) && !endpoint.path.includes(':teamId') && endpoint.auth !== 'game-key'
+      ? [TEAM_HEADER_PARAMETER]
+      : []),
   ];
   return {
     // The contract's endpoint name: the API docs page finds the endpoint's examples by it.
