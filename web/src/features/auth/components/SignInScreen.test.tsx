@@ -1,11 +1,20 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_ENDED_NOTICE } from '../../../lib/notices.ts';
 import { useSession } from '../../../lib/session.ts';
 import { signInAs, testUser } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { FIRST_ACCOUNT_NOTE, SignInScreen, SIGNED_OUT_DETAIL } from './SignInScreen.tsx';
+
+/** As the app does: the sign-in screen until there is a token, then where the router went. */
+function SignedOutGate() {
+  const location = useLocation();
+  const token = useSession((state) => state.token);
+  if (!token) return <SignInScreen />;
+  return <p data-testid="location">{`${location.pathname}${location.search}`}</p>;
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -31,6 +40,43 @@ describe('SignInScreen', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'analytical{Enter}');
     await waitFor(() => expect(useSession.getState().token).toBe('mrs_again'));
     expect(useSession.getState().endedNotice).toBeNull();
+  });
+
+  it('brings the visitor back to the link they opened signed out (an invitation), once signed in', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/auth/providers': () => ({ body: { google: { enabled: false, name: 'Google' } } }),
+        'POST /api/auth/login': () => ({ body: { token: 'mrs_joining', user: testUser() } }),
+      }),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="*" element={<SignedOutGate />} />
+      </Routes>,
+      { route: '/join?token=abc' },
+    );
+    await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    expect(await screen.findByTestId('location')).toHaveTextContent('/join?token=abc');
+  });
+
+  it('opens the dashboard after a sign-in from the bare address', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/auth/providers': () => ({ body: { google: { enabled: false, name: 'Google' } } }),
+        'POST /api/auth/login': () => ({ body: { token: 'mrs_home', user: testUser() } }),
+      }),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="*" element={<SignedOutGate />} />
+      </Routes>,
+    );
+    await userEvent.type(screen.getByLabelText('Email or username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    expect(await screen.findByTestId('location')).toHaveTextContent('/dashboard');
   });
 
   it('says nothing of the kind after a sign-out asked for here', () => {

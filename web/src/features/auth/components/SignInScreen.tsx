@@ -1,6 +1,6 @@
 import { Alert, Box, Card, Heading, Separator, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import { SIGN_IN } from '@moonrelay/contract/messages';
 import type { AuthResponse } from '@moonrelay/contract/auth';
@@ -33,6 +33,7 @@ export function SignInScreen({
   twoFactor?: { challenge: TwoFactorChallenge; onBack: () => void };
 }) {
   const navigate = useNavigate();
+  const location = useLocation();
   const endedNotice = useSession((state) => state.endedNotice);
   // No account yet: there is nobody to log in as, and the first account made becomes the admin.
   const firstAccount = useAuthProviders().data?.firstAccount === true;
@@ -45,9 +46,15 @@ export function SignInScreen({
     const idle = requestIdleCallback(preloadSignInChecks, { timeout: 2_000 });
     return () => cancelIdleCallback(idle);
   }, []);
+  // Back where the visitor was going (an invitation or a shared script's link, a screen of the app
+  // after a session ended); the bare address and the provider's callback open the dashboard.
+  const destination =
+    location.pathname === '/' || location.pathname.startsWith('/auth/')
+      ? '/dashboard'
+      : `${location.pathname}${location.search}`;
   const signedIn = ({ token, user }: AuthResponse) => {
     useSession.getState().signIn(token, user);
-    navigate('/dashboard');
+    navigate(destination);
   };
   return (
     <Box as="main" minH="100vh" display="flex" alignItems="center" justifyContent="center" p="6" bg="bg.subtle">
