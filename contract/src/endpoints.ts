@@ -161,6 +161,8 @@ import {
 import {
   AcceptInvitationRequestSchema,
   AdminTeamPageSchema,
+  InvitationPreviewSchema,
+  InvitationTokenParamsSchema,
   CreatedInvitationSchema,
   CreateInvitationRequestSchema,
   CreateTeamRequestSchema,
@@ -1998,6 +2000,19 @@ export const endpoints = {
     params: TeamInvitationParamsSchema,
     response: SuccessResponseSchema,
     errors: [401, 403, 404],
+  }),
+  previewInvitation: endpoint({
+    method: 'get',
+    path: '/api/teams/invitations/:token',
+    tag: 'Teams',
+    summary:
+      'What an invitation link offers before it is used: the team, the role and its permissions, who invited, until when. Uses nothing up.',
+    auth: 'session',
+    permission: 'own-account',
+    rateLimit: 'general',
+    params: InvitationTokenParamsSchema,
+    response: InvitationPreviewSchema,
+    errors: [400, 401, 403, 404, 410],
   }),
   acceptInvitation: endpoint({
     method: 'post',

@@ -224,6 +224,19 @@ export const CreatedInvitationSchema = TeamInvitationSchema.extend({
 }).meta({ id: 'CreatedInvitation' });
 export type CreatedInvitation = z.infer<typeof CreatedInvitationSchema>;
 
+/** What an invitation link offers, shown before joining: the team, the role, until when. */
+export const InvitationPreviewSchema = z
+  .object({
+    teamName: z.string(),
+    role: TeamRoleSchema,
+    permissions: z.array(TeamPermissionSchema),
+    invitedBy: z.string().nullable(),
+    expiresAt: IsoDateTimeSchema,
+  })
+  .meta({ id: 'InvitationPreview' });
+export type InvitationPreview = z.infer<typeof InvitationPreviewSchema>;
+export const InvitationTokenParamsSchema = z.object({ token: z.string().min(1).max(200) });
+
 export const AcceptInvitationRequestSchema = z
   .object({ token: z.string().min(1, TEAM_ERRORS.invitationInvalid).max(200, TEAM_ERRORS.invitationInvalid) })
   .meta({ id: 'AcceptInvitationRequest' });

@@ -195,11 +195,16 @@ describeEachEngine('teams', (engine) => {
   it('refuses a used, a forged and a revoked link, and one for a team one already belongs to', async () => {
     const token = await invite(owner, { role: 'viewer' });
     const first = await registerUser(server);
+    // What the link offers, before it is used (and looking uses nothing up).
+    const preview = await server.call('GET', `/api/teams/invitations/${token}`, { token: first.token });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body).toMatchObject({ teamName: 'Obby Studio', role: 'viewer', invitedBy: owner.user.username });
     expect((await join(first, token)).status).toBe(200);
     const second = await registerUser(server);
     const used = await join(second, token);
     expect(used.status).toBe(410);
     expect(used.body.error).toBe(TEAM_ERRORS.invitationUsed);
+    expect((await server.call('GET', `/api/teams/invitations/${token}`, { token: second.token })).status).toBe(410);
     expect((await join(second, 'x'.repeat(32))).status).toBe(404);
     expect((await join(first, await invite(owner, { role: 'viewer' }))).body.error).toBe(TEAM_ERRORS.alreadyMember);
 

@@ -38,6 +38,7 @@ export function mountTeamRoutes(
     await teams.revokeInvitation(principal.userId, actorIn(principal), params.invitationId);
     return { success: true as const };
   });
+  mountEndpoint(router, endpoints.previewInvitation, limits, ({ params }) => teams.preview(params.token));
   mountEndpoint(router, endpoints.acceptInvitation, limits, ({ principal, body }) =>
     teams.accept(principal.userId, body.token),
   );

@@ -7,6 +7,7 @@ import {
   TEAM_ERRORS,
   TEAMS_PER_PERSON,
   type CreatedInvitation,
+  type InvitationPreview,
   type Grant,
   type TeamDetails,
   type TeamInvitation,
@@ -302,6 +303,29 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
         throw new AppError(404, TEAM_ERRORS.invitationInvalid);
       }
       await record(teamId, actor.userId, AUDIT_ACTIONS.teamInvitationRevoked, { invitationId });
+    },
+
+    /** What the link offers, checked as joining would check it, using nothing up. */
+    async preview(token: string): Promise<InvitationPreview> {
+      const invitation = await teamsRepo.invitationByHash(db, sha256Hex(token));
+      if (!invitation) throw new AppError(404, TEAM_ERRORS.invitationInvalid);
+      if (invitation.usedAt) throw new AppError(410, TEAM_ERRORS.invitationUsed);
+      if (invitation.expiresAt <= nowIso()) throw new AppError(410, TEAM_ERRORS.invitationExpired);
+      const team = await teamsRepo.team(db, invitation.teamId);
+      if (!team) throw new AppError(404, TEAM_ERRORS.invitationInvalid);
+      const inviter = await db
+        .selectFrom('users')
+        .select('username')
+        .where('id', '=', invitation.createdBy)
+        .executeTakeFirst();
+      const permissions = listOf(decodePermissions(invitation.permissions));
+      return {
+        teamName: team.name,
+        role: roleOf(permissions),
+        permissions,
+        invitedBy: inviter?.username ?? null,
+        expiresAt: invitation.expiresAt,
+      };
     },
 
     /** Joins the team the link invites into, once: two people with one link, one of them joins. */
