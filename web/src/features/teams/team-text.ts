@@ -102,6 +102,13 @@ export const TEAM_TEXT = {
   joining: 'Joining...',
   joinedTeam: (name: string) => `You joined ${name}`,
   joinFailed: 'Could not join the team.',
+  previewLoading: 'Reading the invitation link',
+  previewFailed: 'The invitation link could not be checked.',
+  previewTeam: 'Team',
+  previewInvitedBy: 'Invited by',
+  previewInviterGone: 'Someone no longer in Moonrelay',
+  previewUntil: 'Works until',
+  retry: 'Retry',
 } as const;
 
 /** "Owner", "Custom"…; on the person's own account, "Personal". */

@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { SuccessResponse } from '@moonrelay/contract/common';
-import type { TeamSummary } from '@moonrelay/contract/teams';
+import type { InvitationPreview, TeamSummary } from '@moonrelay/contract/teams';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { teamsQuery } from '../../../lib/team-access.ts';
@@ -25,6 +25,18 @@ async function withTeamsRead(team: TeamSummary): Promise<TeamSummary> {
 export function useCreateTeam() {
   return useMutation({
     mutationFn: async (name: string) => withTeamsRead(await apiRequest<TeamSummary>('POST', '/api/teams', { name })),
+  });
+}
+
+/**
+ * What an invitation link offers (the team, the role, who invited, until when), read before the
+ * person chooses to join: the server checks it as joining would, and uses nothing up.
+ */
+export function useInvitationPreview(token: string) {
+  return useQuery({
+    queryKey: ['/api/teams/invitations', token],
+    queryFn: () => apiRequest<InvitationPreview>('GET', `/api/teams/invitations/${encodeURIComponent(token)}`),
+    enabled: token !== '',
   });
 }
 

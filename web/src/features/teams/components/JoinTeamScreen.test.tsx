@@ -2,7 +2,8 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TEAM_ERRORS } from '@moonrelay/contract/teams';
+import { ROLE_PERMISSIONS, TEAM_ERRORS, type InvitationPreview } from '@moonrelay/contract/teams';
+import { formatDateTime } from '../../../lib/format.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { signInAs } from '../../../test/fixtures.ts';
@@ -12,6 +13,13 @@ import { TEAM_TEXT } from '../team-text.ts';
 import { JoinTeamScreen } from './JoinTeamScreen.tsx';
 
 const studio = testTeam({ id: 't1', name: 'Studio', role: 'viewer' });
+const offer: InvitationPreview = {
+  teamName: 'Studio',
+  role: 'viewer',
+  permissions: [...ROLE_PERMISSIONS.viewer],
+  invitedBy: 'grace',
+  expiresAt: '2026-12-02T12:00:00.000Z',
+};
 
 function Where() {
   const { pathname, search } = useLocation();
@@ -47,11 +55,12 @@ describe('the join page', () => {
           return { body: studio };
         },
         'GET /api/teams': () => ({ body: joined ? [personalTeam(), studio] : [personalTeam()] }),
+        'GET /api/teams/invitations/abc123': () => ({ body: offer }),
       }),
     );
     renderJoin('/join?token=abc123');
     expect(await screen.findByRole('heading', { name: TEAM_TEXT.joinTitle })).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: TEAM_TEXT.join }));
+    await userEvent.click(await screen.findByRole('button', { name: TEAM_TEXT.join }));
 
     // The team gate follows ?team= to the new team: it must be in the list by then.
     expect(await screen.findByTestId('where')).toHaveTextContent('/team?team=t1');
@@ -60,14 +69,47 @@ describe('the join page', () => {
     expect(await screen.findByText(TEAM_TEXT.joinedTeam('Studio'))).toBeInTheDocument();
   });
 
-  it('says what is wrong with a link in the server’s words, and stays', async () => {
+  it('shows what the link offers before joining, and uses nothing up by opening it', async () => {
+    const calls: string[] = [];
+    const routes = jsonFetch({ 'GET /api/teams/invitations/abc123': () => ({ body: offer }) });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(`${init?.method ?? 'GET'} ${new URL(String(input), 'http://localhost').pathname}`);
+      return routes(input, init);
+    });
+    renderJoin('/join?token=abc123');
+    const preview = await screen.findByTestId('invitation-preview');
+    expect(preview).toHaveTextContent('Studio');
+    expect(preview).toHaveTextContent('Viewer');
+    expect(preview).toHaveTextContent('grace');
+    expect(preview).toHaveTextContent(formatDateTime(offer.expiresAt));
+    expect(screen.getByRole('button', { name: TEAM_TEXT.join })).toBeEnabled();
+    expect(calls).toEqual(['GET /api/teams/invitations/abc123']);
+  });
+
+  it('says what is wrong with an expired link in the server’s words, with nothing to join', async () => {
     vi.stubGlobal(
       'fetch',
-      jsonFetch({ 'POST /api/teams/join': () => ({ status: 410, body: { error: TEAM_ERRORS.invitationExpired } }) }),
+      jsonFetch({
+        'GET /api/teams/invitations/old': () => ({ status: 410, body: { error: TEAM_ERRORS.invitationExpired } }),
+      }),
     );
     renderJoin('/join?token=old');
-    await userEvent.click(await screen.findByRole('button', { name: TEAM_TEXT.join }));
     expect(await screen.findByText(TEAM_ERRORS.invitationExpired)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: TEAM_TEXT.join })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('invitation-preview')).not.toBeInTheDocument();
+  });
+
+  it('says so when the link was used between the preview and the click, and stays', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/teams/invitations/abc123': () => ({ body: offer }),
+        'POST /api/teams/join': () => ({ status: 410, body: { error: TEAM_ERRORS.invitationUsed } }),
+      }),
+    );
+    renderJoin('/join?token=abc123');
+    await userEvent.click(await screen.findByRole('button', { name: TEAM_TEXT.join }));
+    expect(await screen.findByText(TEAM_ERRORS.invitationUsed)).toBeInTheDocument();
     expect(screen.queryByTestId('where')).not.toBeInTheDocument();
   });
 
@@ -75,6 +117,6 @@ describe('the join page', () => {
     vi.stubGlobal('fetch', jsonFetch({}));
     renderJoin('/join');
     expect(await screen.findByText(TEAM_ERRORS.invitationInvalid)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: TEAM_TEXT.join })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: TEAM_TEXT.join })).not.toBeInTheDocument();
   });
 });

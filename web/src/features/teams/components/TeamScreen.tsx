@@ -15,6 +15,7 @@ import { InvitationsList } from './InvitationsList.tsx';
 import { InviteDialog } from './InviteDialog.tsx';
 import { LeaveTeamButton } from './LeaveTeamButton.tsx';
 import { MembersList } from './MembersList.tsx';
+import { TeamActivity } from './TeamActivity.tsx';
 
 /** The id of the text saying why the member controls are disabled. */
 const MANAGE_REASON_ID = 'team-manage-reason';
@@ -44,7 +45,7 @@ const EXITS_CSS = defineStyle({
 
 /**
  * Team: the chosen team's members and open invitations; with members.manage, inviting, changing
- * roles and removing; for every member, leaving. On the person's own account, what a team is for
+ * roles and removing; with audit.read, the team's activity log; for every member, leaving. On the person's own account, what a team is for
  * and a way to create one.
  */
 export function TeamScreen() {
@@ -160,6 +161,7 @@ function TeamDetailsView({ team }: { team: TeamDetails }) {
           <InvitationsList teamId={team.id} invitations={team.invitations} canManage={manage.allowed} />
         </Card.Body>
       </Card.Root>
+      <TeamActivity team={team} />
       {userId && <TeamExits team={team} userId={userId} canDelete={held.has('team.delete')} />}
     </>
   );
