@@ -100,7 +100,7 @@ export function activitySentence(entry: AuditEntry, names: Names): string {
     case 'account.key_regenerated':
       return `${who} made a new game key: the old one stopped working`;
     case 'key.change':
-      return `${who}’s ${key} made a change: ${text(details.call) ?? 'an API call'}`;
+      return `${who} made a change with ${key}: ${text(details.call) ?? 'an API call'}`;
     default:
       return `${who}: ${entry.action}`;
   }
