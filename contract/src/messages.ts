@@ -140,6 +140,9 @@ export const SIGN_IN = {
 
 /** Schedules (scheduled runs of a saved script). */
 export const SCHEDULE_ERRORS = {
+  /** A team's schedule whose maker may no longer run code there: its due times are skipped. */
+  makerMayNotRun:
+    'Skipped: the member who set this schedule can no longer run code here (they left, or their role changed). Save the schedule again to run it as yourself.',
   notFound: 'Schedule not found',
   cronInvalid:
     'cron: not a cron expression; use five fields (minute hour day-of-month month day-of-week), e.g. 30 2 * * *',

@@ -72,6 +72,7 @@ describeEachEngine('data layer', (engine) => {
       '028-teams',
       '029-team-activity',
       '030-script-shares',
+      '031-schedule-makers',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

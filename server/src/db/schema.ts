@@ -404,6 +404,8 @@ export interface SchedulesTable {
   skippedCount: number;
   createdAt: string;
   updatedAt: string;
+  /** The team's member who set (or last changed) it: it runs while they may run code there. Null: the account's own. */
+  createdBy: Generated<string | null>;
 }
 
 /** An account's authenticator secret (sealed); asked for at sign-in once confirmed_at is set. */

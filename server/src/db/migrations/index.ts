@@ -29,6 +29,7 @@ import * as playerLimits from './027-player-limits.ts';
 import * as teams from './028-teams.ts';
 import * as teamActivity from './029-team-activity.ts';
 import * as scriptShares from './030-script-shares.ts';
+import * as scheduleMakers from './031-schedule-makers.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '028-teams': teams,
   '029-team-activity': teamActivity,
   '030-script-shares': scriptShares,
+  '031-schedule-makers': scheduleMakers,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,7 +8,8 @@ import type { DueJob, JobQueue } from '../../platform/job-queue.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
 import { derivedId } from '../admin/mass-progress.ts';
 import type { ExecutionsService } from '../executions/executions.service.ts';
-import { SCHEDULE_RUN_JOB, scheduleJobId, type ScheduleRunJob } from './schedules.service.ts';
+import { holds, type HeldPermissions } from '../../security/team-permissions.ts';
+import { runPermissionOf, SCHEDULE_RUN_JOB, scheduleJobId, type ScheduleRunJob } from './schedules.service.ts';
 import { schedulesRepo, type ScheduleRow } from './schedules.repo.ts';
 
 /**
@@ -34,6 +35,8 @@ export function createScheduleRuns(deps: {
   liveServers(userId: string): Promise<string[]>;
   /** The execution budget (RATE_LIMIT_EXECUTION_PER_MINUTE), spent per user for scheduled runs. */
   budget: WindowCounter;
+  /** What a team's member holds there now (null: not a member): a schedule runs as its maker. */
+  accessOf: (memberId: string, teamId: string) => Promise<HeldPermissions | null>;
 }) {
   const { db, bus, jobs, executions } = deps;
 
@@ -88,6 +91,20 @@ export function createScheduleRuns(deps: {
     if (claim === 'busy') {
       if (await schedulesRepo.skip(db, row.id, dueAt)) changed(row);
       return;
+    }
+    // The one decision of docs/decisions/049, for a job: a team's schedule runs while its maker
+    // may run code where it runs; else the due time is skipped, saying why.
+    if (row.createdBy) {
+      const held = await deps.accessOf(row.createdBy, row.userId);
+      if (!held || !holds(held, runPermissionOf(row.target))) {
+        await schedulesRepo.finish(db, row.id, runId, {
+          lastError: SCHEDULE_ERRORS.makerMayNotRun,
+          lastRunId: null,
+          skipped: true,
+        });
+        changed(row);
+        return;
+      }
     }
     const budget = await deps.budget.hit(`schedule-user:${row.userId}`);
     if (!budget.allowed) {

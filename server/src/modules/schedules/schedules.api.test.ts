@@ -1,3 +1,4 @@
+import { TEAM_HEADER } from '@moonrelay/contract/teams';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERRORS, SCHEDULE_ERRORS } from '@moonrelay/contract/messages';
 import type { Schedule } from '@moonrelay/contract/schedules';
@@ -238,6 +239,55 @@ describeEachEngine('schedules API', (engine) => {
     expect(run).toMatchObject({ status: 'succeeded', startedBy: 'schedule', target: 'sandbox' });
     const full = await server.call('GET', `/api/executions/${run.id}`, { token });
     expect(full.body.output).toContain('scheduled hello');
+  });
+
+  it("runs a team's schedule while the member who set it may run code there, and skips it saying why once not", async () => {
+    const owner = await registerUser(server);
+    const developer = await registerUser(server);
+    const team = await server.call('POST', '/api/teams', { token: owner.token, body: { name: 'Scheduled' } });
+    const teamId = team.body.id as string;
+    const link = await server.call('POST', `/api/teams/${teamId}/invitations`, {
+      token: owner.token,
+      body: { role: 'developer' },
+    });
+    await server.call('POST', '/api/teams/join', { token: developer.token, body: { token: link.body.token } });
+    const asDeveloper = { token: developer.token, headers: { [TEAM_HEADER]: teamId } };
+    const script = await server.call('POST', '/api/scripts', {
+      ...asDeveloper,
+      body: { name: 'Nightly', code: 'print("as the team")' },
+    });
+    const made = await server.call('POST', `/api/scripts/${script.body.id}/schedules`, {
+      ...asDeveloper,
+      body: { ...YEARLY, target: 'sandbox' },
+    });
+    expect(made.status, made.text).toBe(200);
+    const lastOf = async () =>
+      (await server.call('GET', `/api/scripts/${script.body.id}/schedules`, asDeveloper)).body.schedules[0] as Schedule;
+
+    await runDue(made.body.id, '2030-01-01T00:00:00Z');
+    expect(await lastOf()).toMatchObject({ lastError: null, lastRun: { status: 'succeeded' } });
+
+    // Their role no longer runs code: the schedule stops running as them.
+    await server.call('PUT', `/api/teams/${teamId}/members/${developer.user.id}`, {
+      token: owner.token,
+      body: { role: 'viewer' },
+    });
+    await runDue(made.body.id, '2031-01-01T00:00:00Z');
+    expect(await lastOf()).toMatchObject({ lastError: SCHEDULE_ERRORS.makerMayNotRun });
+    // A viewer cannot set one either; a member who may run code there saves it as themself.
+    const viewerSets = await server.call('POST', `/api/scripts/${script.body.id}/schedules`, {
+      ...asDeveloper,
+      body: { ...YEARLY, target: 'sandbox' },
+    });
+    expect(viewerSets.status).toBe(403);
+    const resaved = await server.call('PUT', `/api/schedules/${made.body.id}`, {
+      token: owner.token,
+      headers: { [TEAM_HEADER]: teamId },
+      body: { enabled: true },
+    });
+    expect(resaved.status, resaved.text).toBe(200);
+    await runDue(made.body.id, '2032-01-01T00:00:00Z');
+    expect(await lastOf()).toMatchObject({ lastError: null, lastRun: { status: 'succeeded' } });
   });
 
   it('records a run due with no game connected as not connected, and shows it as the last error', async () => {

@@ -1,5 +1,6 @@
 import type { ExecutionsService } from '../executions/executions.service.ts';
 import type { GameLinkService } from '../game/game-link.service.ts';
+import type { TeamsService } from '../teams/teams.service.ts';
 import { moduleEntry, type ModuleContext } from '../module.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { mountScheduleRoutes } from './schedules.routes.ts';
@@ -8,7 +9,7 @@ import { createSchedulesService } from './schedules.service.ts';
 /** Scheduled runs of saved scripts; their due times run wherever the job queue runs jobs. */
 export function schedulesModule(
   ctx: ModuleContext,
-  needs: { executions: ExecutionsService; gameLink: GameLinkService },
+  needs: { executions: ExecutionsService; gameLink: GameLinkService; teams: TeamsService },
 ) {
   const { db, jobs, logger, config } = ctx;
   const schedules = createSchedulesService({ db, jobs, minIntervalSeconds: config.scheduleMinIntervalSeconds });
@@ -20,6 +21,7 @@ export function schedulesModule(
     executions: needs.executions,
     liveServers: needs.gameLink.liveServers,
     budget: ctx.rateLimits.execution,
+    accessOf: (memberId, teamId) => needs.teams.accessOf(memberId, teamId),
   });
   // Schedules are set up with the job queue at start-up, and again when Redis comes back empty.
   const setUp = () =>

@@ -1,3 +1,4 @@
+import type { TeamPermission } from '@moonrelay/contract/teams';
 import crypto from 'node:crypto';
 import { ERRORS, SCHEDULE_ERRORS } from '@moonrelay/contract/messages';
 import { SCHEDULES_PER_USER_MAX } from '@moonrelay/contract/constants';
@@ -49,6 +50,10 @@ const fieldsOf = (row: ScheduleRow): ScheduleFields => ({
  * each due time once (in-process timers, or BullMQ job schedulers in the scale-out mode). At most
  * SCHEDULES_PER_USER_MAX per user.
  */
+/** What running a schedule's target asks of its maker: the sandbox and a dry run, or the live game. */
+export const runPermissionOf = (target: string): TeamPermission =>
+  target === 'sandbox' || target === 'dry-run' ? 'runs.sandbox' : 'runs.game';
+
 export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minIntervalSeconds: number }) {
   const { db, jobs, minIntervalSeconds } = deps;
   const notFound = () => new AppError(404, SCHEDULE_ERRORS.notFound);
@@ -120,7 +125,18 @@ export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minInterv
       return (await schedulesRepo.listForScript(db, userId, scriptId)).map(toSchedule);
     },
 
-    async create(userId: string, scriptId: string, input: CreateScheduleRequest): Promise<Schedule> {
+    /** One schedule of the account's; 404 when it is not theirs. */
+    async get(userId: string, id: string): Promise<Schedule> {
+      return toSchedule(await ownSchedule(userId, id));
+    },
+
+    /** `createdBy`: the team's member who sets it (null, or the account itself: its own). */
+    async create(
+      userId: string,
+      scriptId: string,
+      input: CreateScheduleRequest,
+      createdBy: string | null = null,
+    ): Promise<Schedule> {
       if (!(await scriptsRepo.findForUser(db, userId, scriptId))) throw new AppError(404, ERRORS.scriptNotFound);
       const fields: ScheduleFields = {
         kind: input.kind,
@@ -149,6 +165,7 @@ export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minInterv
         skippedCount: 0,
         createdAt: now,
         updatedAt: now,
+        createdBy: createdBy === userId ? null : createdBy,
       };
       await schedulesRepo.insert(db, row);
       // Two creates racing past the count above: the one that made it one too many takes it back.
@@ -160,7 +177,13 @@ export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minInterv
       return toSchedule({ ...row, lastRunStatus: null });
     },
 
-    async update(userId: string, id: string, input: UpdateScheduleRequest): Promise<Schedule> {
+    /** The member who changes it becomes the one it runs as (`changedBy`; the account itself: its own). */
+    async update(
+      userId: string,
+      id: string,
+      input: UpdateScheduleRequest,
+      changedBy: string | null = null,
+    ): Promise<Schedule> {
       const current = await ownSchedule(userId, id);
       const before = fieldsOf(current);
       const kind = input.kind ?? before.kind;
@@ -181,7 +204,10 @@ export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minInterv
       repeatOf(fields, minIntervalSeconds);
       checkTarget(fields);
       const enabled = input.enabled === undefined ? current.enabled : input.enabled ? 1 : 0;
-      if (!(await schedulesRepo.update(db, userId, id, { ...fields, enabled, updatedAt: nowIso() }))) throw notFound();
+      const createdBy = changedBy === userId ? null : changedBy;
+      if (!(await schedulesRepo.update(db, userId, id, { ...fields, enabled, updatedAt: nowIso(), createdBy }))) {
+        throw notFound();
+      }
       await sync(id);
       return toSchedule(await ownSchedule(userId, id));
     },
