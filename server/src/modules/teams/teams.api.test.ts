@@ -219,6 +219,23 @@ describeEachEngine('teams', (engine) => {
     expect((await join(second, revoked.body.token)).status).toBe(404);
   });
 
+  it('refuses an expired link, in its preview and when joining', async () => {
+    const token = await invite(owner, { role: 'viewer' });
+    // Its 72 hours are over.
+    await server.app.database.db
+      .updateTable('teamInvitations')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('teamId', '=', teamId)
+      .where('usedAt', 'is', null)
+      .execute();
+    const person = await registerUser(server);
+    const preview = await server.call('GET', `/api/teams/invitations/${token}`, { token: person.token });
+    expect(preview.status).toBe(410);
+    const joined = await join(person, token);
+    expect(joined.status).toBe(410);
+    expect(joined.body.error).toBe(TEAM_ERRORS.invitationExpired);
+  });
+
   it('lets one of two people racing for one link join, never both', async () => {
     const token = await invite(owner, { role: 'viewer' });
     const [a, b] = await Promise.all([registerUser(server), registerUser(server)]);
