@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router-dom';
 import { useAdminLiveEvents } from '../features/admin/live/useAdminLiveEvents.ts';
 import { useLiveEvents } from '../features/game/live/useLiveEvents.ts';
 import { useRunsLiveEvents } from '../features/runs/live/useRunsLiveEvents.ts';
+import { SHARED_SCRIPT_PATH } from '../features/scripts/sharing/shared-link.ts';
 import { TeamGate } from '../features/teams/components/TeamGate.tsx';
 import { useTeam } from '../lib/team.ts';
 import { AppShell } from './layout/AppShell.tsx';
@@ -24,6 +25,7 @@ const ApiDocsPage = lazy(() => import('./routes/ApiDocsPage.tsx'));
 const AnalyticsPage = lazy(() => import('./routes/AnalyticsPage.tsx'));
 const TeamPage = lazy(() => import('./routes/TeamPage.tsx'));
 const JoinTeamPage = lazy(() => import('./routes/JoinTeamPage.tsx'));
+const SharedScriptPage = lazy(() => import('./routes/SharedScriptPage.tsx'));
 
 const loading = (
   <Center py="20">
@@ -68,6 +70,7 @@ function TeamScreens() {
           <Route path="/admin" element={<AdminPage />} />
           <Route path="/team" element={<TeamPage />} />
           <Route path="/join" element={<JoinTeamPage />} />
+          <Route path={SHARED_SCRIPT_PATH} element={<SharedScriptPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

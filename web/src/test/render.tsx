@@ -24,14 +24,17 @@ export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?:
   };
 }
 
-/** A fetch stub answering JSON by "METHOD path" (path without the query string). */
-export function jsonFetch(routes: Record<string, (body: unknown) => { status?: number; body: unknown }>) {
+/**
+ * A fetch stub answering JSON by "METHOD path" (path without the query string). A handler gets the
+ * request's body, and its URL for answers that depend on the query (a list's page).
+ */
+export function jsonFetch(routes: Record<string, (body: unknown, url?: URL) => { status?: number; body: unknown }>) {
   return async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
     const handler = routes[key];
     if (!handler) return new Response(JSON.stringify({ error: 'Not found' }), { status: 404 });
-    const { status = 200, body } = handler(init?.body ? JSON.parse(String(init.body)) : undefined);
+    const { status = 200, body } = handler(init?.body ? JSON.parse(String(init.body)) : undefined, url);
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
 }

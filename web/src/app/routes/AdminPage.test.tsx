@@ -13,6 +13,7 @@ function renderPage(user: ReturnType<typeof testUser>, routes: Routes = {}) {
     jsonFetch({
       'GET /api/user': () => ({ body: user }),
       'GET /api/admin/users': () => ({ body: pageOf([]) }),
+      'GET /api/admin/teams': () => ({ body: pageOf([]) }),
       'GET /api/admin/connections': () => ({ body: connectionList([]) }),
       'GET /api/admin/recent-executions': () => ({ body: pageOf([]) }),
       'GET /api/admin/audit': () => ({ body: pageOf([]) }),
@@ -40,7 +41,7 @@ describe('/admin', () => {
     expect(adminCalls()).toHaveLength(0);
   });
 
-  it('shows an admin the Admin Access badge and the five tabs', async () => {
+  it('shows an admin the Admin Access badge and the six tabs', async () => {
     renderPage(testUser({ isAdmin: true }));
     expect(await screen.findByRole('heading', { name: 'Admin Panel' })).toBeInTheDocument();
     expect(screen.getByTestId('admin-access')).toHaveTextContent('Admin Access');
@@ -48,6 +49,7 @@ describe('/admin', () => {
     await waitFor(() =>
       expect(tabs.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
         'Users (0)',
+        'Teams (0)',
         'Connections (0)',
         'Mass Execution',
         'Recent Executions (0)',

@@ -14,13 +14,15 @@ import { PasskeysCard } from '../../features/account/components/PasskeysCard.tsx
 import { PasswordCard } from '../../features/account/components/PasswordCard.tsx';
 import { SessionsCard } from '../../features/account/components/SessionsCard.tsx';
 import { TwoFactorCard } from '../../features/account/components/TwoFactorCard.tsx';
+import { SharedLinksCard } from '../../features/scripts/sharing/SharedLinksCard.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 
 /**
  * Settings (spec section 2): profile, password, two-factor sign-in, passkeys, signed-in sessions, API
- * key, scoped API keys, notifications, the Roblox Open Cloud key, preferences and account deletion.
+ * key, scoped API keys, notifications, the Roblox Open Cloud key, the scripts' share links,
+ * preferences and account deletion.
  */
 export default function SettingsPage() {
   const current = useCurrentUser();
@@ -53,6 +55,7 @@ export default function SettingsPage() {
           <ApiKeysCard />
           <NotificationsCard />
           <OpenCloudCard />
+          <SharedLinksCard />
         </>
       ) : current.isError ? (
         <Alert.Root status="error">

@@ -8,6 +8,7 @@ import type {
   RecentExecution,
 } from '@moonrelay/contract/admin';
 import type { CommandView } from '@moonrelay/contract/game';
+import type { AdminTeam } from '@moonrelay/contract/teams';
 import { signInAs, testUser } from '../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../test/render.tsx';
 import { AdminPanel } from './components/AdminPanel.tsx';
@@ -51,7 +52,22 @@ export const ALAN = adminUser({
   scriptCount: 0,
 });
 
-export const pageOf = <T,>(items: T[], total = items.length) => ({ items, total, page: 1, pageSize: 50 });
+export const pageOf = <T,>(items: T[], total = items.length, page = 1) => ({ items, total, page, pageSize: 50 });
+
+/** A team as the Teams tab lists it: Grace owns it, Alan develops in it. */
+export function adminTeam(overrides: Partial<AdminTeam> = {}): AdminTeam {
+  return {
+    id: 't1111111-0000-4000-8000-000000000001',
+    name: 'Studio',
+    scriptCount: 4,
+    createdAt: '2026-02-10T10:00:00.000Z',
+    members: [
+      { userId: GRACE.id, username: GRACE.username, role: 'owner', permissions: [] },
+      { userId: ALAN.id, username: ALAN.username, role: 'developer', permissions: [] },
+    ],
+    ...overrides,
+  };
+}
 
 export function connection(overrides: Partial<AdminConnection> = {}): AdminConnection {
   return {
@@ -138,6 +154,7 @@ type Routes = Parameters<typeof jsonFetch>[0];
 export function defaultRoutes(): Routes {
   return {
     'GET /api/admin/users': () => ({ body: pageOf([ADA, GRACE, ALAN]) }),
+    'GET /api/admin/teams': () => ({ body: pageOf([]) }),
     'GET /api/admin/connections': () => ({ body: connectionList([]) }),
     'GET /api/admin/recent-executions': () => ({ body: pageOf([]) }),
     'GET /api/admin/audit': () => ({ body: pageOf([]) }),
@@ -163,9 +180,9 @@ export function renderAdmin(routes: Routes = {}, tab = 'users') {
   const handlers: Routes = {};
   for (const [key, handler] of Object.entries({ ...defaultRoutes(), ...routes })) {
     const [method = '', path = ''] = key.split(' ');
-    handlers[key] = (body) => {
+    handlers[key] = (body, url) => {
       calls.push({ method, path, body });
-      return handler(body);
+      return handler(body, url);
     };
   }
   const fetch = vi.fn(jsonFetch(handlers));

@@ -31,14 +31,19 @@ export function useAdminPollInterval(pollMs: number): number | false {
   return socketConnected && !onTeam ? false : pollMs;
 }
 
-/** A page of an admin list, fetched with the session (admins only: 403 for anyone else). */
-export function useAdminPage<T>(path: string, page: number, pollMs: number) {
+/**
+ * A page of an admin list, fetched with the session (admins only: 403 for anyone else). `live`:
+ * the admin's socket hears of the list's changes (polled only while it is down); a list no event
+ * tells of is polled all the time.
+ */
+export function useAdminPage<T>(path: string, page: number, pollMs: number, { live = true }: { live?: boolean } = {}) {
   const token = useSession((state) => state.token);
+  const livePoll = useAdminPollInterval(pollMs);
   return useQuery({
     queryKey: adminPageKey(path, page),
     queryFn: () => fetchAdminPage<T>(path, page),
     enabled: Boolean(token),
-    refetchInterval: useAdminPollInterval(pollMs),
+    refetchInterval: live ? livePoll : pollMs,
     // Turning a page keeps the rows on screen until the next page arrives.
     placeholderData: keepPreviousData,
   });

@@ -7,6 +7,7 @@ import { queryClient } from '../../../lib/query-client.ts';
 import { useAuditLog } from '../api/audit.ts';
 import { useAdminConnections } from '../api/connections.ts';
 import { useRecentExecutions } from '../api/recent-executions.ts';
+import { useAdminTeams } from '../api/teams.ts';
 import { useAdminUsers } from '../api/users.ts';
 import { ADMIN_TEXT } from '../admin-text.ts';
 import { AdminsOnly } from './AdminsOnly.tsx';
@@ -14,10 +15,11 @@ import { AuditLogTab } from './audit/AuditLogTab.tsx';
 import { ConnectionsTab } from './connections/ConnectionsTab.tsx';
 import { RecentExecutionsTab } from './executions/RecentExecutionsTab.tsx';
 import { MassExecutionTab } from './mass/MassExecutionTab.tsx';
+import { TeamsTab } from './teams/TeamsTab.tsx';
 import { UsersTab } from './users/UsersTab.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 
-export const ADMIN_TABS = ['users', 'connections', 'mass', 'executions', 'audit'] as const;
+export const ADMIN_TABS = ['users', 'teams', 'connections', 'mass', 'executions', 'audit'] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
 const isTab = (value: string | null): value is AdminTab => ADMIN_TABS.includes(value as AdminTab);
@@ -28,7 +30,7 @@ const CURRENT_USER_QUERY_KEY = ['/api/user'] as const;
 const withCount = (label: string, count: number | undefined) => (count === undefined ? label : `${label} (${count})`);
 
 /**
- * The Admin Panel (spec section 2): an Admin Access badge and five tabs. The lists are fetched here,
+ * The Admin Panel (spec section 2): an Admin Access badge and six tabs. The lists are fetched here,
  * so each tab's count shows whichever tab is open; the open tab is in the address (?tab=).
  */
 export function AdminPanel({ currentUserId }: { currentUserId: string | undefined }) {
@@ -36,6 +38,7 @@ export function AdminPanel({ currentUserId }: { currentUserId: string | undefine
   const tab: AdminTab = isTab(params.get('tab')) ? (params.get('tab') as AdminTab) : 'users';
   const [pages, setPages] = useState<Record<Exclude<AdminTab, 'mass'>, number>>({
     users: 1,
+    teams: 1,
     connections: 1,
     executions: 1,
     audit: 1,
@@ -43,12 +46,13 @@ export function AdminPanel({ currentUserId }: { currentUserId: string | undefine
   const turn = (list: keyof typeof pages) => (page: number) => setPages((current) => ({ ...current, [list]: page }));
 
   const users = useAdminUsers(pages.users);
+  const teams = useAdminTeams(pages.teams);
   const connections = useAdminConnections(pages.connections);
   const executions = useRecentExecutions(pages.executions);
   const audit = useAuditLog(pages.audit);
 
   // The server says this session is no admin (demoted meanwhile): who the user is gets fetched again.
-  const forbidden = [users, connections, executions, audit].some(
+  const forbidden = [users, teams, connections, executions, audit].some(
     (query) => query.error instanceof ApiError && query.error.status === 403,
   );
   useEffect(() => {
@@ -76,6 +80,7 @@ export function AdminPanel({ currentUserId }: { currentUserId: string | undefine
       >
         <Tabs.List flexWrap="wrap">
           <Tabs.Trigger value="users">{withCount(ADMIN_TEXT.tabs.users, users.data?.total)}</Tabs.Trigger>
+          <Tabs.Trigger value="teams">{withCount(ADMIN_TEXT.tabs.teams, teams.data?.total)}</Tabs.Trigger>
           <Tabs.Trigger value="connections">
             {withCount(ADMIN_TEXT.tabs.connections, connections.data?.connected)}
           </Tabs.Trigger>
@@ -87,6 +92,9 @@ export function AdminPanel({ currentUserId }: { currentUserId: string | undefine
         </Tabs.List>
         <Tabs.Content value="users">
           <UsersTab users={users} page={pages.users} onPage={turn('users')} currentUserId={currentUserId} />
+        </Tabs.Content>
+        <Tabs.Content value="teams">
+          <TeamsTab teams={teams} page={pages.teams} onPage={turn('teams')} />
         </Tabs.Content>
         <Tabs.Content value="connections">
           <ConnectionsTab connections={connections} page={pages.connections} onPage={turn('connections')} />

@@ -12,7 +12,7 @@ import 'ace-builds/src-noconflict/ext-error_marker';
 import { EDITOR_FONT_SIZE, EDITOR_TAB_SIZE } from '@moonrelay/contract/constants';
 import { EDITOR_TEXT } from './editor-form.ts';
 import { DIAGNOSTIC_CSS, diagnosticAnnotations, diagnosticMarkers } from './diagnostics.ts';
-import { EDITOR_FONT_NAME, registerEditorFont } from './editor-font.ts';
+import { EDITOR_FONT_FAMILY, registerEditorFont } from './editor-font.ts';
 
 // Ace's default key bindings for go-to-line, the command palette (both use the prompt) and the
 // settings menu ask for these extensions on demand: they come as chunks of this app, not from a CDN.
@@ -32,12 +32,13 @@ registerEditorFont();
 
 const NO_DIAGNOSTICS: readonly LuaDiagnostic[] = [];
 
+/** The editor's font stack (from editor-font.ts, which code shown without Ace reads too), beside its line height. */
+export { EDITOR_FONT_FAMILY };
+
 /**
- * The bundled font first, so code looks the same everywhere; then each system's own monospace,
- * should it not load. Whichever font draws, the line height leaves room below the baseline: Ace's
- * `normal` line height (16 px for a 14 px DejaVu Sans Mono) cut off underscores.
+ * Whichever font draws, the line height leaves room below the baseline: Ace's `normal` line
+ * height (16 px for a 14 px DejaVu Sans Mono) cut off underscores.
  */
-export const EDITOR_FONT_FAMILY = `"${EDITOR_FONT_NAME}", ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace`;
 export const EDITOR_LINE_HEIGHT = Math.round(EDITOR_FONT_SIZE * 1.5);
 
 interface Props {

@@ -66,6 +66,11 @@ describe("ScriptEditor: what a team member's role allows", () => {
     expect(screen.getByRole('button', { name: /Dry run/ })).toBeDisabled();
     expect(screen.getByRole('button', { name: /^Execute/ })).toBeDisabled();
     expect(screen.getByRole('button', { name: /Save & Execute/ })).toBeDisabled();
+    // Sharing the saved script by a link changes nothing of it, but the server asks the same permission.
+    expect(screen.getByText('Share: Needs the permission scripts.write')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Share' })).toBeDisabled();
+    // Copying it into another team asks scripts.write there, not here: the dialog lists where.
+    expect(screen.getByRole('button', { name: 'Copy to team' })).toBeEnabled();
 
     // The shortcut says so too, and sends nothing.
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
@@ -82,6 +87,7 @@ describe("ScriptEditor: what a team member's role allows", () => {
     // Enabled once the list of teams says what the role allows.
     await waitFor(() => expect(screen.getByRole('button', { name: /Run in Sandbox/ })).toBeEnabled());
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Share' })).toBeEnabled();
     expect(screen.queryByText(/Needs the permission/)).not.toBeInTheDocument();
   });
 });

@@ -147,6 +147,9 @@ describe('ScriptEditor', () => {
     expect(screen.getByLabelText('Execution Type')).toHaveValue('manual');
     expect(screen.getByRole('option', { name: 'Manual Execution' })).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'Auto-Execute on Join' })).toBeInTheDocument();
+    // Nothing to share or copy before the first save.
+    expect(screen.queryByRole('button', { name: 'Share' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy to team' })).not.toBeInTheDocument();
   });
 
   it("toasts 'Name Required' and sends nothing when the name is blank", async () => {

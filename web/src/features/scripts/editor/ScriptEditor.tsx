@@ -60,6 +60,7 @@ import { PageHeading } from '../../../components/PageHeading.tsx';
 import { useGameLink } from '../../../lib/useGameLink.ts';
 import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
 import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
+import { ScriptSharingActions } from '../sharing/ScriptSharingActions.tsx';
 
 interface Props {
   /** The saved script being edited; null while it is new. */
@@ -122,6 +123,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     sandbox: canWith(permissions, 'runs.sandbox'),
     game: canWith(permissions, 'runs.sandbox', 'runs.game'),
     saveAndRun: canWith(permissions, 'scripts.write', 'runs.sandbox', 'runs.game'),
+    // Making or stopping a share link (the Share dialog asks the same of the role itself).
+    share: canWith(permissions, 'scripts.write'),
   };
   const refusedNotice = (reason: string | undefined) =>
     notify({ type: 'error', title: EDITOR_TOASTS.failureTitle, description: reason });
@@ -425,6 +428,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           >
             <WandSparkles size={16} /> Format
           </Button>
+          {script && <ScriptSharingActions script={script} />}
         </HStack>
         <Text fontSize="sm" color="fg.muted" css={HIDDEN_ON_TOUCH} data-testid="editor-shortcuts">
           <Kbd>{MOD_KEY}</Kbd>+<Kbd>S</Kbd> saves · <Kbd>{MOD_KEY}</Kbd>+<Kbd>Enter</Kbd>{' '}
@@ -437,6 +441,7 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           { action: 'Save', can: can.save },
           { action: 'Run in Sandbox and Dry run', can: can.sandbox },
           { action: 'Execute in the game', can: can.game },
+          ...(script ? [{ action: 'Share', can: can.share }] : []),
         ]}
       />
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}

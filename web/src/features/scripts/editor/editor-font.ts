@@ -9,6 +9,13 @@ import vietnamese from '@fontsource/jetbrains-mono/files/jetbrains-mono-vietname
 export const EDITOR_FONT_NAME = 'JetBrains Mono';
 
 /**
+ * The bundled font first, so code looks the same everywhere; then each system's own monospace,
+ * should it not load. Here rather than beside Ace, so code shown without the editor (a shared
+ * script's page) has the editor's look without bringing Ace.
+ */
+export const EDITOR_FONT_FAMILY = `"${EDITOR_FONT_NAME}", ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace`;
+
+/**
  * The package's subsets with their character ranges, as its 400.css declares them. Declared here
  * rather than by importing that stylesheet: the build inlines files under 4 KB into the stylesheet,
  * and every editor would then download the smallest subsets whether its code uses them or not.

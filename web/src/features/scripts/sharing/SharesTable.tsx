@@ -1,0 +1,168 @@
+import { Box, Button, defineStyle, Link, Table, Text } from '@chakra-ui/react';
+import { Link2Off } from 'lucide-react';
+import { useRef } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { ScriptShare } from '@moonrelay/contract/shares';
+import { messageOf } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useRowWindow } from '../../../lib/row-window.ts';
+import type { Can } from '../../../lib/team-access.ts';
+import { notify } from '../../../lib/toaster.tsx';
+import { useStopSharing } from '../api/shares.ts';
+import { SHARE_TEXT } from './share-text.ts';
+
+/** Each row's height in pixels: fixed, so the list knows where any row is without drawing it. */
+const ROW_HEIGHT = 52;
+
+/**
+ * Set once on the table: a link whose maker's account is gone is told by `data-gone`, not by
+ * props that differ from row to row.
+ */
+const SHARES_CSS = defineStyle({
+  '& .share-by[data-gone]': { color: 'fg.muted', fontStyle: 'italic' },
+});
+
+interface Props {
+  shares: readonly ScriptShare[];
+  /** Settings lists every script's links with the script's name; the editor's dialog only its script's. */
+  showScript: boolean;
+  /** Whether the member's role allows stopping a link (scripts.write), and why not. */
+  stop: Can;
+  emptyText: string;
+  /** A link was stopped (the editor's dialog then hides it, were it the one it shows). */
+  onStopped?(share: ScriptShare): void;
+}
+
+/**
+ * Share links, newest first: when each was made and by whom, with Stop sharing. A team can have
+ * many scripts with many links each, so only the rows in view are drawn, as the Players list does.
+ * A stopped link's row goes with its button; the focus stays on the list.
+ */
+export function SharesTable({ shares, showScript, stop, emptyText, onStopped }: Props) {
+  const stopSharing = useStopSharing();
+  const list = useRef<HTMLDivElement>(null);
+
+  const onStop = (share: ScriptShare) =>
+    stopSharing.mutate(share.id, {
+      onSuccess: () => {
+        list.current?.focus();
+        notify({ title: SHARE_TEXT.stopped, description: SHARE_TEXT.stoppedDetail(share.scriptName) });
+        onStopped?.(share);
+      },
+      onError: (error) =>
+        notify({ type: 'error', title: 'Error', description: messageOf(error, SHARE_TEXT.stopFailed) }),
+    });
+  const stopping = stopSharing.isPending ? stopSharing.variables : undefined;
+
+  return (
+    <Box ref={list} tabIndex={-1} outline="none" aria-label={SHARE_TEXT.linksLabel} role="region">
+      {shares.length === 0 ? (
+        <Text color="fg.muted">{emptyText}</Text>
+      ) : (
+        <ShareRows shares={shares} showScript={showScript} stop={stop} stopping={stopping} onStop={onStop} />
+      )}
+    </Box>
+  );
+}
+
+/**
+ * The table, mounted with its scroll box: the row window measures the box it is given as it
+ * mounts, so the two come and go together.
+ */
+function ShareRows({
+  shares,
+  showScript,
+  stop,
+  stopping,
+  onStop,
+}: Pick<Props, 'shares' | 'showScript' | 'stop'> & { stopping: string | undefined; onStop(share: ScriptShare): void }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = useRowWindow(scroller, shares.length, ROW_HEIGHT);
+  return (
+    // No scroll anchoring: the browser keeping a row in place as the space above changes would scroll again.
+    <Box
+      ref={scroller}
+      maxH="min(50vh, 26rem)"
+      overflow="auto"
+      borderWidth="1px"
+      borderRadius="md"
+      style={{ overflowAnchor: 'none' }}
+    >
+      <Table.Root size="sm" stickyHeader css={SHARES_CSS} aria-rowcount={shares.length + 1}>
+        <Table.Header>
+          <Table.Row aria-rowindex={1}>
+            {showScript && <Table.ColumnHeader>{SHARE_TEXT.script}</Table.ColumnHeader>}
+            <Table.ColumnHeader>{SHARE_TEXT.created}</Table.ColumnHeader>
+            <Table.ColumnHeader>{SHARE_TEXT.by}</Table.ColumnHeader>
+            <Table.ColumnHeader />
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.before > 0 && <tr aria-hidden style={{ height: rows.before }} />}
+          {shares.slice(rows.start, rows.end).map((share, offset) => (
+            <ShareRow
+              key={share.id}
+              share={share}
+              index={rows.start + offset}
+              showScript={showScript}
+              stop={stop}
+              stopping={stopping === share.id}
+              onStop={onStop}
+            />
+          ))}
+          {rows.after > 0 && <tr aria-hidden style={{ height: rows.after }} />}
+        </Table.Body>
+      </Table.Root>
+    </Box>
+  );
+}
+
+function ShareRow({
+  share,
+  index,
+  showScript,
+  stop,
+  stopping,
+  onStop,
+}: {
+  share: ScriptShare;
+  index: number;
+  showScript: boolean;
+  stop: Can;
+  stopping: boolean;
+  onStop(share: ScriptShare): void;
+}) {
+  const created = formatDateTime(share.createdAt);
+  return (
+    <Table.Row data-testid="share-row" aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }}>
+      {showScript && (
+        <Table.Cell maxW="16rem" truncate>
+          <Link asChild fontWeight="medium" title={SHARE_TEXT.openScript(share.scriptName)}>
+            <RouterLink to={`/editor?id=${encodeURIComponent(share.scriptId)}`}>{share.scriptName}</RouterLink>
+          </Link>
+        </Table.Cell>
+      )}
+      <Table.Cell whiteSpace="nowrap">{created}</Table.Cell>
+      <Table.Cell>
+        <span className="share-by" data-gone={share.createdBy === null || undefined}>
+          {share.createdBy ?? SHARE_TEXT.deletedAccount}
+        </span>
+      </Table.Cell>
+      <Table.Cell textAlign="end">
+        <Button
+          size="xs"
+          variant="outline"
+          colorPalette="red"
+          onClick={() => onStop(share)}
+          loading={stopping}
+          loadingText={SHARE_TEXT.stopping}
+          disabled={!stop.allowed}
+          title={stop.reason}
+          aria-label={SHARE_TEXT.stopLabel(share.scriptName, created)}
+        >
+          <Link2Off /> {SHARE_TEXT.stop}
+        </Button>
+      </Table.Cell>
+    </Table.Row>
+  );
+}
