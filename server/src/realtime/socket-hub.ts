@@ -100,8 +100,7 @@ export function attachSocketHub(deps: {
   io.use(async (socket, next) => {
     const auth = socket.handshake.auth as { token?: unknown; team?: unknown } | undefined;
     const team = typeof auth?.team === 'string' && auth.team.length <= 100 ? auth.team : undefined;
-    const identity =
-      typeof auth?.token === 'string' ? await deps.identify(auth.token, team).catch(() => null) : null;
+    const identity = typeof auth?.token === 'string' ? await deps.identify(auth.token, team).catch(() => null) : null;
     if (!identity) return next(new Error('Authentication failed'));
     socket.data.sessionId = identity.sessionId;
     socket.data.userId = identity.userId;
