@@ -46,12 +46,11 @@ export function SignInScreen({
     const idle = requestIdleCallback(preloadSignInChecks, { timeout: 2_000 });
     return () => cancelIdleCallback(idle);
   }, []);
-  // Back where the visitor was going (an invitation or a shared script's link, a screen of the app
-  // after a session ended); the bare address and the provider's callback open the dashboard.
-  const destination =
-    location.pathname === '/' || location.pathname.startsWith('/auth/')
-      ? '/dashboard'
-      : `${location.pathname}${location.search}`;
+  // The spec sends every sign-in to /dashboard; a link that only works signed in (an invitation
+  // to a team, a shared script to copy) is where the visitor was going, so it is kept instead.
+  const destination = /^\/(join|shared\/)/.test(location.pathname)
+    ? `${location.pathname}${location.search}`
+    : '/dashboard';
   const signedIn = ({ token, user }: AuthResponse) => {
     useSession.getState().signIn(token, user);
     navigate(destination);
