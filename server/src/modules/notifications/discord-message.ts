@@ -26,7 +26,7 @@ export const DISCORD_COLOURS: Record<NotificationEventKind, number> = {
   'player.warned': 0xf4d03f,
   'player.banned': 0x922b21,
   'player.unbanned': 0x1abc9c,
-  'team.member-joined': 0x2ecc71,
+  'team.member-joined': 0x27ae60,
   'team.member-left': 0x7f8c8d,
   'team.member-changed': 0x5dade2,
   test: 0x95a5a6,
