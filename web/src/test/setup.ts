@@ -2,6 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { queryClient } from '../lib/query-client.ts';
+import { useSession } from '../lib/session.ts';
+import { useTeam } from '../lib/team.ts';
 import { toaster } from '../lib/toaster.tsx';
 import { providePointerEvent } from './pointer-event.ts';
 
@@ -12,9 +14,13 @@ providePointerEvent();
 // suites, so the bound is one no working screen comes near.
 configure({ asyncUtilTimeout: 10_000 });
 
+// Files share their worker's modules (vitest.config.ts): a session or a chosen team one file left
+// must not reach the next file's screens.
 afterEach(() => {
   cleanup();
   queryClient.clear();
   toaster.remove();
+  useSession.setState({ token: null, user: null, endedNotice: null });
+  useTeam.setState({ teamId: null });
   localStorage.clear();
 });
