@@ -148,7 +148,7 @@ describe('sign in with Google', () => {
     await screenshot(page, 'settings-google-only-account');
 
     // Out, and in again: the provider remembers the person (consent only), Moonrelay the account.
-    await sidebar(page).getByRole('button', { name: 'Logout' }).click();
+    await sidebar(page).getByRole('button', { name: 'Logout', exact: true }).click();
     await expectSignInScreen(page);
     await expect.poll(() => googleButton(page).isEnabled()).toBe(true);
     await googleButton(page).click();

@@ -214,7 +214,7 @@ describe('sign-in screen', () => {
     const browserToken = await storageItem(page, 'token');
     expect(browserToken).toBeTruthy();
 
-    await sidebar(page).getByRole('button', { name: 'Logout' }).click();
+    await sidebar(page).getByRole('button', { name: 'Logout', exact: true }).click();
     await expectPath(page, '/');
     await expectSignInScreen(page);
     expect(await storageItem(page, 'token')).toBeNull();
@@ -250,7 +250,7 @@ describe('sign-in screen', () => {
     await logInThroughForm(page, user.username, user.password);
     await expectSignedIn(page, user.name);
     await expect.poll(() => held).toBeGreaterThan(0);
-    await sidebar(page).getByRole('button', { name: 'Logout' }).click();
+    await sidebar(page).getByRole('button', { name: 'Logout', exact: true }).click();
     await expectSignInScreen(page);
     await logoutAnswered;
     // finishTest fails the test on any console error, such as a 401 for /api/scripts.
