@@ -1,21 +1,9 @@
-import {
-  Alert,
-  Button,
-  Center,
-  CloseButton,
-  Dialog,
-  Heading,
-  Input,
-  Portal,
-  Spinner,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Alert, Button, Center, CloseButton, Dialog, Heading, Portal, Spinner, Stack, Text } from '@chakra-ui/react';
 import { Link2, Share2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Script } from '@moonrelay/contract/scripts';
 import { SHARES_PER_SCRIPT, type CreatedScriptShare, type ScriptShare } from '@moonrelay/contract/shares';
-import { CopyButton } from '../../../components/CopyButton.tsx';
+import { ShownOnceField } from '../../../components/ShownOnceField.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { useCan } from '../../../lib/team-access.ts';
 import { useCreateShare, useShares } from '../api/shares.ts';
@@ -121,18 +109,14 @@ function NewLink({ token }: { token: string }) {
   return (
     <Stack gap="2" data-testid="new-share-link">
       <Text id={helpId}>{SHARE_TEXT.linkShownOnce}</Text>
-      <Stack direction="row" gap="2">
-        <Input
-          ref={input}
-          readOnly
-          aria-label={SHARE_TEXT.linkLabel}
-          aria-describedby={helpId}
-          fontFamily="mono"
-          value={link}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <CopyButton value={link} label={SHARE_TEXT.copyLink} copiedTitle={SHARE_TEXT.linkCopied} />
-      </Stack>
+      <ShownOnceField
+        inputRef={input}
+        value={link}
+        label={SHARE_TEXT.linkLabel}
+        describedBy={helpId}
+        copyLabel={SHARE_TEXT.copyLink}
+        copiedTitle={SHARE_TEXT.linkCopied}
+      />
     </Stack>
   );
 }

@@ -1,8 +1,8 @@
-import { Alert, Button, CloseButton, Dialog, Input, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
 import { UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ROLE_LABELS, type CreatedInvitation, type TeamPermission } from '@moonrelay/contract/teams';
-import { CopyButton } from '../../../components/CopyButton.tsx';
+import { ShownOnceField } from '../../../components/ShownOnceField.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useCreateInvitation } from '../api/members.ts';
@@ -85,17 +85,15 @@ export function InviteDialog({ teamId, held, disabledReasonId }: Props) {
                       {TEAM_TEXT.linkGives(ROLE_LABELS[created.role], formatDateTime(created.expiresAt))}
                     </Text>
                   </Stack>
-                  <Stack direction="row" gap="2" mt="3">
-                    <Input
-                      ref={linkInput}
-                      readOnly
-                      aria-label={TEAM_TEXT.linkLabel}
-                      aria-describedby={linkHelpId}
-                      fontFamily="mono"
+                  <Stack mt="3">
+                    <ShownOnceField
+                      inputRef={linkInput}
                       value={link}
-                      onFocus={(event) => event.currentTarget.select()}
+                      label={TEAM_TEXT.linkLabel}
+                      describedBy={linkHelpId}
+                      copyLabel={TEAM_TEXT.copyLink}
+                      copiedTitle={TEAM_TEXT.linkCopied}
                     />
-                    <CopyButton value={link} label={TEAM_TEXT.copyLink} copiedTitle={TEAM_TEXT.linkCopied} />
                   </Stack>
                 </Dialog.Body>
                 <Dialog.Footer>
