@@ -4,10 +4,12 @@ import type { SnippetRequest } from './example-snippets.ts';
 
 /**
  * What the API docs page shows, read from GET /api/openapi.json: the tabs (spec section 2: Auth,
- * Scripts, Game, Analytics) and the operations under each. The page and the examples test both
- * use listDocsOperations, so the test covers exactly the endpoints a reader sees.
+ * Scripts, Game, Analytics; then Teams) and the operations under each. The page and the examples
+ * test both use listDocsOperations, so the test covers exactly the endpoints a reader sees.
  *
- * User endpoints sit under Auth (they are the account and its key), Lua tools under Scripts. Admin
+ * User endpoints sit under Auth (they are the account and its key), Lua tools under Scripts, and
+ * sharing scripts by link under Teams (docs/decisions/049: a link is how a script reaches another
+ * team; copying it lands in one). No Teams call is browser-only: each takes a session token. Admin
  * endpoints are left off: they need an admin's browser session and are not an integration API.
  * The identity-provider sign-in and linking are left off too (BROWSER_ONLY_ENDPOINTS): they run
  * through the browser's redirect to the provider, so no script or game can call them. So are the
@@ -20,6 +22,7 @@ export const API_DOCS_TABS = [
   { id: 'scripts', label: 'Scripts', tags: ['Scripts', 'Lua'] },
   { id: 'game', label: 'Game', tags: ['Game', 'Players'] },
   { id: 'analytics', label: 'Analytics', tags: ['Analytics'] },
+  { id: 'teams', label: 'Teams', tags: ['Teams', 'Sharing'] },
 ] as const;
 export type ApiDocsTabId = (typeof API_DOCS_TABS)[number]['id'];
 export const DEFAULT_API_DOCS_TAB: ApiDocsTabId = 'scripts';
@@ -57,7 +60,8 @@ export type JsonSchema = Record<string, unknown>;
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  /** A header parameter: Idempotency-Key, and Moonrelay-Team where the call acts on a team's data. */
+  in: 'path' | 'query' | 'header';
   required: boolean;
   schema: JsonSchema;
 }

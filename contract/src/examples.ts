@@ -9,6 +9,7 @@ import { NOTIFICATION_ERRORS } from './notifications.ts';
 import { OPEN_CLOUD_ERRORS } from './open-cloud.ts';
 import { MODERATION_ERRORS, type ModerationAction } from './moderation.ts';
 import { SIMULATED_PLAYER, SIMULATOR_ERRORS } from './simulated.ts';
+import { teamExamples } from './examples-teams.ts';
 
 /**
  * Example data for the API docs page, keyed by endpoint name (the operationId in
@@ -23,7 +24,9 @@ import { SIMULATED_PLAYER, SIMULATOR_ERRORS } from './simulated.ts';
  * and checked like the first.
  *
  * Placeholders: the page puts the reader's own API key in place of API_KEY_PLACEHOLDER (when it
- * knows it); the reader supplies the session token from login and the id of one of their scripts.
+ * knows it); the reader supplies the session token from login and the id of one of their scripts
+ * (and, on the Teams tab, the ids of their team, its member, an invitation and a share:
+ * examples-teams.ts, which keeps the Teams tab's examples).
  * Request bodies avoid empty objects and nulls: Roblox's JSONEncode turns `{}` into `[]` and drops nils.
  */
 
@@ -37,6 +40,15 @@ export const API_KEY_ID_PLACEHOLDER = 'API_KEY_ID';
 export const SCHEDULE_ID_PLACEHOLDER = 'SCHEDULE_ID';
 export const DESTINATION_ID_PLACEHOLDER = 'DESTINATION_ID';
 export const NOTIFICATION_EVENT_ID_PLACEHOLDER = 'NOTIFICATION_EVENT_ID';
+export {
+  INVITATION_ID_PLACEHOLDER,
+  INVITATION_TOKEN_PLACEHOLDER,
+  MEMBER_ID_PLACEHOLDER,
+  SHARE_ID_PLACEHOLDER,
+  SHARE_TOKEN_PLACEHOLDER,
+  TEAM_ID_PLACEHOLDER,
+  USER_ID_PLACEHOLDER,
+} from './examples-teams.ts';
 
 /** Puts values in place of placeholders (the longer names first: TEMP_SCRIPT_ID holds SCRIPT_ID). */
 export function fillPlaceholders(text: string, values: Record<string, string>): string {
@@ -1226,4 +1238,5 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: { success: true, message: TWO_FACTOR.adminResetDone },
     error: { status: 409, body: { error: TWO_FACTOR.adminResetNothing } },
   },
+  ...teamExamples({ owner: user, script, scriptIdPlaceholder: SCRIPT_ID_PLACEHOLDER }),
 };

@@ -20,13 +20,20 @@ import {
   examplesOf,
   EXECUTION_ID_PLACEHOLDER,
   fillPlaceholders,
+  INVITATION_ID_PLACEHOLDER,
+  INVITATION_TOKEN_PLACEHOLDER,
+  MEMBER_ID_PLACEHOLDER,
   SCHEDULE_ID_PLACEHOLDER,
   DESTINATION_ID_PLACEHOLDER,
   NOTIFICATION_EVENT_ID_PLACEHOLDER,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
   SESSION_TOKEN_PLACEHOLDER,
+  SHARE_ID_PLACEHOLDER,
+  SHARE_TOKEN_PLACEHOLDER,
+  TEAM_ID_PLACEHOLDER,
   TEMP_SCRIPT_ID_PLACEHOLDER,
+  USER_ID_PLACEHOLDER,
   type EndpointExample,
 } from '@moonrelay/contract/examples';
 import { engines } from '../../../test/engines.ts';
@@ -181,12 +188,74 @@ async function exampleContext(server: TestServer) {
   };
 }
 
-function renderFor(
-  server: TestServer,
-  op: DocsOperation,
-  example: EndpointExample,
-  context: Awaited<ReturnType<typeof exampleContext>>,
-) {
+/** The three people of the Teams tab's examples, registered once per server: a team's owner, its member, and someone invited. */
+async function teamPeople(server: TestServer) {
+  return { owner: await registerUser(server), member: await registerUser(server), invitee: await registerUser(server) };
+}
+type TeamPeople = Awaited<ReturnType<typeof teamPeople>>;
+
+/** The Teams examples made by someone other than the team's owner, by test name. */
+const TEAM_CALLERS: Record<string, keyof TeamPeople> = {
+  // Joining is done by someone not yet in the team.
+  acceptInvitation: 'invitee',
+  // Leaving is done by the member who leaves (the owner, its last, cannot).
+  'removeMember: Leave a team': 'member',
+};
+
+/**
+ * A team of its own for a Teams example, with what a reader fills in: the owner's script and a
+ * share of it, the team (the create example's), a member who joined it by an invitation link (the
+ * invite example's role) and an open invitation. The same three people serve every team, so no
+ * example registers anyone; the owner makes one team each time (TEAMS_PER_PERSON allows 20, the
+ * Teams tab's examples need 14). `caller` is whose session and own id the example carries.
+ */
+async function teamContext(server: TestServer, people: TeamPeople, caller: keyof TeamPeople) {
+  const { owner, member } = people;
+  const token = owner.token;
+  const script = await server.call('POST', '/api/scripts', { token, body: EXAMPLES.createScript!.body });
+  expect(script.status).toBe(200);
+  const team = await server.call('POST', '/api/teams', { token, body: EXAMPLES.createTeam!.body });
+  expect(team.status, team.text).toBe(200);
+  const teamId = team.body.id as string;
+  const invite = async () => {
+    const invitation = await server.call('POST', `/api/teams/${teamId}/invitations`, {
+      token,
+      body: EXAMPLES.createInvitation!.body,
+    });
+    expect(invitation.status).toBe(200);
+    return invitation.body as { id: string; token: string };
+  };
+  const joined = await server.call('POST', '/api/teams/join', {
+    token: member.token,
+    body: { token: (await invite()).token },
+  });
+  expect(joined.status).toBe(200);
+  const open = await invite();
+  const share = await server.call('POST', `/api/scripts/${script.body.id}/shares`, { token });
+  expect(share.status).toBe(200);
+  const by = people[caller];
+  return {
+    apiKey: owner.user.apiKey as string,
+    fill: {
+      [SESSION_TOKEN_PLACEHOLDER]: by.token,
+      [USER_ID_PLACEHOLDER]: by.user.id as string,
+      [SCRIPT_ID_PLACEHOLDER]: script.body.id as string,
+      [TEAM_ID_PLACEHOLDER]: teamId,
+      [MEMBER_ID_PLACEHOLDER]: member.user.id as string,
+      [INVITATION_ID_PLACEHOLDER]: open.id,
+      [INVITATION_TOKEN_PLACEHOLDER]: open.token,
+      [SHARE_ID_PLACEHOLDER]: share.body.id as string,
+      [SHARE_TOKEN_PLACEHOLDER]: share.body.token as string,
+    },
+  };
+}
+
+interface ExampleContext {
+  apiKey: string;
+  fill: Record<string, string>;
+}
+
+function renderFor(server: TestServer, op: DocsOperation, example: EndpointExample, context: ExampleContext) {
   const snippets = renderSnippets(snippetRequest(op, example), { origin: server.url, apiKey: context.apiKey });
   const fill = (text: string) => fillPlaceholders(text, context.fill);
   return {
@@ -249,13 +318,24 @@ for (const language of ['curl', 'javascript'] as const) {
     });
 
     // A reading example (GET) changes nothing another could see, so they share one account; every
-    // other example gets a fresh one (it may delete, revoke or fill what the next one reads).
-    let readingContext: ReturnType<typeof exampleContext> | undefined;
-    const contextFor = (op: DocsOperation) =>
-      op.method.toLowerCase() === 'get' ? (readingContext ??= exampleContext(server)) : exampleContext(server);
+    // other example gets a fresh one (it may delete, revoke or fill what the next one reads). The
+    // Teams tab's examples work on a team instead: the reading ones share one, every other gets a
+    // fresh team of the same three people.
+    let readingContext: Promise<ExampleContext> | undefined;
+    let people: Promise<TeamPeople> | undefined;
+    let readingTeam: Promise<ExampleContext> | undefined;
+    const contextFor = (name: string, op: DocsOperation): Promise<ExampleContext> => {
+      const reading = op.method.toLowerCase() === 'get';
+      if (op.tab === 'teams') {
+        const caller = TEAM_CALLERS[name] ?? 'owner';
+        const fresh = () => (people ??= teamPeople(server)).then((each) => teamContext(server, each, caller));
+        return reading && caller === 'owner' ? (readingTeam ??= fresh()) : fresh();
+      }
+      return reading ? (readingContext ??= exampleContext(server)) : exampleContext(server);
+    };
 
-    it.each(shownExamples)('%s answers as documented', async (_name, op, example) => {
-      const context = await contextFor(op);
+    it.each(shownExamples)('%s answers as documented', async (name, op, example) => {
+      const context = await contextFor(name, op);
       const snippet = renderFor(server, op, example, context)[language];
       expect(snippet).not.toContain(API_KEY_PLACEHOLDER);
       const { stdout } =

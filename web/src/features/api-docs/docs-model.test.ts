@@ -16,15 +16,49 @@ describe('API docs model', () => {
     expect(missing).toEqual([]);
   });
 
-  it('groups the operations into the four tabs in order and leaves Admin and browser-only flows off', () => {
+  it('groups the operations into the five tabs in order and leaves Admin and browser-only flows off', () => {
     const tabs = buildDocs(TEST_OPENAPI);
-    expect(tabs.map((tab) => tab.label)).toEqual(['Auth', 'Scripts', 'Game', 'Analytics']);
+    expect(tabs.map((tab) => tab.label)).toEqual(['Auth', 'Scripts', 'Game', 'Analytics', 'Teams']);
     expect(tabs.map((tab) => tab.endpoints.map((endpoint) => endpoint.name))).toEqual([
       ['login', 'currentUser'],
       ['listScripts', 'executeScript', 'executeCode'],
       ['gameCommand', 'gameLoader'],
       ['analyticsUsage'],
+      ['listScriptShares', 'getSharedScript', 'listTeams', 'createInvitation', 'removeMember'],
     ]);
+  });
+
+  it('documents every Teams and Sharing endpoint of the contract on the Teams tab, none left as browser-only', () => {
+    const teamsTab = API_DOCS_TABS.find((tab) => tab.id === 'teams')!;
+    const names = Object.entries(endpoints as Record<string, Endpoint>)
+      .filter(([, endpoint]) => (teamsTab.tags as readonly string[]).includes(endpoint.tag))
+      .map(([name]) => name);
+    expect(names).toEqual(expect.arrayContaining(['createTeam', 'acceptInvitation', 'deleteTeam', 'copySharedScript']));
+    expect(names.filter((name) => BROWSER_ONLY_ENDPOINTS.includes(name))).toEqual([]);
+    expect(names.filter((name) => !EXAMPLES[name as keyof typeof EXAMPLES])).toEqual([]);
+  });
+
+  it('shows the team header on a session’s call that acts on a team’s data, not where the path names the team or a key calls', () => {
+    const tabs = buildDocs(TEST_OPENAPI);
+    const teams = tabs.find((tab) => tab.id === 'teams')!;
+    const headersOf = (name: string) =>
+      teams.endpoints.find((endpoint) => endpoint.name === name)!.examples[0]!.headers.map((header) => header.name);
+    expect(headersOf('listScriptShares')).toEqual(['Authorization', 'Moonrelay-Team']);
+    expect(teams.endpoints[0]!.examples[0]!.headers[1]!.value).toBe('TEAM_ID (optional: without it, your own account)');
+    expect(headersOf('getSharedScript')).toEqual([]);
+    expect(headersOf('createInvitation')).toEqual(['Authorization', 'Content-Type']);
+    // A key acts on the team it was made in.
+    expect(tabs[1]!.endpoints[0]!.examples[0]!.headers.map((header) => header.name)).toEqual(['Authorization']);
+  });
+
+  it('gives leaving a team its own way of calling the member removal', () => {
+    const teams = buildDocs(TEST_OPENAPI)[4]!;
+    const remove = teams.endpoints.find((endpoint) => endpoint.name === 'removeMember')!;
+    expect(remove.examples.map((way) => [way.title, way.example.params])).toEqual([
+      ['Remove a member', { teamId: 'TEAM_ID', userId: 'MEMBER_ID' }],
+      ['Leave a team', { teamId: 'TEAM_ID', userId: 'YOUR_USER_ID' }],
+    ]);
+    expect(remove.pathParams.map((field) => field.name)).toEqual(['teamId', 'userId']);
   });
 
   it('reads method, path, credential headers, rate limit and errors from the document', () => {

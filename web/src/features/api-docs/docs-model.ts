@@ -9,7 +9,8 @@ import {
 } from '@moonrelay/contract/api-docs';
 import type { EndpointAuth } from '@moonrelay/contract/endpoints';
 import type { SnippetRequest } from '@moonrelay/contract/example-snippets';
-import { EXAMPLES, examplesOf, type EndpointExample } from '@moonrelay/contract/examples';
+import { EXAMPLES, examplesOf, TEAM_ID_PLACEHOLDER, type EndpointExample } from '@moonrelay/contract/examples';
+import { TEAM_HEADER } from '@moonrelay/contract/teams';
 
 /**
  * What the API docs page shows, read from GET /api/openapi.json (paths, auth, rate limits, schemas,
@@ -155,6 +156,17 @@ const CREDENTIAL: Record<EndpointAuth, string | null> = {
   'game-key': null,
 };
 
+/** The header naming the team a call acts on (docs/decisions/049), optional: without it, the caller's own account. */
+const TEAM_HEADER_ROW = { name: TEAM_HEADER, value: `${TEAM_ID_PLACEHOLDER} (optional: without it, your own account)` };
+
+/**
+ * Whether a way of calling shows the team header: on an operation the document says takes it, called
+ * with a session. A key needs none (it acts on the team it was made in), so a key's way leaves it off.
+ */
+const showsTeamHeader = (op: DocsOperation, auth: EndpointAuth) =>
+  auth === 'session' &&
+  (op.operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name === TEAM_HEADER);
+
 function exampleView(op: DocsOperation, example: EndpointExample, hasBody: boolean, titled: boolean): DocsExample {
   const auth = example.auth ?? op.auth;
   const credential = CREDENTIAL[auth];
@@ -163,6 +175,7 @@ function exampleView(op: DocsOperation, example: EndpointExample, hasBody: boole
     auth,
     headers: [
       ...(credential ? [{ name: 'Authorization', value: credential }] : []),
+      ...(showsTeamHeader(op, auth) ? [TEAM_HEADER_ROW] : []),
       ...(hasBody ? [{ name: 'Content-Type', value: 'application/json' }] : []),
     ],
     example,

@@ -3,12 +3,21 @@ import type { EndpointAuth } from '@moonrelay/contract/endpoints';
 
 /**
  * A small OpenAPI document in the shape GET /api/openapi.json answers (the server's tests check the
- * real one): one endpoint per docs tab, one the page leaves off, and the schemas they refer to.
+ * real one): a few endpoints per docs tab, one the page leaves off, and the schemas they refer to.
  */
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
+
+/** The team header, as the document puts it on the operations that act on a team's data. */
+const teamHeader = {
+  name: 'Moonrelay-Team',
+  in: 'header' as const,
+  required: false,
+  schema: { type: 'string', maxLength: 100 },
+};
+const teamIdParam = { name: 'teamId', in: 'path' as const, required: true, schema: { type: 'string' } };
 
 function op(
   operationId: string,
@@ -69,6 +78,13 @@ export const TEST_OPENAPI: OpenApiDocument = {
         type: 'object',
         properties: { target: { type: 'string', enum: ['game', 'sandbox'] } },
       },
+      CreateInvitationRequest: {
+        type: 'object',
+        properties: {
+          role: { type: 'string', enum: ['owner', 'admin', 'developer', 'moderator', 'viewer'] },
+          permissions: { type: 'array', items: { type: 'string' }, maxItems: 20 },
+        },
+      },
       ExecuteCodeRequest: {
         type: 'object',
         properties: {
@@ -90,7 +106,10 @@ export const TEST_OPENAPI: OpenApiDocument = {
     },
     '/api/user': { get: op('currentUser', 'User', 'session') },
     '/api/scripts': {
-      get: op('listScripts', 'Scripts', 'session-or-key', { summary: 'Lists the scripts; each has an `id`.' }),
+      get: op('listScripts', 'Scripts', 'session-or-key', {
+        summary: 'Lists the scripts; each has an `id`.',
+        parameters: [teamHeader],
+      }),
     },
     '/api/scripts/{id}/execute': {
       post: op(
@@ -146,6 +165,26 @@ export const TEST_OPENAPI: OpenApiDocument = {
             schema: { type: 'string', enum: ['1h', '24h', '7d', '30d'], default: '24h', description: 'How far back' },
           },
         ],
+      }),
+    },
+    '/api/shares': { get: op('listScriptShares', 'Sharing', 'session', { parameters: [teamHeader] }) },
+    '/api/shared/{token}': {
+      get: op('getSharedScript', 'Sharing', 'none', {
+        parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', maxLength: 200 } }],
+      }),
+    },
+    '/api/teams': { get: op('listTeams', 'Teams', 'session') },
+    '/api/teams/{teamId}/invitations': {
+      post: op('createInvitation', 'Teams', 'session', {
+        parameters: [teamIdParam],
+        requestBody: {
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateInvitationRequest' } } },
+        },
+      }),
+    },
+    '/api/teams/{teamId}/members/{userId}': {
+      delete: op('removeMember', 'Teams', 'session', {
+        parameters: [teamIdParam, { name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
       }),
     },
     '/api/admin/users': { get: op('adminUsers', 'Admin', 'admin') },

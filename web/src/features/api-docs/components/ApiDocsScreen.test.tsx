@@ -131,10 +131,58 @@ describe('ApiDocsScreen', () => {
       ['Game', ['POST /api/game/command', 'GET /api/game/loader']],
       ['Auth', ['POST /api/auth/login', 'GET /api/user']],
       ['Analytics', ['GET /api/analytics/usage']],
+      [
+        'Teams',
+        [
+          'GET /api/shares',
+          'GET /api/shared/{token}',
+          'GET /api/teams',
+          'POST /api/teams/{teamId}/invitations',
+          'DELETE /api/teams/{teamId}/members/{userId}',
+        ],
+      ],
     ] as const) {
       await userEvent.click(screen.getByRole('tab', { name: new RegExp(`^${tab}\\s*\\d+$`) }));
       await waitFor(() => expect(cardTitles()).toEqual(titles));
     }
+  });
+
+  it('lists the team operations on the Teams tab with their examples and the team header', async () => {
+    signInAs(testUser({ apiKey: KEY }));
+    renderWithProviders(<ApiDocsScreen />, { route: '/api-docs?tab=teams' });
+    await waitFor(() => expect(cardTitles()).toHaveLength(5));
+    expect(screen.getByRole('tab', { name: /^Teams\s*5$/, selected: true })).toBeInTheDocument();
+
+    const invite = within(card('POST /api/teams/{teamId}/invitations'));
+    expect(invite.getByRole('table', { name: /^Headers of/ })).toHaveTextContent('Bearer <session token from login>');
+    expect(invite.getByRole('table', { name: /^URL parameters of/ })).toHaveTextContent('teamId');
+    expect(invite.getAllByTestId('code-block')[0]).toHaveTextContent('"role": "moderator"');
+    expect(invite.getByText(/"token": "Xk4pQ9vL2mT7wRz1bN6cY3hJ8sD0fG5a"/)).toBeInTheDocument();
+    const curl = invite.getAllByTestId('code-block').find((block) => block.textContent?.startsWith('curl'));
+    expect(curl).toHaveTextContent(`curl -X POST '${window.location.origin}/api/teams/TEAM_ID/invitations'`);
+    expect(curl).toHaveTextContent('Bearer YOUR_SESSION_TOKEN');
+    expect(invite.getByText(/\/join\?token=<token>/)).toBeInTheDocument();
+    await userEvent.click(invite.getByRole('tab', { name: 'Error' }));
+    expect(invite.getByText(/"error": "You can only give permissions you hold yourself"/)).toBeInTheDocument();
+
+    // A call on the team's data names the team by header; the example acts on the caller's own account.
+    const shares = within(card('GET /api/shares'));
+    expect(shares.getByRole('table', { name: /^Headers of/ })).toHaveTextContent(
+      'Moonrelay-TeamTEAM_ID (optional: without it, your own account)',
+    );
+    expect(shares.getByText(/add the header Moonrelay-Team: TEAM_ID/)).toBeInTheDocument();
+    expect(within(card('GET /api/teams')).getByText(/"name": "Obby Studios"/)).toBeInTheDocument();
+
+    const remove = within(card('DELETE /api/teams/{teamId}/members/{userId}'));
+    const ways = within(remove.getByRole('tablist', { name: /^Ways to call/ }));
+    expect(ways.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Remove a member', 'Leave a team']);
+    await userEvent.click(ways.getByRole('tab', { name: 'Leave a team' }));
+    const leave = await waitFor(() => {
+      const block = remove.getAllByTestId('code-block').find((each) => each.textContent?.startsWith('curl'));
+      expect(block).toHaveTextContent('/api/teams/TEAM_ID/members/YOUR_USER_ID');
+      return block;
+    });
+    expect(leave).toHaveTextContent('curl -X DELETE');
   });
 
   it("copies an example, toasts 'Copied to clipboard' and clears the indicator after 2 s", async () => {

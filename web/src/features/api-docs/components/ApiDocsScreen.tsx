@@ -20,11 +20,18 @@ import { DEFAULT_API_DOCS_TAB, type ApiDocsTabId } from '@moonrelay/contract/api
 import { APP_VERSION } from '@moonrelay/contract/constants';
 import {
   EXECUTION_ID_PLACEHOLDER,
+  INVITATION_ID_PLACEHOLDER,
+  INVITATION_TOKEN_PLACEHOLDER,
+  MEMBER_ID_PLACEHOLDER,
   SCHEDULE_ID_PLACEHOLDER,
   SCRIPT_ID_PLACEHOLDER,
   SCRIPT_TOKEN_PLACEHOLDER,
   SESSION_TOKEN_PLACEHOLDER,
+  SHARE_ID_PLACEHOLDER,
+  SHARE_TOKEN_PLACEHOLDER,
+  TEAM_ID_PLACEHOLDER,
   TEMP_SCRIPT_ID_PLACEHOLDER,
+  USER_ID_PLACEHOLDER,
 } from '@moonrelay/contract/examples';
 import { messageOf } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -73,6 +80,15 @@ const PLACEHOLDERS: { names: string[]; meaning: string }[] = [
   },
   { names: [EXECUTION_ID_PLACEHOLDER], meaning: 'the executionId that an execute call answered' },
   { names: [SCHEDULE_ID_PLACEHOLDER], meaning: 'the id of one of your schedules' },
+  {
+    names: [TEAM_ID_PLACEHOLDER, MEMBER_ID_PLACEHOLDER],
+    meaning: 'the id of a team you belong to (GET /api/teams), and the userId of one of its members',
+  },
+  {
+    names: [INVITATION_ID_PLACEHOLDER, INVITATION_TOKEN_PLACEHOLDER, SHARE_ID_PLACEHOLDER, SHARE_TOKEN_PLACEHOLDER],
+    meaning: 'the id and token that inviting to a team or sharing a script answered (the token ends the link)',
+  },
+  { names: [USER_ID_PLACEHOLDER], meaning: 'your own id, as GET /api/user answers it' },
 ];
 
 /**
