@@ -23,9 +23,10 @@ export const schedulesQuery = (scriptId: string) =>
       ),
   });
 
-export function useSchedules(scriptId: string) {
+/** `enabled`: false where the member's role may not read the script's schedules (the server would refuse). */
+export function useSchedules(scriptId: string, enabled = true) {
   const token = useSession((state) => state.token);
-  return useQuery({ ...schedulesQuery(scriptId), enabled: Boolean(token) });
+  return useQuery({ ...schedulesQuery(scriptId), enabled: Boolean(token) && enabled });
 }
 
 const refresh = (scriptId: string) => queryClient.invalidateQueries({ queryKey: schedulesQuery(scriptId).queryKey });

@@ -17,7 +17,9 @@ import { Link } from 'react-router-dom';
 import { SCHEDULES_PER_USER_MAX } from '@moonrelay/contract/constants';
 import type { CreateScheduleRequest, Schedule } from '@moonrelay/contract/schedules';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { canWith, useTeamPermissions, type Can } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
 import {
@@ -28,7 +30,7 @@ import {
   useUpdateSchedule,
 } from '../api/schedules.ts';
 import { ScheduleForm } from './ScheduleForm.tsx';
-import { runTimeText, targetText, timingText } from './schedule-text.ts';
+import { runTimeText, SCHEDULE_ACTIONS, targetText, timingText } from './schedule-text.ts';
 
 /** The form's state: closed, a new schedule, or one being changed (by id). */
 type Editing = null | 'new' | string;
@@ -36,10 +38,17 @@ type Editing = null | 'new' | string;
 /**
  * The Schedules section of a saved script's editor: its schedules with their next and last runs,
  * last error and skip count, a pause switch each, and a form (with the server's preview of the next
- * five run times) to create or change one.
+ * five run times) to create or change one. A team member's role may allow reading them (what
+ * their endpoint asks: scripts.read) but not setting them up (schedules.manage): the buttons then
+ * stay disabled, and the note under the heading says which permission each needs.
  */
 export function SchedulesPanel({ scriptId }: { scriptId: string }) {
-  const schedules = useSchedules(scriptId);
+  const permissions = useTeamPermissions();
+  const can = {
+    see: canWith(permissions, 'scripts.read'),
+    manage: canWith(permissions, 'schedules.manage'),
+  };
+  const schedules = useSchedules(scriptId, can.see.allowed);
   useScheduleLiveEvents(scriptId);
   const create = useCreateSchedule(scriptId);
   const update = useUpdateSchedule(scriptId);
@@ -79,11 +88,23 @@ export function SchedulesPanel({ scriptId }: { scriptId: string }) {
               </Text>
             </Box>
             {editing === null && (
-              <Button size="sm" colorPalette="blue" onClick={() => open('new')}>
+              <Button
+                size="sm"
+                colorPalette="blue"
+                onClick={() => open('new')}
+                disabled={!can.manage.allowed}
+                title={can.manage.reason}
+              >
                 Add schedule
               </Button>
             )}
           </Flex>
+          <PermissionNotes
+            notes={[
+              { action: SCHEDULE_ACTIONS.see, can: can.see },
+              { action: SCHEDULE_ACTIONS.manage, can: can.manage },
+            ]}
+          />
 
           {editing !== null && (
             <Box borderWidth="1px" borderRadius="md" p="4">
@@ -98,7 +119,8 @@ export function SchedulesPanel({ scriptId }: { scriptId: string }) {
             </Box>
           )}
 
-          {schedules.isPending ? (
+          {/* Not asked for where the role may not read them: the note above says why. */}
+          {!can.see.allowed ? null : schedules.isPending ? (
             <Spinner size="sm" />
           ) : schedules.isError ? (
             <Text color="fg.error">The schedules could not be loaded.</Text>
@@ -111,6 +133,7 @@ export function SchedulesPanel({ scriptId }: { scriptId: string }) {
                   key={schedule.id}
                   scriptId={scriptId}
                   schedule={schedule}
+                  manage={can.manage}
                   onEdit={() => open(schedule.id)}
                 />
               ))}
@@ -122,7 +145,15 @@ export function SchedulesPanel({ scriptId }: { scriptId: string }) {
   );
 }
 
-function ScheduleItem({ scriptId, schedule, onEdit }: { scriptId: string; schedule: Schedule; onEdit: () => void }) {
+interface ItemProps {
+  scriptId: string;
+  schedule: Schedule;
+  /** Whether the member's role allows pausing, changing and deleting it (schedules.manage), and why not. */
+  manage: Can;
+  onEdit: () => void;
+}
+
+function ScheduleItem({ scriptId, schedule, manage, onEdit }: ItemProps) {
   const update = useUpdateSchedule(scriptId);
   const remove = useDeleteSchedule(scriptId);
   const [confirming, setConfirming] = useState(false);
@@ -147,7 +178,8 @@ function ScheduleItem({ scriptId, schedule, onEdit }: { scriptId: string; schedu
           <HStack gap="3" wrap="wrap">
             <Switch.Root
               checked={schedule.enabled}
-              disabled={update.isPending}
+              disabled={update.isPending || !manage.allowed}
+              title={manage.reason}
               onCheckedChange={(event) =>
                 update.mutate(
                   { id: schedule.id, enabled: event.checked },
@@ -163,12 +195,26 @@ function ScheduleItem({ scriptId, schedule, onEdit }: { scriptId: string; schedu
                 <VisuallyHidden>({label})</VisuallyHidden>
               </Switch.Label>
             </Switch.Root>
-            <Button size="xs" variant="outline" onClick={onEdit} aria-label={`Edit schedule ${label}`}>
+            <Button
+              size="xs"
+              variant="outline"
+              onClick={onEdit}
+              disabled={!manage.allowed}
+              title={manage.reason}
+              aria-label={`Edit schedule ${label}`}
+            >
               Edit
             </Button>
             <ConfirmDialog
               trigger={
-                <Button size="xs" variant="outline" colorPalette="red" aria-label={`Delete schedule ${label}`}>
+                <Button
+                  size="xs"
+                  variant="outline"
+                  colorPalette="red"
+                  disabled={!manage.allowed}
+                  title={manage.reason}
+                  aria-label={`Delete schedule ${label}`}
+                >
                   Delete
                 </Button>
               }

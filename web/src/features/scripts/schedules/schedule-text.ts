@@ -47,3 +47,9 @@ export function runTimeText(iso: string): string {
     second: '2-digit',
   });
 }
+
+/** The Schedules section's actions, as the notes under its heading name those a role does not allow. */
+export const SCHEDULE_ACTIONS = {
+  see: 'See the schedules',
+  manage: 'Add, change, pause and delete schedules',
+} as const;
