@@ -1,10 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useGameStatus } from './game-status.ts';
 import { gameLinkOf, useServerChoice, type GameLink } from './game-link.ts';
+import { useCan, type Can } from './team-access.ts';
 
 export interface GameLinkState extends GameLink {
-  /** 'ready' once a status is known; until then neither Connected nor Disconnected would be true. */
-  state: 'loading' | 'failed' | 'ready';
+  /**
+   * 'ready' once a status is known; until then neither Connected nor Disconnected would be true.
+   * 'refused': the member's role may not see the team's game servers, so none is asked for.
+   */
+  state: 'loading' | 'failed' | 'ready' | 'refused';
+  /** Whether the role allows seeing the game servers (console.read), and why not: what 'refused' shows. */
+  watch: Can;
 }
 
 /**
@@ -13,6 +19,7 @@ export interface GameLinkState extends GameLink {
  */
 export function useGameLink(): GameLinkState {
   const status = useGameStatus();
+  const watch = useCan('console.read');
   const chosenServerId = useServerChoice((state) => state.serverId);
   // A new object at every re-read, even when the clock reads the same as last time: the re-read
   // then still renders and re-arms the timer below (a clock that has not moved yet must not stop it).
@@ -33,6 +40,6 @@ export function useGameLink(): GameLinkState {
     return () => clearTimeout(timer);
   }, [staleAt, reading]);
 
-  const state = status.data ? 'ready' : status.isError ? 'failed' : 'loading';
-  return { ...link, state };
+  const state = !watch.allowed ? 'refused' : status.data ? 'ready' : status.isError ? 'failed' : 'loading';
+  return { ...link, state, watch };
 }

@@ -13,3 +13,17 @@ export const GAME_TOASTS = {
   copied: 'Copied!',
   downloaded: 'Downloaded!',
 } as const;
+
+/**
+ * The game screens' actions, as the notes under their controls name those a team member's role does
+ * not allow (each note ends with the permission it needs).
+ */
+export const GAME_ACTIONS = {
+  status: 'See the game servers and their status',
+  controls: 'Teleport, heal, speed boost and reset',
+  simulator: 'Start and stop the simulated game server',
+  console: 'Read the console',
+  runInGame: 'Run scripts and code in the game',
+  scripts: 'See the scripts',
+  integration: 'See the integration scripts, which carry the game key',
+} as const;

@@ -6,6 +6,7 @@ import { consoleSearch } from '../../../components/console/console-source.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
+import { useCan } from '../../../lib/team-access.ts';
 
 /** GET /api/game/console: the signed-in user's game servers' lines, newest first. */
 export const GAME_CONSOLE_PATH = '/api/game/console';
@@ -26,9 +27,15 @@ export const consoleErrorCountsQuery = () =>
     queryFn: () => apiRequest<ConsoleErrorCounts>('GET', '/api/game/console/errors'),
   });
 
+/** Not asked for (nor polled) where the member's role may not read the console (console.read). */
 export function useConsoleErrorCounts() {
   const token = useSession((state) => state.token);
-  return useQuery({ ...consoleErrorCountsQuery(), enabled: Boolean(token), refetchInterval: CONSOLE_ERRORS_POLL_MS });
+  const read = useCan('console.read');
+  return useQuery({
+    ...consoleErrorCountsQuery(),
+    enabled: Boolean(token) && read.allowed,
+    refetchInterval: CONSOLE_ERRORS_POLL_MS,
+  });
 }
 
 /** Errors in the last hour of one game server, once the counts are known. */

@@ -9,6 +9,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import type { ExecutionResult } from '../../../lib/execution-result.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
+import { useCan } from '../../../lib/team-access.ts';
 
 /** Queues a command for the game (POST /api/game/command). */
 export const useSendCommand = () =>
@@ -32,14 +33,19 @@ export function usePlayerProfile(userId: string | number | undefined, enabled: b
 
 /**
  * The three scripts of the Integration panel. They carry the user's API key, so the key is part of
- * the query key: after the key is regenerated the scripts are fetched again with the new one.
+ * the query key: after the key is regenerated the scripts are fetched again with the new one. Not
+ * asked for where the member's role may not manage the team's keys (keys.manage): the answer would
+ * hand over the team's game key.
  */
 export function useIntegrationScripts() {
   const apiKey = useSession((state) => state.user?.apiKey ?? null);
-  return useQuery({
+  const keys = useCan('keys.manage');
+  const query = useQuery({
     queryKey: ['/api/game/integration-scripts', apiKey],
     queryFn: () => apiRequest<IntegrationScripts>('GET', '/api/game/integration-scripts'),
+    enabled: keys.allowed,
   });
+  return { query, keys };
 }
 
 /** The scripts feature's list (its query key is its GET path): a run changes a script's executionCount. */

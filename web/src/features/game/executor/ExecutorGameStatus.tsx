@@ -19,7 +19,8 @@ export function ExecutorGameStatus({ link }: { link: GameLinkState }) {
                 {link.connected ? 'Yes' : 'No'}
               </Badge>
             ) : (
-              <Text color="fg.muted">{link.state === 'failed' ? 'Unknown' : 'Checking...'}</Text>
+              // Not known where the status could not be read, nor where the role may not see it.
+              <Text color="fg.muted">{link.state === 'loading' ? 'Checking...' : 'Unknown'}</Text>
             )}
           </DataList.ItemValue>
         </DataList.Item>

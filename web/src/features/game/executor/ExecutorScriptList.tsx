@@ -1,12 +1,19 @@
 import { Box, HStack, IconButton, Stack, Text } from '@chakra-ui/react';
 import { Play } from 'lucide-react';
 import type { Script } from '@moonrelay/contract/scripts';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
+import type { Can } from '../../../lib/team-access.ts';
+import { GAME_ACTIONS } from '../game-text.ts';
 
 interface Props {
   /** The user's scripts; undefined while they load. */
   scripts: readonly Script[] | undefined;
   failed: boolean;
+  /** Whether the member's role may read the scripts: the list is not asked for otherwise, and says why. */
+  read: Can;
   disabled: boolean;
+  /** Why running is not allowed, as the disabled run buttons' title. */
+  reason?: string;
   onRun(script: Script): void;
 }
 
@@ -18,9 +25,11 @@ const ROW_HEIGHT = '60px';
 const ROW_GAP = '10px';
 
 /** The user's scripts in a 200px scroll area (spec section 9), each with a run button. */
-export function ExecutorScriptList({ scripts, failed, disabled, onRun }: Props) {
+export function ExecutorScriptList({ scripts, failed, read, disabled, reason, onRun }: Props) {
   let content;
-  if (scripts && scripts.length > 0) {
+  if (!read.allowed) {
+    content = <PermissionNotes notes={[{ action: GAME_ACTIONS.scripts, can: read }]} />;
+  } else if (scripts && scripts.length > 0) {
     content = (
       <Stack as="ul" gap={ROW_GAP} listStyleType="none" pe="2">
         {scripts.map((script) => (
@@ -50,6 +59,7 @@ export function ExecutorScriptList({ scripts, failed, disabled, onRun }: Props) 
               variant="ghost"
               colorPalette="green"
               disabled={disabled}
+              title={reason}
               onClick={() => onRun(script)}
             >
               <Play />

@@ -1,6 +1,7 @@
 import { Button, Field, HStack, Stack, Textarea } from '@chakra-ui/react';
 import { Play, PlugZap } from 'lucide-react';
 import { useState } from 'react';
+import type { Can } from '../../../lib/team-access.ts';
 
 /** What Quick Test starts with: a greeting, so a first run shows output at once. */
 export const QUICK_TEST_DEFAULT_CODE = 'print("Hello from Moonrelay!")';
@@ -14,13 +15,15 @@ export const CONNECTION_TEST_SCRIPT = [
 interface Props {
   /** A run is in flight (one at a time: the output pane shows one). */
   busy: boolean;
+  /** Whether the member's role allows running code in the game, and why not. */
+  run: Can;
   /** That run is this code's. */
   executing: boolean;
   onExecute(code: string): void;
 }
 
 /** Quick Test: code to run once without saving it, and the connection test script. */
-export function QuickTest({ busy, executing, onExecute }: Props) {
+export function QuickTest({ busy, run, executing, onExecute }: Props) {
   const [code, setCode] = useState(QUICK_TEST_DEFAULT_CODE);
   return (
     <Stack gap="3">
@@ -42,7 +45,8 @@ export function QuickTest({ busy, executing, onExecute }: Props) {
         <Button
           colorPalette="purple"
           size="sm"
-          disabled={busy || !code.trim()}
+          disabled={busy || !code.trim() || !run.allowed}
+          title={run.reason}
           loading={executing}
           loadingText="Executing..."
           onClick={() => onExecute(code)}

@@ -1,7 +1,10 @@
 import { Alert, Card, Heading, SimpleGrid, Stack } from '@chakra-ui/react';
 import type { Script } from '@moonrelay/contract/scripts';
 import { ExecutionOutput } from '../../../components/ExecutionOutput.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
+import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
 import { useGameLink } from '../../../lib/useGameLink.ts';
+import { GAME_ACTIONS } from '../game-text.ts';
 import { EXECUTOR_TEXT, confirmsConnection } from './executor-outcome.ts';
 import { ExecutorGameStatus } from './ExecutorGameStatus.tsx';
 import { ExecutorScriptList } from './ExecutorScriptList.tsx';
@@ -9,16 +12,26 @@ import { QuickTest } from './QuickTest.tsx';
 import { useExecutor } from './useExecutor.ts';
 
 interface Props {
-  /** The user's scripts (the scripts feature's list, handed over by the dashboard); undefined while loading. */
+  /**
+   * The user's scripts (the scripts feature's list, handed over by the dashboard); undefined while
+   * loading, and where the member's role may not read them (the list is then not asked for).
+   */
   scripts: readonly Script[] | undefined;
   scriptsFailed: boolean;
 }
 
 /**
  * The script executor (spec section 2): run a saved script or Quick Test code in the connected game,
- * see its output, and the game's status beside it.
+ * see its output, and the game's status beside it. A team member's role may not allow running code in
+ * the game (runs.game, beside runs.sandbox which every run asks) or reading the scripts: the run
+ * buttons are then disabled, and notes say which permission is missing.
  */
 export function ScriptExecutorPanel({ scripts, scriptsFailed }: Props) {
+  const permissions = useTeamPermissions();
+  const can = {
+    scripts: canWith(permissions, 'scripts.read'),
+    run: canWith(permissions, 'runs.sandbox', 'runs.game'),
+  };
   const link = useGameLink();
   const executor = useExecutor(link.serverId);
   const { execution } = executor;
@@ -38,15 +51,19 @@ export function ScriptExecutorPanel({ scripts, scriptsFailed }: Props) {
               <ExecutorScriptList
                 scripts={scripts}
                 failed={scriptsFailed}
-                disabled={executor.running}
+                read={can.scripts}
+                disabled={executor.running || !can.run.allowed}
+                reason={can.run.reason}
                 onRun={(script) => executor.runScript(script.id)}
               />
             </Stack>
             <QuickTest
               busy={executor.running}
+              run={can.run}
               executing={executor.running && executor.kind === 'code'}
               onExecute={executor.runCode}
             />
+            <PermissionNotes notes={[{ action: GAME_ACTIONS.runInGame, can: can.run }]} />
           </Stack>
           <Stack gap="5" minW="0">
             <ExecutionOutput execution={execution} runningText={EXECUTOR_TEXT.running[executor.kind]} />

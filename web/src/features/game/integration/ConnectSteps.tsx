@@ -12,6 +12,9 @@ function pasteStep(state: IntegrationState, isAdmin: boolean): string {
       return state.scripts.reachability.reachable ? CONNECT_TEXT.paste : CONNECT_TEXT.pasteOnceReachable;
     case 'not-served':
       return isAdmin ? CONNECT_TEXT.pasteNotShownAdmin : CONNECT_TEXT.pasteNotShownMember;
+    // The Quick Loader carries the team's game key: only a member who may manage keys sees it.
+    case 'refused':
+      return CONNECT_TEXT.pasteRefused;
     default:
       return CONNECT_TEXT.pasteWhenLoaded;
   }

@@ -1,7 +1,9 @@
 import { Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { INTEGRATION_KEY_NAME } from '@moonrelay/contract/api-keys';
 import type { IntegrationScripts } from '@moonrelay/contract/game';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { GAME_ACTIONS } from '../game-text.ts';
 import { IntegrationScriptCard } from './IntegrationScriptCard.tsx';
 import { HostNotServedNotice, ReachabilityNotice } from './ReachabilityNotice.tsx';
 import { useIntegrationState } from './useIntegrationState.ts';
@@ -53,6 +55,8 @@ export function IntegrationPanel() {
     );
   } else if (state.kind === 'not-served') {
     content = <HostNotServedNotice isAdmin={isAdmin} />;
+  } else if (state.kind === 'refused') {
+    content = <PermissionNotes notes={[{ action: GAME_ACTIONS.integration, can: state.keys }]} />;
   } else if (state.kind === 'failed') {
     content = <Text color="fg.error">{messageOf(state.error, 'The integration scripts could not be loaded.')}</Text>;
   } else {

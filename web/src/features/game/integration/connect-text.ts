@@ -13,6 +13,8 @@ export const CONNECT_TEXT = {
     'Set Moonrelay’s public address (see Game Integration below). The Quick Loader, which goes into a Script in ServerScriptService, is shown once it is set.',
   pasteNotShownMember:
     'Ask the operator of this Moonrelay to set its public address. The Quick Loader, which goes into a Script in ServerScriptService, is shown here once it is set.',
+  pasteRefused:
+    'Ask a team member who may manage its keys for the Quick Loader, and paste it into a Script in ServerScriptService.',
   start: 'Start the game: it connects to Moonrelay automatically.',
 } as const;
 

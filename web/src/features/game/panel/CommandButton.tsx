@@ -6,12 +6,14 @@ interface Props {
   command: DashboardCommand;
   serverId: string | undefined;
   disabled: boolean;
+  /** Why the member's role does not allow it, shown as the disabled button's title. */
+  reason?: string;
   children: ReactNode;
   colorPalette?: string;
 }
 
 /** One Game Controls button: sends its command and shows it is sending until the server answers. */
-export function CommandButton({ command, serverId, disabled, children, colorPalette = 'gray' }: Props) {
+export function CommandButton({ command, serverId, disabled, reason, children, colorPalette = 'gray' }: Props) {
   const { sendCommand, isSending } = useGameCommand(serverId);
   return (
     <Button
@@ -19,6 +21,7 @@ export function CommandButton({ command, serverId, disabled, children, colorPale
       size="sm"
       colorPalette={colorPalette}
       disabled={disabled}
+      title={reason}
       loading={isSending}
       onClick={() => void sendCommand(command)}
     >

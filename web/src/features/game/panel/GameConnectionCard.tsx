@@ -3,10 +3,11 @@ import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import type { GameServerRefusal } from '@moonrelay/contract/game';
 import type { PlayerData } from '@moonrelay/contract/game';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { formatTime } from '../../../lib/format.ts';
 import { ServerErrorCount } from '../console/ServerErrorCount.tsx';
 import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
-import { GAME_TEXT } from '../game-text.ts';
+import { GAME_ACTIONS, GAME_TEXT } from '../game-text.ts';
 import { ConnectSteps } from '../integration/ConnectSteps.tsx';
 import type { GameLinkState } from '../../../lib/useGameLink.ts';
 import { formatHealth, formatId, formatPosition } from './player-data.ts';
@@ -39,7 +40,9 @@ export function GameConnectionCard({ link }: { link: GameLinkState }) {
       <Card.Body>
         {link.serverBudget && <ServerBudgetWarning refusal={link.serverBudget} />}
         {link.refusedPings.length > 0 && <RefusedPings refusals={link.refusedPings} />}
-        {link.state === 'loading' ? (
+        {link.state === 'refused' ? (
+          <PermissionNotes notes={[{ action: GAME_ACTIONS.status, can: link.watch }]} />
+        ) : link.state === 'loading' ? (
           <Text color="fg.muted">Checking the game connection...</Text>
         ) : link.state === 'failed' ? (
           <Text color="fg.error">The game status could not be loaded.</Text>

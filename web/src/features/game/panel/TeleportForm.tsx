@@ -24,10 +24,12 @@ const { spawn } = QUICK_TELEPORTS;
 interface Props {
   serverId: string | undefined;
   disabled: boolean;
+  /** Why the member's role does not allow it, shown as the disabled button's title. */
+  reason?: string;
 }
 
 /** X, Y and Z inputs (starting at the spawn point) and a Teleport button that sends the player there. */
-export function TeleportForm({ serverId, disabled }: Props) {
+export function TeleportForm({ serverId, disabled, reason }: Props) {
   const { sendCommand, isSending } = useGameCommand(serverId);
   const [shown, setShown] = useState<Draft>({ x: String(spawn.x), y: String(spawn.y), z: String(spawn.z) });
   const target = parsePosition(shown);
@@ -53,7 +55,14 @@ export function TeleportForm({ serverId, disabled }: Props) {
             />
           </Field.Root>
         ))}
-        <Button type="submit" size="sm" colorPalette="purple" disabled={disabled || !target} loading={isSending}>
+        <Button
+          type="submit"
+          size="sm"
+          colorPalette="purple"
+          disabled={disabled || !target}
+          title={reason}
+          loading={isSending}
+        >
           <MapPin size={14} /> Teleport
         </Button>
       </HStack>

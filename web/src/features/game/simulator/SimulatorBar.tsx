@@ -3,10 +3,13 @@ import { Play, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { isSimulatedServerId, SIMULATED_PLAYER, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
 import type { SimulatorStatus } from '@moonrelay/contract/simulator';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatTime } from '../../../lib/format.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import type { GameLinkState } from '../../../lib/useGameLink.ts';
+import { GAME_ACTIONS } from '../game-text.ts';
 import { useSimulator, useStartSimulator, useStopSimulator } from './api.ts';
 
 /** The status is read again this long after the end it gave: its last ping has been sent by then. */
@@ -33,9 +36,11 @@ function idleText(status: SimulatorStatus | undefined, simulatedLive: boolean): 
 /**
  * "Simulate a game server" (docs/decisions/045): starts a simulated game server for a few minutes,
  * so a newcomer sees the Game panel, the Console, Players and Runs work before connecting Roblox.
- * Shown while no real game is connected, and while a simulated one runs (with Stop).
+ * Shown while no real game is connected, and while a simulated one runs (with Stop). Starting and
+ * stopping it are commands to the team's game (game.control): disabled, saying so, for a role without.
  */
 export function SimulatorBar({ link }: { link: GameLinkState }) {
+  const control = useCan('game.control');
   const simulator = useSimulator();
   const start = useStartSimulator();
   const stop = useStopSimulator();
@@ -91,6 +96,8 @@ export function SimulatorBar({ link }: { link: GameLinkState }) {
             colorPalette="orange"
             loading={stop.isPending}
             loadingText="Stopping..."
+            disabled={!control.allowed}
+            title={control.reason}
             onClick={() => stop.mutate()}
           >
             <Square size={14} /> {SIMULATOR_TEXT.stop}
@@ -101,12 +108,15 @@ export function SimulatorBar({ link }: { link: GameLinkState }) {
             colorPalette="purple"
             loading={start.isPending}
             loadingText="Starting..."
+            disabled={!control.allowed}
+            title={control.reason}
             onClick={() => start.mutate()}
           >
             <Play size={14} /> {SIMULATOR_TEXT.start}
           </Button>
         )}
       </Flex>
+      <PermissionNotes notes={[{ action: GAME_ACTIONS.simulator, can: control }]} />
       {failure && (
         <Text fontSize="sm" color="fg.error" role="alert">
           {messageOf(failure, 'The simulated game server could not be started or stopped. Try again.')}

@@ -4,6 +4,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { gameStatusQuery } from '../../../lib/game-status.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
+import { useCan } from '../../../lib/team-access.ts';
 
 /** The signed-in user's simulated game server (GET /api/game/simulator). */
 export const simulatorQuery = () =>
@@ -14,11 +15,13 @@ export const simulatorQuery = () =>
 
 /**
  * Read once, then kept by the start and stop answers; read again when it should have ended or its
- * server stopped pinging (SimulatorBar), so it is never polled.
+ * server stopped pinging (SimulatorBar), so it is never polled. Not asked for where the member's role
+ * may not see the team's game servers (console.read, what the endpoint asks).
  */
 export function useSimulator() {
   const token = useSession((state) => state.token);
-  return useQuery({ ...simulatorQuery(), enabled: Boolean(token) });
+  const watch = useCan('console.read');
+  return useQuery({ ...simulatorQuery(), enabled: Boolean(token) && watch.allowed });
 }
 
 /** A start or stop answers the status: kept as it is, and the game status read again for the server. */
