@@ -85,3 +85,14 @@ export const EMAIL_TEXT = {
   cancel: 'Cancel',
   failed: 'Could not change the email.',
 } as const;
+
+/**
+ * What Settings' team cards let one do, as the note under each names it when the member's role in
+ * the chosen team does not allow it (the note ends with the permission needed).
+ */
+export const TEAM_SETTINGS_TEXT = {
+  regenerateKey: 'Regenerate the API key',
+  apiKeys: 'See, create and revoke API keys',
+  notifications: 'See and manage notification destinations',
+  openCloud: 'See, set and remove the Open Cloud key',
+} as const;

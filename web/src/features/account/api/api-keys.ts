@@ -10,9 +10,9 @@ export const apiKeysQuery = () =>
     queryFn: () => apiRequest<ApiKeyList>('GET', '/api/user/api-keys'),
   });
 
-/** The user's scoped API keys, masked. */
-export function useApiKeys() {
-  return useQuery(apiKeysQuery());
+/** The user's scoped API keys, masked. `enabled`: false where the member's role may not manage keys. */
+export function useApiKeys(enabled = true) {
+  return useQuery({ ...apiKeysQuery(), enabled });
 }
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeysQuery().queryKey });

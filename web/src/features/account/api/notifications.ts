@@ -31,8 +31,9 @@ export const attemptsQuery = (id: string) =>
     refetchInterval: 3_000,
   });
 
-export function useDestinations() {
-  return useQuery(destinationsQuery());
+/** `enabled`: false where the member's role may not manage notifications (the server would refuse). */
+export function useDestinations(enabled = true) {
+  return useQuery({ ...destinationsQuery(), enabled });
 }
 
 export function useAttempts(id: string) {

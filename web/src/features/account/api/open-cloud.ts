@@ -12,8 +12,9 @@ export const openCloudKeyQuery = () =>
     queryFn: () => apiRequest<OpenCloudKeyStatus>('GET', PATH),
   });
 
-export function useOpenCloudKey() {
-  return useQuery(openCloudKeyQuery());
+/** `enabled`: false where the member's role may not manage the team's Open Cloud key. */
+export function useOpenCloudKey(enabled = true) {
+  return useQuery({ ...openCloudKeyQuery(), enabled });
 }
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: openCloudKeyQuery().queryKey });

@@ -4,11 +4,18 @@ import { RefreshCw } from 'lucide-react';
 import { useSession } from '../../../lib/session.ts';
 import { useCurrentUser } from '../api/current-user.ts';
 import { CopyButton } from '../../../components/CopyButton.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
+import { useCan } from '../../../lib/team-access.ts';
+import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
 
-/** The dashboard's API key card: the full key, copy and regenerate. */
+/**
+ * The dashboard's API key card: the full key, copy and regenerate (which on a team asks keys.manage:
+ * disabled, saying so, for a member whose role does not include it).
+ */
 export function ApiAccessCard() {
   const { data } = useCurrentUser();
+  const regenerate = useCan('keys.manage');
   const storedUser = useSession((state) => state.user);
   // The stored user answers until the fetch does, so the key shows without a loading flash.
   const apiKey = (data ?? storedUser)?.apiKey ?? null;
@@ -21,18 +28,19 @@ export function ApiAccessCard() {
           Your game client and API calls use this key to act on your account. Keep it secret.
         </Card.Description>
       </Card.Header>
-      <Card.Body>
+      <Card.Body gap="2">
         <HStack gap="2">
           <CodeValue value={apiKey} placeholder="No API key available" />
           {apiKey && <CopyButton value={apiKey} label="Copy API key" copiedTitle="API Key Copied" />}
           <RegenerateKeyDialog
             trigger={
-              <Button variant="outline">
+              <Button variant="outline" disabled={!regenerate.allowed} title={regenerate.reason}>
                 <RefreshCw /> Regenerate
               </Button>
             }
           />
         </HStack>
+        <PermissionNotes notes={[{ action: TEAM_SETTINGS_TEXT.regenerateKey, can: regenerate }]} />
       </Card.Body>
     </Card.Root>
   );

@@ -3,11 +3,18 @@ import { Eye, EyeOff, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { maskApiKey } from '../../../lib/format.ts';
 import { CopyButton } from '../../../components/CopyButton.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
+import { useCan } from '../../../lib/team-access.ts';
+import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
 
-/** Settings' API key: masked until revealed, with copy and regenerate. */
+/**
+ * Settings' API key: masked until revealed, with copy and regenerate. Regenerating on a team asks
+ * keys.manage: disabled, saying so, for a member whose role does not include it.
+ */
 export function ApiKeyCard({ apiKey }: { apiKey: string | null }) {
   const [revealed, setRevealed] = useState(false);
+  const regenerate = useCan('keys.manage');
   return (
     <Card.Root>
       <Card.Header>
@@ -31,14 +38,15 @@ export function ApiKeyCard({ apiKey }: { apiKey: string | null }) {
           <Text color="fg.muted">No API key available</Text>
         )}
       </Card.Body>
-      <Card.Footer>
+      <Card.Footer flexDirection="column" alignItems="flex-start" gap="2">
         <RegenerateKeyDialog
           trigger={
-            <Button variant="outline" colorPalette="red">
+            <Button variant="outline" colorPalette="red" disabled={!regenerate.allowed} title={regenerate.reason}>
               <RefreshCw /> Regenerate API Key
             </Button>
           }
         />
+        <PermissionNotes notes={[{ action: TEAM_SETTINGS_TEXT.regenerateKey, can: regenerate }]} />
       </Card.Footer>
     </Card.Root>
   );

@@ -1,17 +1,23 @@
 import { Alert, Card, Center, Spinner, Stack } from '@chakra-ui/react';
 import type { ApiKeySummary } from '@moonrelay/contract/api-keys';
 import { ApiKeyList } from '../../../components/api-keys/ApiKeyList.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useApiKeys, useRevokeApiKey } from '../api/api-keys.ts';
+import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog.tsx';
 
 /**
  * Settings' scoped API keys, beside the personal key: keys that can do only what their scopes say,
- * for a game, a CI job or a collaborator. Each is listed masked and revoked on its own.
+ * for a game, a CI job or a collaborator. Each is listed masked and revoked on its own. On a team
+ * whose role for the member does not include keys.manage, the keys are not asked for and the card
+ * says which permission it needs, with no action.
  */
 export function ApiKeysCard() {
-  const keys = useApiKeys();
+  const manage = useCan('keys.manage');
+  const keys = useApiKeys(manage.allowed);
   const revoke = useRevokeApiKey();
   const onRevoke = async (key: ApiKeySummary) => {
     try {
@@ -33,7 +39,9 @@ export function ApiKeysCard() {
       </Card.Header>
       <Card.Body>
         <Stack gap="4">
-          {keys.isPending ? (
+          {!manage.allowed ? (
+            <PermissionNotes notes={[{ action: TEAM_SETTINGS_TEXT.apiKeys, can: manage }]} />
+          ) : keys.isPending ? (
             <Center py="4">
               <Spinner />
             </Center>
@@ -47,9 +55,11 @@ export function ApiKeysCard() {
           )}
         </Stack>
       </Card.Body>
-      <Card.Footer>
-        <CreateApiKeyDialog />
-      </Card.Footer>
+      {manage.allowed && (
+        <Card.Footer>
+          <CreateApiKeyDialog />
+        </Card.Footer>
+      )}
     </Card.Root>
   );
 }

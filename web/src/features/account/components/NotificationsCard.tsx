@@ -2,9 +2,12 @@ import { Alert, Badge, Button, Card, Center, HStack, Spinner, Stack, Text } from
 import { Bell, Plus } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { NOTIFICATION_EVENT_LABELS, type NotificationDestination } from '@moonrelay/contract/notifications';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { noticeMark, notify, notifyDone } from '../../../lib/toaster.tsx';
 import { useDeleteDestination, useDestinations, useSendTest, useUpdateDestination } from '../api/notifications.ts';
+import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 import { AddDestinationForm } from './AddDestinationForm.tsx';
 import { DeliveryLog } from './DeliveryLog.tsx';
 
@@ -110,10 +113,13 @@ function DestinationRow({ destination }: { destination: NotificationDestination 
 
 /**
  * Settings → Notifications: where Moonrelay tells what happens in your games (Discord webhooks and
- * signed HTTPS webhooks), with a test button and each destination's delivery log.
+ * signed HTTPS webhooks), with a test button and each destination's delivery log. On a team whose
+ * role for the member does not include notifications.manage, nothing is asked for (the list is
+ * read every few seconds) and the card says which permission it needs, with no action.
  */
 export function NotificationsCard() {
-  const destinations = useDestinations();
+  const manage = useCan('notifications.manage');
+  const destinations = useDestinations(manage.allowed);
   const [adding, setAdding] = useState(false);
   usePausedToasts(destinations.data?.destinations);
   return (
@@ -131,7 +137,9 @@ export function NotificationsCard() {
       </Card.Header>
       <Card.Body>
         <Stack gap="3">
-          {destinations.isPending ? (
+          {!manage.allowed ? (
+            <PermissionNotes notes={[{ action: TEAM_SETTINGS_TEXT.notifications, can: manage }]} />
+          ) : destinations.isPending ? (
             <Center py="4">
               <Spinner />
             </Center>
@@ -150,7 +158,7 @@ export function NotificationsCard() {
           {adding && <AddDestinationForm onDone={() => setAdding(false)} />}
         </Stack>
       </Card.Body>
-      {!adding && (
+      {!adding && manage.allowed && (
         <Card.Footer>
           <Button variant="outline" onClick={() => setAdding(true)}>
             <Plus /> Add destination

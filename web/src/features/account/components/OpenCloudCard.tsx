@@ -3,9 +3,12 @@ import { Gavel } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { OpenCloudKey } from '@moonrelay/contract/open-cloud';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useOpenCloudKey, useRemoveOpenCloudKey, useSaveOpenCloudKey } from '../api/open-cloud.ts';
+import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 
 /** The universe id and API key, checked with Roblox when saved (a key Roblox refuses is not kept). */
 function KeyForm({ current, onDone }: { current: OpenCloudKey | null; onDone?: () => void }) {
@@ -76,10 +79,13 @@ function KeyForm({ current, onDone }: { current: OpenCloudKey | null; onDone?: (
 
 /**
  * Settings → Roblox Open Cloud: the key with which Moonrelay bans players with no game server
- * running and imports the bans made in Creator Hub or elsewhere.
+ * running and imports the bans made in Creator Hub or elsewhere. On a team whose role for the member
+ * does not include opencloud.manage, the key is not asked for and the card says which permission it
+ * needs, with no action.
  */
 export function OpenCloudCard() {
-  const status = useOpenCloudKey();
+  const manage = useCan('opencloud.manage');
+  const status = useOpenCloudKey(manage.allowed);
   const remove = useRemoveOpenCloudKey();
   const [replacing, setReplacing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -96,7 +102,9 @@ export function OpenCloudCard() {
   };
 
   let body;
-  if (status.isPending) {
+  if (!manage.allowed) {
+    body = <PermissionNotes notes={[{ action: TEAM_SETTINGS_TEXT.openCloud, can: manage }]} />;
+  } else if (status.isPending) {
     body = (
       <Center py="4">
         <Spinner />
