@@ -33,6 +33,9 @@ export const CATALOGUE_TEXT = {
   executorNote: (functions: string) =>
     `This script calls ${functions}, which only client-side script executors provide. A server Script in your game does not have them, so running it through Moonrelay will most likely fail with a Lua error. Importing it is fine.`,
   executorBadgeTitle: (functions: string) => `Calls executor-only functions: ${functions}`,
+  /** The notes' names for the actions a team member's role does not allow (each ends with the permission). */
+  executeAction: 'Execute in the game',
+  saveAction: 'Save to the scripts',
   longNote: `Longer than ${LOADER_CODE_THRESHOLD_CHARS.toLocaleString('en')} characters: Moonrelay keeps the code and saves or sends a one-line loader that fetches it.`,
 } as const;
 

@@ -18,13 +18,14 @@ export const scriptStatsQuery = (period: AnalyticsPeriod) =>
   });
 
 // The numbers move with every request, so unlike the rest of the app they are fetched again each
-// time the screen opens (and on Refresh), rather than kept from the first visit.
-export function useUsage(period: AnalyticsPeriod) {
+// time the screen opens (and on Refresh), rather than kept from the first visit. `enabled`: false
+// where the member's role may not read the team's scripts (scripts.read, what both endpoints ask).
+export function useUsage(period: AnalyticsPeriod, enabled = true) {
   const token = useSession((state) => state.token);
-  return useQuery({ ...usageQuery(period), enabled: Boolean(token), refetchOnMount: 'always' });
+  return useQuery({ ...usageQuery(period), enabled: Boolean(token) && enabled, refetchOnMount: 'always' });
 }
 
-export function useScriptStats(period: AnalyticsPeriod) {
+export function useScriptStats(period: AnalyticsPeriod, enabled = true) {
   const token = useSession((state) => state.token);
-  return useQuery({ ...scriptStatsQuery(period), enabled: Boolean(token), refetchOnMount: 'always' });
+  return useQuery({ ...scriptStatsQuery(period), enabled: Boolean(token) && enabled, refetchOnMount: 'always' });
 }

@@ -8,7 +8,9 @@ import {
   DEFAULT_ANALYTICS_PERIOD,
   type AnalyticsPeriod,
 } from '@moonrelay/contract/analytics';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { useScriptStats, useUsage } from '../api/analytics.ts';
 import { ChartCard } from './ChartCard.tsx';
 import { StatCards } from './StatCards.tsx';
@@ -22,6 +24,8 @@ const SuccessRateChart = lazy(() => charts().then((m) => ({ default: m.SuccessRa
 
 const PERIOD_ITEMS = Object.entries(ANALYTICS_PERIODS).map(([value, { label }]) => ({ value, label }));
 const LOADING = 'Loading...';
+/** The note's name for the screen, where the member's role does not allow it. */
+const SEE_ANALYTICS = 'See the analytics';
 
 /**
  * Usage and script analytics (spec sections 3 and 7): executions over time, how runs ended, the
@@ -34,8 +38,10 @@ export function AnalyticsScreen() {
   // The charts' chunk is fetched once the screen is up, beside the numbers they draw. A failed
   // fetch is the charts' own to report when they render (lazy tries again then).
   useEffect(() => void charts().catch(() => undefined), []);
-  const usage = useUsage(period);
-  const stats = useScriptStats(period);
+  // Not asked for where the member's role may not read the team's scripts: the screen says why.
+  const read = useCan('scripts.read');
+  const usage = useUsage(period, read.allowed);
+  const stats = useScriptStats(period, read.allowed);
   // The charts are a large render: each answer is drawn in a deferred (interruptible) render, so
   // its arrival never holds the main thread in one long task.
   const usageData = useDeferredValue(usage.data);
@@ -73,6 +79,7 @@ export function AnalyticsScreen() {
             size="sm"
             variant="outline"
             loading={refreshing}
+            disabled={!read.allowed}
             onClick={() => void Promise.all([usage.refetch(), stats.refetch()])}
           >
             <RefreshCw /> Refresh
@@ -80,61 +87,67 @@ export function AnalyticsScreen() {
         </HStack>
       </Flex>
 
-      {failure && (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Analytics could not be loaded.</Alert.Title>
-            <Alert.Description>{messageOf(failure, 'Please try again.')}</Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
-      )}
+      {!read.allowed ? (
+        <PermissionNotes notes={[{ action: SEE_ANALYTICS, can: read }]} />
+      ) : (
+        <>
+          {failure && (
+            <Alert.Root status="error">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>Analytics could not be loaded.</Alert.Title>
+                <Alert.Description>{messageOf(failure, 'Please try again.')}</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
 
-      <StatCards usage={usageData} stats={statsData} />
+          <StatCards usage={usageData} stats={statsData} />
 
-      <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4">
-        <Box gridColumn={{ xl: 'span 2' }} minW="0">
+          <SimpleGrid columns={{ base: 1, xl: 3 }} gap="4">
+            <Box gridColumn={{ xl: 'span 2' }} minW="0">
+              <ChartCard
+                title="Executions over time"
+                description="Every run, in the sandbox, as a dry run or on your game, by how it ended."
+                empty={!statsData ? LOADING : statsData.totalExecutions === 0 && 'No script runs in this period.'}
+              >
+                {statsData && <ExecutionsChart buckets={statsData.executionsOverTime} period={period} />}
+              </ChartCard>
+            </Box>
+            <ChartCard
+              title="Success rate"
+              description="The share of all runs that succeeded, and how the others ended."
+              empty={!statsData ? LOADING : !anyOutcome && 'No script runs in this period.'}
+            >
+              {statsData && <SuccessRateChart stats={statsData} />}
+            </ChartCard>
+          </SimpleGrid>
+
+          <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
+            <ChartCard
+              title="Busiest scripts"
+              description="Runs per saved script, whatever the target; code that differs from a saved script counts as Custom code."
+              empty={!statsData ? LOADING : scripts.length === 0 && 'No script runs in this period.'}
+            >
+              <RankedBars items={scripts} color="teal.subtle" testId="busiest-scripts" />
+            </ChartCard>
+            <ChartCard
+              title="Requests by endpoint"
+              description="API calls with your session or API key, by route."
+              empty={!usageData ? LOADING : endpoints.length === 0 && 'No API requests in this period.'}
+            >
+              <RankedBars items={endpoints} color="purple.subtle" testId="requests-by-endpoint" />
+            </ChartCard>
+          </SimpleGrid>
+
           <ChartCard
-            title="Executions over time"
-            description="Every run, in the sandbox, as a dry run or on your game, by how it ended."
-            empty={!statsData ? LOADING : statsData.totalExecutions === 0 && 'No script runs in this period.'}
+            title="Request volume"
+            description="API calls over the period, and how many answered with an error."
+            empty={!usageData ? LOADING : usageData.totalRequests === 0 && 'No API requests in this period.'}
           >
-            {statsData && <ExecutionsChart buckets={statsData.executionsOverTime} period={period} />}
+            {usageData && <RequestsChart buckets={usageData.requestsOverTime} period={period} />}
           </ChartCard>
-        </Box>
-        <ChartCard
-          title="Success rate"
-          description="The share of all runs that succeeded, and how the others ended."
-          empty={!statsData ? LOADING : !anyOutcome && 'No script runs in this period.'}
-        >
-          {statsData && <SuccessRateChart stats={statsData} />}
-        </ChartCard>
-      </SimpleGrid>
-
-      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
-        <ChartCard
-          title="Busiest scripts"
-          description="Runs per saved script, whatever the target; code that differs from a saved script counts as Custom code."
-          empty={!statsData ? LOADING : scripts.length === 0 && 'No script runs in this period.'}
-        >
-          <RankedBars items={scripts} color="teal.subtle" testId="busiest-scripts" />
-        </ChartCard>
-        <ChartCard
-          title="Requests by endpoint"
-          description="API calls with your session or API key, by route."
-          empty={!usageData ? LOADING : endpoints.length === 0 && 'No API requests in this period.'}
-        >
-          <RankedBars items={endpoints} color="purple.subtle" testId="requests-by-endpoint" />
-        </ChartCard>
-      </SimpleGrid>
-
-      <ChartCard
-        title="Request volume"
-        description="API calls over the period, and how many answered with an error."
-        empty={!usageData ? LOADING : usageData.totalRequests === 0 && 'No API requests in this period.'}
-      >
-        {usageData && <RequestsChart buckets={usageData.requestsOverTime} period={period} />}
-      </ChartCard>
+        </>
+      )}
     </Stack>
   );
 }

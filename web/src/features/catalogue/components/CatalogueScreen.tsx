@@ -3,6 +3,7 @@ import type { CatalogueScript } from '@moonrelay/contract/catalogue';
 import { CATALOGUE_NAME, CATALOGUE_PAGE_SIZE, CATALOGUE_SITE_URL } from '@moonrelay/contract/constants';
 import { ExternalLink, Flame, House, RefreshCw, Search } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { timeAgo } from '../../../lib/format.ts';
 import { useCataloguePage, type CatalogueView } from '../api/catalogue.ts';
@@ -66,6 +67,13 @@ export function CatalogueScreen() {
           </Button>
         </Flex>
       </form>
+      {/* Once for the page, not under every card: the cards' refused buttons carry it as their title. */}
+      <PermissionNotes
+        notes={[
+          { action: CATALOGUE_TEXT.saveAction, can: actions.can.save },
+          { action: CATALOGUE_TEXT.executeAction, can: actions.can.run },
+        ]}
+      />
 
       <Tabs.Root
         value={tab}
@@ -104,6 +112,7 @@ export function CatalogueScreen() {
         onSaveToAutoExecute={(script) => void actions.save(script, true)}
         executing={previewing !== null && actions.executingId === previewing._id}
         saving={previewing !== null && actions.savingId === previewing._id}
+        can={actions.can}
       />
     </Stack>
   );
@@ -178,6 +187,7 @@ function Results({ view, onPage, onPreview, actions }: ResultsProps) {
               onSave={() => void actions.save(script, false)}
               executing={actions.executingId === script._id}
               saving={actions.savingId === script._id}
+              can={actions.can}
             />
           ))}
         </SimpleGrid>

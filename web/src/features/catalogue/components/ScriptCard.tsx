@@ -2,6 +2,7 @@ import { Button, Card, HStack, Stack, Text } from '@chakra-ui/react';
 import type { CatalogueScript } from '@moonrelay/contract/catalogue';
 import { BadgeCheck, Eye, Play, Save } from 'lucide-react';
 import { formatDate } from '../../../lib/format.ts';
+import type { Can } from '../../../lib/team-access.ts';
 import { CATALOGUE_TEXT } from '../catalogue-text.ts';
 import { ScriptBadges } from './ScriptBadges.tsx';
 import { ScriptImage } from './ScriptImage.tsx';
@@ -17,10 +18,12 @@ interface Props {
   onSave(): void;
   executing: boolean;
   saving: boolean;
+  /** What the member's role allows: a refused action is disabled, with the reason as its title. */
+  can: { run: Can; save: Can };
 }
 
 /** One catalogue script (spec section 2): image, title, game, verified icon, badges, date and actions. */
-export function ScriptCard({ script, onPreview, onExecute, onSave, executing, saving }: Props) {
+export function ScriptCard({ script, onPreview, onExecute, onSave, executing, saving, can }: Props) {
   return (
     <Card.Root role="article" aria-label={script.title} overflow="hidden" size="sm">
       <ScriptImage src={script.game.imageUrl ?? script.image} alt={gameLabel(script)} />
@@ -50,10 +53,26 @@ export function ScriptCard({ script, onPreview, onExecute, onSave, executing, sa
           <Button size="xs" variant="outline" flex="1" onClick={onPreview}>
             <Eye size={14} /> {CATALOGUE_TEXT.preview}
           </Button>
-          <Button size="xs" colorPalette="purple" flex="1" onClick={onExecute} loading={executing}>
+          <Button
+            size="xs"
+            colorPalette="purple"
+            flex="1"
+            onClick={onExecute}
+            loading={executing}
+            disabled={!can.run.allowed}
+            title={can.run.reason}
+          >
             <Play size={14} /> {CATALOGUE_TEXT.execute}
           </Button>
-          <Button size="xs" variant="subtle" flex="1" onClick={onSave} loading={saving}>
+          <Button
+            size="xs"
+            variant="subtle"
+            flex="1"
+            onClick={onSave}
+            loading={saving}
+            disabled={!can.save.allowed}
+            title={can.save.reason}
+          >
             <Save size={14} /> {CATALOGUE_TEXT.save}
           </Button>
         </Stack>

@@ -14,7 +14,9 @@ import {
 import type { CatalogueScript } from '@moonrelay/contract/catalogue';
 import { Play, Zap } from 'lucide-react';
 import { lazy, Suspense } from 'react';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import type { Can } from '../../../lib/team-access.ts';
 import { useCatalogueSource } from '../api/catalogue.ts';
 import { CATALOGUE_TEXT } from '../catalogue-text.ts';
 import { needsLoader } from '../import-script.ts';
@@ -31,6 +33,8 @@ interface Props {
   onSaveToAutoExecute(script: CatalogueScript): void;
   executing: boolean;
   saving: boolean;
+  /** What the member's role allows: a refused action is disabled, and a note says why. */
+  can: { run: Can; save: Can };
 }
 
 const loadingCode = (
@@ -66,6 +70,7 @@ function PreviewBody({
   onSaveToAutoExecute,
   executing,
   saving,
+  can,
 }: Omit<Props, 'script' | 'onClose'> & { script: CatalogueScript }) {
   const source = useCatalogueSource(script._id);
   const code = source.data?.code;
@@ -112,6 +117,12 @@ function PreviewBody({
               </Suspense>
             </Box>
           )}
+          <PermissionNotes
+            notes={[
+              { action: CATALOGUE_TEXT.saveAction, can: can.save },
+              { action: CATALOGUE_TEXT.executeAction, can: can.run },
+            ]}
+          />
         </Stack>
       </Dialog.Body>
       <Dialog.Footer>
@@ -120,11 +131,18 @@ function PreviewBody({
             variant="outline"
             onClick={() => onSaveToAutoExecute(script)}
             loading={saving}
-            disabled={source.isError}
+            disabled={source.isError || !can.save.allowed}
+            title={can.save.reason}
           >
             <Zap size={16} /> {CATALOGUE_TEXT.saveToAutoExecute}
           </Button>
-          <Button colorPalette="purple" onClick={() => onExecute(script)} loading={executing} disabled={source.isError}>
+          <Button
+            colorPalette="purple"
+            onClick={() => onExecute(script)}
+            loading={executing}
+            disabled={source.isError || !can.run.allowed}
+            title={can.run.reason}
+          >
             <Play size={16} /> {CATALOGUE_TEXT.execute}
           </Button>
         </HStack>

@@ -1,6 +1,7 @@
 import type { CatalogueScript } from '@moonrelay/contract/catalogue';
 import { ApiError } from '../../../lib/api-client.ts';
 import { executionOutcome } from '../../../lib/execution-result.ts';
+import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useExecuteCatalogueScript, useImportCatalogueScript } from '../api/catalogue.ts';
 import { CATALOGUE_TOASTS } from '../catalogue-text.ts';
@@ -15,8 +16,15 @@ const withReason = (sentence: string, error: unknown) => {
  * Execute and Save for a catalogue script, with section 8's toasts: 'Script Queued', 'Script
  * Executed', 'Game Not Connected' with the instructions, 'Execution Failed' (the outcomes every
  * screen shares), and 'Error' when the call itself fails. `busyId` says which script is at work.
+ * `can` says what the member's role allows: Execute runs code in the live game (runs.sandbox, which
+ * every run asks, and runs.game); Save adds a script (scripts.write).
  */
 export function useCatalogueActions() {
+  const permissions = useTeamPermissions();
+  const can = {
+    run: canWith(permissions, 'runs.sandbox', 'runs.game'),
+    save: canWith(permissions, 'scripts.write'),
+  };
   const execute = useExecuteCatalogueScript();
   const save = useImportCatalogueScript();
 
@@ -50,6 +58,7 @@ export function useCatalogueActions() {
   };
 
   return {
+    can,
     run,
     save: importScript,
     executingId: execute.isPending ? execute.variables?._id : undefined,

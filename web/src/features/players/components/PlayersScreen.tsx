@@ -18,9 +18,11 @@ import { useSearchParams } from 'react-router-dom';
 import type { OnlinePlayer } from '@moonrelay/contract/players';
 import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRowWindow } from '../../../lib/row-window.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { useOnlinePlayers, usePlayersLiveEvents } from '../api/players.ts';
 import { BansList } from './BansList.tsx';
@@ -37,6 +39,8 @@ export const PLAYERS_TEXT = {
   empty: 'Nobody is playing in your games right now.',
   emptyFiltered: 'No player online matches these filters.',
   loadingMore: 'Loading more players…',
+  /** The note's name for the screen, where the member's role does not allow it. */
+  see: 'See the players and the bans',
   online: (shown: number, total: number) =>
     total === 1
       ? '1 player online'
@@ -47,10 +51,12 @@ type PlayersTab = 'online' | 'bans';
 
 /**
  * The Players screen: everyone online, live (joins and leaves refetch the list), searchable, by
- * server; and the game's ban list. The open tab is in the address (?tab=bans).
+ * server; and the game's ban list. The open tab is in the address (?tab=bans). Where the member's
+ * role may not see the team's players (players.read), neither list is asked for: a note says why.
  */
 export function PlayersScreen() {
   usePlayersLiveEvents();
+  const read = useCan('players.read');
   const [params, setParams] = useSearchParams();
   const tab: PlayersTab = params.get('tab') === 'bans' ? 'bans' : 'online';
   const [selected, setSelected] = useState<number | null>(null);
@@ -61,28 +67,32 @@ export function PlayersScreen() {
         <PageHeading>{PLAYERS_TEXT.title}</PageHeading>
         <Text color="fg.muted">{PLAYERS_TEXT.subtitle}</Text>
       </Stack>
-      <Tabs.Root
-        value={tab}
-        onValueChange={(event) => setParams(event.value === 'bans' ? { tab: 'bans' } : {}, { replace: true })}
-        lazyMount
-        variant="line"
-        colorPalette="purple"
-      >
-        <Tabs.List>
-          <Tabs.Trigger value="online">{PLAYERS_TEXT.tabs.online}</Tabs.Trigger>
-          <Tabs.Trigger value="bans">{PLAYERS_TEXT.tabs.bans}</Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="online">
-          <OnlinePlayers onSelect={setSelected} />
-        </Tabs.Content>
-        <Tabs.Content value="bans">
-          <Card.Root size={{ base: 'sm', md: 'md' }}>
-            <Card.Body>
-              <BansList onSelect={setSelected} />
-            </Card.Body>
-          </Card.Root>
-        </Tabs.Content>
-      </Tabs.Root>
+      {!read.allowed ? (
+        <PermissionNotes notes={[{ action: PLAYERS_TEXT.see, can: read }]} />
+      ) : (
+        <Tabs.Root
+          value={tab}
+          onValueChange={(event) => setParams(event.value === 'bans' ? { tab: 'bans' } : {}, { replace: true })}
+          lazyMount
+          variant="line"
+          colorPalette="purple"
+        >
+          <Tabs.List>
+            <Tabs.Trigger value="online">{PLAYERS_TEXT.tabs.online}</Tabs.Trigger>
+            <Tabs.Trigger value="bans">{PLAYERS_TEXT.tabs.bans}</Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="online">
+            <OnlinePlayers onSelect={setSelected} />
+          </Tabs.Content>
+          <Tabs.Content value="bans">
+            <Card.Root size={{ base: 'sm', md: 'md' }}>
+              <Card.Body>
+                <BansList onSelect={setSelected} />
+              </Card.Body>
+            </Card.Root>
+          </Tabs.Content>
+        </Tabs.Root>
+      )}
       <PlayerDrawer userId={selected} onClose={() => setSelected(null)} />
     </Stack>
   );

@@ -6,14 +6,20 @@ import type { ExecutionResult, ExecutionTarget } from '../../../lib/execution-re
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
+import { useCan } from '../../../lib/team-access.ts';
 
 /** The user's scripts, newest first. Every mutation below refreshes this one list. */
 export const scriptsQuery = () =>
   queryOptions({ queryKey: ['/api/scripts'], queryFn: () => apiRequest<Script[]>('GET', '/api/scripts') });
 
+/**
+ * Not asked for where the member's role may not read the team's scripts (scripts.read, a
+ * moderator's for one): the server would refuse. The screens listing them say why instead.
+ */
 export function useScripts() {
   const token = useSession((state) => state.token);
-  return useQuery({ ...scriptsQuery(), enabled: Boolean(token) });
+  const read = useCan('scripts.read');
+  return useQuery({ ...scriptsQuery(), enabled: Boolean(token) && read.allowed });
 }
 
 const refreshScripts = () => queryClient.invalidateQueries({ queryKey: scriptsQuery().queryKey });

@@ -10,11 +10,13 @@ interface Props {
   to?: string;
   onClick?: () => void;
   disabled?: boolean;
+  /** Why the member's role does not allow it: the disabled button's title (its tooltip cannot show). */
+  reason?: string;
   colorPalette?: string;
 }
 
 /** A small icon button with a tooltip, used for the per-script actions. */
-export function ActionIconButton({ label, children, to, onClick, disabled, colorPalette = 'gray' }: Props) {
+export function ActionIconButton({ label, children, to, onClick, disabled, reason, colorPalette = 'gray' }: Props) {
   // A link cannot be disabled, so a busy edit action falls back to a disabled button.
   const button =
     to && !disabled ? (
@@ -28,6 +30,7 @@ export function ActionIconButton({ label, children, to, onClick, disabled, color
         variant="ghost"
         colorPalette={colorPalette}
         disabled={disabled}
+        title={reason}
         onClick={onClick}
       >
         {children}

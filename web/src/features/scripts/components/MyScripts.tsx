@@ -2,8 +2,11 @@ import { Alert, Button, Card, Flex, Stack, Text } from '@chakra-ui/react';
 import { Plus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { useScripts } from '../api/scripts.ts';
+import { useScriptListCan } from './script-actions.tsx';
+import { SCRIPT_LIST_ACTIONS } from './script-list-text.ts';
 import { filterScripts, type ScriptTypeFilter } from './script-filter.ts';
 import { ScriptFilters } from './ScriptFilters.tsx';
 import { ScriptsTable } from './ScriptsTable.tsx';
@@ -11,8 +14,13 @@ import { ScriptCards } from './ScriptCards.tsx';
 import { useNarrowScreen } from '../narrow-screen.ts';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 
-/** The My Scripts screen (spec section 2): every script of the user, searchable, with its actions. */
+/**
+ * The My Scripts screen (spec section 2): every script of the user, searchable, with its actions. A
+ * team member's role may not allow reading the scripts (the list is then not asked for), or some of
+ * the actions: those are disabled, and the notes under the list say which permission each needs.
+ */
 export function MyScripts() {
+  const can = useScriptListCan();
   const scripts = useScripts();
   const [search, setSearch] = useState('');
   const [type, setType] = useState<ScriptTypeFilter>('all');
@@ -34,20 +42,28 @@ export function MyScripts() {
           <PageHeading title="My Scripts">{all ? `My Scripts (${all.length})` : 'My Scripts'}</PageHeading>
           <Text color="fg.muted">Search, run, duplicate and manage your saved Lua scripts.</Text>
         </Stack>
-        <Button asChild colorPalette="purple">
-          <Link to="/editor">
+        {/* A link cannot be disabled: without scripts.write it is a disabled button. */}
+        {can.change.allowed ? (
+          <Button asChild colorPalette="purple">
+            <Link to="/editor">
+              <Plus size={16} /> New Script
+            </Link>
+          </Button>
+        ) : (
+          <Button colorPalette="purple" disabled title={can.change.reason}>
             <Plus size={16} /> New Script
-          </Link>
-        </Button>
+          </Button>
+        )}
       </Flex>
 
       <Card.Root>
         <Card.Header>
           <ScriptFilters search={search} onSearchChange={setSearch} type={type} onTypeChange={setType} />
         </Card.Header>
-        <Card.Body>
-          {/* A failed refresh keeps the list it already has; the error shows only when there is none. */}
-          {!all && scripts.isError ? (
+        <Card.Body gap="4">
+          {/* Not asked for where the role may not read scripts: the notes below say why. */}
+          {!can.read.allowed ? null : !all && scripts.isError ? (
+            // A failed refresh keeps the list it already has; the error shows only when there is none.
             <Alert.Root status="error">
               <Alert.Indicator />
               <Alert.Content>
@@ -56,8 +72,20 @@ export function MyScripts() {
               </Alert.Content>
             </Alert.Root>
           ) : (
-            <List scripts={visible} emptyText={emptyText} />
+            <List scripts={visible} emptyText={emptyText} can={can} />
           )}
+          <PermissionNotes
+            notes={[
+              { action: SCRIPT_LIST_ACTIONS.see, can: can.read },
+              // The rows' actions where there are rows; New Script alone where there are none.
+              ...(can.read.allowed
+                ? [
+                    { action: SCRIPT_LIST_ACTIONS.change, can: can.change },
+                    { action: SCRIPT_LIST_ACTIONS.run, can: can.run },
+                  ]
+                : [{ action: SCRIPT_LIST_ACTIONS.create, can: can.change }]),
+            ]}
+          />
         </Card.Body>
       </Card.Root>
     </Stack>

@@ -3,25 +3,39 @@ import { ArrowRight, Pencil, Play } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { RECENT_SCRIPTS_ON_DASHBOARD } from '@moonrelay/contract/constants';
 import type { Script } from '@moonrelay/contract/scripts';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import type { Can } from '../../../lib/team-access.ts';
 import { useScripts } from '../api/scripts.ts';
 import { ActionIconButton } from './ActionIconButton.tsx';
 import { LastModified } from './LastModified.tsx';
+import { useScriptListCan } from './script-actions.tsx';
+import { SCRIPT_LIST_ACTIONS } from './script-list-text.ts';
 import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
 import { useRunScript } from './useRunScript.ts';
 
-/** The dashboard's Recent Scripts card: the newest-updated scripts (the list arrives in that order). */
+/**
+ * The dashboard's Recent Scripts card: the newest-updated scripts (the list arrives in that order).
+ * Where the member's role may not read scripts, none is asked for and the card says why; where it
+ * may not run them in the game, Execute is disabled with a note.
+ */
 export function RecentScripts() {
+  const can = useScriptListCan();
   const scripts = useScripts();
   const recent = scripts.data?.slice(0, RECENT_SCRIPTS_ON_DASHBOARD);
 
   let content;
-  if (recent && recent.length > 0) {
+  if (!can.read.allowed) {
+    content = <PermissionNotes notes={[{ action: SCRIPT_LIST_ACTIONS.see, can: can.read }]} />;
+  } else if (recent && recent.length > 0) {
     content = (
-      <Stack as="ul" gap="3" listStyleType="none">
-        {recent.map((script) => (
-          <RecentScript key={script.id} script={script} />
-        ))}
+      <Stack gap="3">
+        <Stack as="ul" gap="3" listStyleType="none">
+          {recent.map((script) => (
+            <RecentScript key={script.id} script={script} canRun={can.run} />
+          ))}
+        </Stack>
+        <PermissionNotes notes={[{ action: SCRIPT_LIST_ACTIONS.run, can: can.run }]} />
       </Stack>
     );
   } else if (recent) {
@@ -54,7 +68,7 @@ export function RecentScripts() {
   );
 }
 
-function RecentScript({ script }: { script: Script }) {
+function RecentScript({ script, canRun }: { script: Script; canRun: Can }) {
   const { run, isRunning } = useRunScript();
   return (
     <Box as="li" borderWidth="1px" borderRadius="md" px="4" py="3" aria-busy={isRunning || undefined}>
@@ -78,7 +92,8 @@ function RecentScript({ script }: { script: Script }) {
           <ActionIconButton
             label="Execute"
             colorPalette="green"
-            disabled={isRunning}
+            disabled={isRunning || !canRun.allowed}
+            reason={canRun.reason}
             onClick={() => void run(script.id)}
           >
             <Play />

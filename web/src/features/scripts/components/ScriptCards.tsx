@@ -4,12 +4,14 @@ import { Link } from 'react-router-dom';
 import type { Script } from '@moonrelay/contract/scripts';
 import { LastModified } from './LastModified.tsx';
 import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
-import { DeleteScriptDialog, useScriptActions } from './script-actions.tsx';
+import { DeleteScriptDialog, useScriptActions, type ScriptListCan } from './script-actions.tsx';
 
 interface Props {
   scripts: Script[];
   /** Shown in place of the cards when `scripts` is empty. */
   emptyText: string;
+  /** What the member's role allows: the actions it does not are disabled, with the reason as title. */
+  can: ScriptListCan;
 }
 
 /**
@@ -17,7 +19,7 @@ interface Props {
  * sideways, and the actions named in words (a touch screen shows no tooltips) in reading and Tab
  * order: Edit, Execute, Duplicate, Delete.
  */
-export function ScriptCards({ scripts, emptyText }: Props) {
+export function ScriptCards({ scripts, emptyText, can }: Props) {
   if (scripts.length === 0) {
     return (
       <Text py="10" textAlign="center" color="fg.muted">
@@ -28,13 +30,13 @@ export function ScriptCards({ scripts, emptyText }: Props) {
   return (
     <Box as="ul" aria-label="Scripts" listStyleType="none" display="flex" flexDirection="column" gap="3">
       {scripts.map((script) => (
-        <ScriptCard key={script.id} script={script} />
+        <ScriptCard key={script.id} script={script} can={can} />
       ))}
     </Box>
   );
 }
 
-function ScriptCard({ script }: { script: Script }) {
+function ScriptCard({ script, can }: { script: Script; can: ScriptListCan }) {
   const actions = useScriptActions(script);
   const { busy } = actions;
   const editPath = `/editor?id=${encodeURIComponent(script.id)}`;
@@ -71,13 +73,33 @@ function ScriptCard({ script }: { script: Script }) {
             </Link>
           </Button>
         )}
-        <Button size="sm" variant="outline" colorPalette="green" disabled={busy} onClick={actions.run}>
+        <Button
+          size="sm"
+          variant="outline"
+          colorPalette="green"
+          disabled={busy || !can.run.allowed}
+          title={can.run.reason}
+          onClick={actions.run}
+        >
           <Play /> Execute
         </Button>
-        <Button size="sm" variant="outline" disabled={busy} onClick={actions.duplicate}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={busy || !can.change.allowed}
+          title={can.change.reason}
+          onClick={actions.duplicate}
+        >
           <Copy /> Duplicate
         </Button>
-        <Button size="sm" variant="outline" colorPalette="red" disabled={busy} onClick={actions.askToDelete}>
+        <Button
+          size="sm"
+          variant="outline"
+          colorPalette="red"
+          disabled={busy || !can.change.allowed}
+          title={can.change.reason}
+          onClick={actions.askToDelete}
+        >
           <Trash2 /> Delete
         </Button>
       </SimpleGrid>

@@ -5,7 +5,7 @@ import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
 import { ActionIconButton } from './ActionIconButton.tsx';
 import { LastModified } from './LastModified.tsx';
 import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
-import { DeleteScriptDialog, useScriptActions } from './script-actions.tsx';
+import { DeleteScriptDialog, useScriptActions, type ScriptListCan } from './script-actions.tsx';
 
 const COLUMNS = 5;
 
@@ -13,10 +13,12 @@ interface Props {
   scripts: Script[];
   /** Shown in place of the rows when `scripts` is empty. */
   emptyText: string;
+  /** What the member's role allows: the actions it does not are disabled, with the reason as title. */
+  can: ScriptListCan;
 }
 
 /** My Scripts from the md breakpoint up (ScriptCards below it). */
-export function ScriptsTable({ scripts, emptyText }: Props) {
+export function ScriptsTable({ scripts, emptyText, can }: Props) {
   // A window too narrow for the columns scrolls the table sideways: the area is then a tab stop.
   const scroll = useFocusableWhenScrolling<HTMLDivElement>();
   return (
@@ -42,7 +44,7 @@ export function ScriptsTable({ scripts, emptyText }: Props) {
               </Table.Cell>
             </Table.Row>
           ) : (
-            scripts.map((script) => <ScriptRow key={script.id} script={script} />)
+            scripts.map((script) => <ScriptRow key={script.id} script={script} can={can} />)
           )}
         </Table.Body>
       </Table.Root>
@@ -50,7 +52,7 @@ export function ScriptsTable({ scripts, emptyText }: Props) {
   );
 }
 
-function ScriptRow({ script }: { script: Script }) {
+function ScriptRow({ script, can }: { script: Script; can: ScriptListCan }) {
   const actions = useScriptActions(script);
   const { busy } = actions;
 
@@ -76,13 +78,30 @@ function ScriptRow({ script }: { script: Script }) {
           <ActionIconButton label="Edit" to={`/editor?id=${encodeURIComponent(script.id)}`} disabled={busy}>
             <Pencil />
           </ActionIconButton>
-          <ActionIconButton label="Execute" colorPalette="green" disabled={busy} onClick={actions.run}>
+          <ActionIconButton
+            label="Execute"
+            colorPalette="green"
+            disabled={busy || !can.run.allowed}
+            reason={can.run.reason}
+            onClick={actions.run}
+          >
             <Play />
           </ActionIconButton>
-          <ActionIconButton label="Duplicate" disabled={busy} onClick={actions.duplicate}>
+          <ActionIconButton
+            label="Duplicate"
+            disabled={busy || !can.change.allowed}
+            reason={can.change.reason}
+            onClick={actions.duplicate}
+          >
             <Copy />
           </ActionIconButton>
-          <ActionIconButton label="Delete" colorPalette="red" disabled={busy} onClick={actions.askToDelete}>
+          <ActionIconButton
+            label="Delete"
+            colorPalette="red"
+            disabled={busy || !can.change.allowed}
+            reason={can.change.reason}
+            onClick={actions.askToDelete}
+          >
             <Trash2 />
           </ActionIconButton>
         </HStack>

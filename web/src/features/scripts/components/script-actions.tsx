@@ -2,9 +2,30 @@ import { Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { Script } from '@moonrelay/contract/scripts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { canWith, useTeamPermissions, type Can } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useDeleteScript, useDuplicateScript } from '../api/scripts.ts';
 import { useRunScript } from './useRunScript.ts';
+
+/**
+ * What the member's role allows of the script lists, worked out once per list rather than per row:
+ * reading the scripts at all, Execute (a run in the live game: runs.sandbox, which every run asks,
+ * and runs.game), and New Script, Duplicate and Delete (scripts.write).
+ */
+export interface ScriptListCan {
+  read: Can;
+  run: Can;
+  change: Can;
+}
+
+export function useScriptListCan(): ScriptListCan {
+  const permissions = useTeamPermissions();
+  return {
+    read: canWith(permissions, 'scripts.read'),
+    run: canWith(permissions, 'runs.sandbox', 'runs.game'),
+    change: canWith(permissions, 'scripts.write'),
+  };
+}
 
 /** What a script's actions in My Scripts do (Execute, Duplicate, Delete), for its row or its card. */
 export interface ScriptActions {

@@ -2,9 +2,12 @@ import { Box, Button, Center, Heading, Spinner, Stack, Text } from '@chakra-ui/r
 import { useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Script } from '@moonrelay/contract/scripts';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { draftCodeOf } from '../../../lib/editor-draft.ts';
 import { queryClient } from '../../../lib/query-client.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { scriptsQuery, useScripts } from '../api/scripts.ts';
+import { SCRIPT_LIST_ACTIONS } from '../components/script-list-text.ts';
 import { EDITOR_TEXT } from './editor-form.ts';
 import { recentGames } from './save-config.ts';
 import { ScriptEditor } from './ScriptEditor.tsx';
@@ -24,6 +27,8 @@ export function ScriptEditorScreen() {
   // A new script may start from code handed over by another screen (a run of custom code).
   const draftCode = draftCodeOf(useLocation().state);
   const scripts = useScripts();
+  // Where the member's role may not read scripts the list is not asked for: a saved one cannot open.
+  const read = useCan('scripts.read');
   const games = useMemo(() => recentGames(scripts.data ?? []), [scripts.data]);
 
   const [createdId, setCreatedId] = useState<string | null>(null);
@@ -66,7 +71,9 @@ export function ScriptEditorScreen() {
         <PageHeading>{EDITOR_TEXT.title}</PageHeading>
         <Text color="fg.muted">{EDITOR_TEXT.subtitleEdit}</Text>
       </Box>
-      {scripts.isPending ? (
+      {!read.allowed ? (
+        <PermissionNotes notes={[{ action: SCRIPT_LIST_ACTIONS.see, can: read }]} />
+      ) : scripts.isPending ? (
         <Center py="16">
           <Spinner aria-label="Loading script" />
         </Center>

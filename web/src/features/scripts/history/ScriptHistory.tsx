@@ -20,8 +20,10 @@ import type { ScriptVersion, ScriptVersionSummary } from '@moonrelay/contract/sc
 import { SCRIPT_VERSIONS_KEPT } from '@moonrelay/contract/script-versions';
 import type { Script } from '@moonrelay/contract/scripts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime, timeAgo } from '../../../lib/format.ts';
+import { useCan } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRestoreVersion, useScriptVersion, useScriptVersions } from '../api/script-versions.ts';
 import { VersionDiff } from './VersionDiff.tsx';
@@ -32,6 +34,8 @@ export const HISTORY_TEXT = {
   restored: 'Version restored',
   restoreFailed: 'Restore failed',
   loadFailed: 'The history could not be loaded.',
+  /** The note's name for Restore, when the member's role does not allow it. */
+  restoreAction: 'Restore a version',
 } as const;
 
 const versionLabel = (number: number) => `Version ${number}`;
@@ -111,6 +115,8 @@ function HistoryBody({ script, dirty, onRestored }: Props) {
   const [picked, setPicked] = useState<{ from: number; to: number } | null>(null);
   const [restoring, setRestoring] = useState<number | null>(null);
   const restore = useRestoreVersion();
+  // A restore saves the script anew: a role without scripts.write may compare versions, not restore one.
+  const canRestore = useCan('scripts.write');
 
   if (versions.isPending)
     return (
@@ -223,6 +229,8 @@ function HistoryBody({ script, dirty, onRestored }: Props) {
                         size="xs"
                         variant="outline"
                         onClick={() => setRestoring(item.number)}
+                        disabled={!canRestore.allowed}
+                        title={canRestore.reason}
                         aria-label={`Restore version ${item.number}`}
                       >
                         <RotateCcw size={14} /> Restore
@@ -235,6 +243,7 @@ function HistoryBody({ script, dirty, onRestored }: Props) {
           </Table.Body>
         </Table.Root>
       </Box>
+      <PermissionNotes notes={[{ action: HISTORY_TEXT.restoreAction, can: canRestore }]} />
 
       <ConfirmDialog
         trigger={<span hidden />}
