@@ -72,6 +72,12 @@ const openDialog = async () => {
   await userEvent.click(screen.getByRole('button', { name: SHARE_TEXT.share }));
   return screen.findByRole('dialog', { name: SHARE_TEXT.shareTitle });
 };
+/** Stop sharing asks first: confirms it in its own dialog. */
+const confirmStop = async () => {
+  const confirm = await screen.findByRole('alertdialog', { name: SHARE_TEXT.stopTitle });
+  await userEvent.click(within(confirm).getByRole('button', { name: SHARE_TEXT.stop }));
+  await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+};
 const rowsIn = (dialog: HTMLElement) => within(dialog).queryAllByTestId('share-row');
 const stopButton = (dialog: HTMLElement, createdAt: string) =>
   within(dialog).getByRole('button', { name: SHARE_TEXT.stopLabel(FLY.name, formatDateTime(createdAt)) });
@@ -125,6 +131,7 @@ describe("the editor's Share dialog", () => {
     await waitFor(() => expect(rowsIn(dialog)).toHaveLength(1));
 
     await userEvent.click(stopButton(dialog, OLD.createdAt));
+    await confirmStop();
     expect(await screen.findByText(SHARE_TEXT.stoppedDetail(FLY.name))).toBeInTheDocument();
     expect(await within(dialog).findByText(SHARE_TEXT.noScriptLinks)).toBeInTheDocument();
     expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual(['DELETE /api/shares/sh-old']);
@@ -132,6 +139,7 @@ describe("the editor's Share dialog", () => {
     await userEvent.click(within(dialog).getByRole('button', { name: SHARE_TEXT.makeLink }));
     expect(await within(dialog).findByRole('textbox', { name: SHARE_TEXT.linkLabel })).toBeInTheDocument();
     await userEvent.click(await within(dialog).findByRole('button', { name: /^Stop sharing Fly/ }));
+    await confirmStop();
     await waitFor(() =>
       expect(within(dialog).queryByRole('textbox', { name: SHARE_TEXT.linkLabel })).not.toBeInTheDocument(),
     );

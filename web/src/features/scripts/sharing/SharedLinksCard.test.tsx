@@ -80,12 +80,30 @@ describe('Settings → Shared links', () => {
     expect(within(rowOf('Heal')).getByText(SHARE_TEXT.deletedAccount)).toHaveAttribute('data-gone');
 
     await userEvent.click(within(rowOf('Heal')).getByRole('button', { name: stopLabel(HEAL) }));
+    // Asked first: nothing is stopped until it is confirmed.
+    const confirm = await screen.findByRole('alertdialog', { name: SHARE_TEXT.stopTitle });
+    expect(confirm).toHaveTextContent(SHARE_TEXT.stopBody('Heal', formatDateTime(HEAL.createdAt)));
+    expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
+    await userEvent.click(within(confirm).getByRole('button', { name: SHARE_TEXT.stop }));
     expect(await screen.findByText(SHARE_TEXT.stoppedDetail('Heal'))).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Heal', { exact: true })).not.toBeInTheDocument());
     expect(screen.getAllByTestId('share-row')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     // The focus stays on the list, not on the body the button left.
-    expect(screen.getByRole('region', { name: SHARE_TEXT.linksLabel })).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole('region', { name: SHARE_TEXT.linksLabel })).toHaveFocus());
     expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual(['DELETE /api/shares/sh2']);
+  });
+
+  it('keeps the link when Stop sharing is cancelled', async () => {
+    const calls = server();
+    renderWithProviders(<SharedLinksCard />);
+    await screen.findByText('Heal', { exact: true });
+    await userEvent.click(within(rowOf('Heal')).getByRole('button', { name: stopLabel(HEAL) }));
+    const confirm = await screen.findByRole('alertdialog', { name: SHARE_TEXT.stopTitle });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(screen.getAllByTestId('share-row')).toHaveLength(2);
+    expect(calls.filter((call) => call.startsWith('DELETE'))).toEqual([]);
   });
 
   it('says when no script is shared', async () => {

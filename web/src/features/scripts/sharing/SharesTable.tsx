@@ -1,8 +1,9 @@
 import { Box, Button, defineStyle, Link, Table, Text } from '@chakra-ui/react';
 import { Link2Off } from 'lucide-react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ScriptShare } from '@moonrelay/contract/shares';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRowWindow } from '../../../lib/row-window.ts';
@@ -36,22 +37,37 @@ interface Props {
 /**
  * Share links, newest first: when each was made and by whom, with Stop sharing. A team can have
  * many scripts with many links each, so only the rows in view are drawn, as the Players list does.
- * A stopped link's row goes with its button; the focus stays on the list.
+ * Stopping a link cannot be undone (whoever has it loses the script), so it is confirmed first, in
+ * one dialog for the whole list. A stopped link's row goes with its button; the focus stays on the list.
  */
 export function SharesTable({ shares, showScript, stop, emptyText, onStopped }: Props) {
   const stopSharing = useStopSharing();
   const list = useRef<HTMLDivElement>(null);
+  // Kept after the confirmation closes, so its text stays while it fades out.
+  const [asking, setAsking] = useState<ScriptShare | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
-  const onStop = (share: ScriptShare) =>
+  const askToStop = (share: ScriptShare) => {
+    setAsking(share);
+    setConfirming(true);
+  };
+  const confirmStop = () => {
+    if (!asking) return;
+    const share = asking;
     stopSharing.mutate(share.id, {
       onSuccess: () => {
-        list.current?.focus();
+        setConfirming(false);
+        // A task later: the closing confirmation hands the focus back to the button that opened
+        // it, which went with its row.
+        setTimeout(() => list.current?.focus(), 0);
         notify({ title: SHARE_TEXT.stopped, description: SHARE_TEXT.stoppedDetail(share.scriptName) });
         onStopped?.(share);
       },
+      // The confirmation stays open, to try again or cancel.
       onError: (error) =>
         notify({ type: 'error', title: 'Error', description: messageOf(error, SHARE_TEXT.stopFailed) }),
     });
+  };
   const stopping = stopSharing.isPending ? stopSharing.variables : undefined;
 
   return (
@@ -59,8 +75,19 @@ export function SharesTable({ shares, showScript, stop, emptyText, onStopped }: 
       {shares.length === 0 ? (
         <Text color="fg.muted">{emptyText}</Text>
       ) : (
-        <ShareRows shares={shares} showScript={showScript} stop={stop} stopping={stopping} onStop={onStop} />
+        <ShareRows shares={shares} showScript={showScript} stop={stop} stopping={stopping} onStop={askToStop} />
       )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={(open) => !stopSharing.isPending && setConfirming(open)}
+        title={SHARE_TEXT.stopTitle}
+        confirmLabel={SHARE_TEXT.stop}
+        pendingLabel={SHARE_TEXT.stopping}
+        pending={stopSharing.isPending}
+        onConfirm={confirmStop}
+      >
+        {asking ? SHARE_TEXT.stopBody(asking.scriptName, formatDateTime(asking.createdAt)) : null}
+      </ConfirmDialog>
     </Box>
   );
 }

@@ -28,6 +28,9 @@ export const SHARE_TEXT = {
   stop: 'Stop sharing',
   stopping: 'Stopping...',
   stopLabel: (scriptName: string, created: string) => `Stop sharing ${scriptName} by the link made ${created}`,
+  stopTitle: 'Stop sharing by this link?',
+  stopBody: (scriptName: string, created: string) =>
+    `The link to "${scriptName}" made ${created} stops working at once: whoever has it can no longer open or copy the script. A link cannot be started again; make a new one to share the script again.`,
   stopped: 'Sharing stopped',
   stoppedDetail: (scriptName: string) => `That link to "${scriptName}" no longer works.`,
   stopFailed: 'Could not stop sharing.',
