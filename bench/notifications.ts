@@ -49,6 +49,9 @@ function failedRun(userId: string, i: number): BusEvent {
       limitHit: null,
       durationMs: 3,
       startedBy: 'user',
+      actorId: null,
+      actorName: null,
+      keyName: null,
       createdAt: new Date().toISOString(),
     },
   };

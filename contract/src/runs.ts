@@ -49,6 +49,8 @@ export const RunListQuerySchema = z
     target: ExecutionTargetSchema.optional(),
     serverId: ServerIdSchema.min(1).optional(),
     status: RunStatusFilterSchema.optional(),
+    /** Runs one person started (a member's user id). */
+    actorId: z.string().min(1).max(100).optional(),
     /** Runs at or after this time. */
     from: queryTime('from').optional(),
     /** Runs before this time. */
@@ -81,6 +83,15 @@ export const RunSummarySchema = z
     limitHit: RunLimitSchema.nullable(),
     durationMs: z.number().int(),
     startedBy: RunInitiatorSchema,
+    /**
+     * The person who started it (a team's member, the account's owner, the maker of the schedule
+     * that ran it), by the name they had then; null when no person did (the game's auto-execute),
+     * for an admin's run (see startedBy), and for runs recorded before people were kept.
+     */
+    actorId: z.string().nullable(),
+    actorName: z.string().nullable(),
+    /** The name of the API key they started it with; null in the dashboard. */
+    keyName: z.string().nullable(),
     createdAt: IsoDateTimeSchema,
   })
   .meta({ id: 'RunSummary' });

@@ -73,6 +73,7 @@ describeEachEngine('data layer', (engine) => {
       '029-team-activity',
       '030-script-shares',
       '031-schedule-makers',
+      '032-run-actors',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -191,6 +191,12 @@ export interface ExecutionsTable {
   codeHash: string | null;
   /** The version of the saved script that ran (null: custom code, or a run from before versions were kept). */
   scriptVersion: Generated<number | null>;
+  /** The person who started it (a team's member, the account's owner, a schedule's maker); null: nobody did. */
+  actorId: Generated<string | null>;
+  /** Their name when it ran. */
+  actorName: Generated<string | null>;
+  /** The API key's name when one started it. */
+  keyName: Generated<string | null>;
 }
 
 /** The full code of a user's runs, once per distinct code (executions.code_hash). */

@@ -30,6 +30,7 @@ import * as teams from './028-teams.ts';
 import * as teamActivity from './029-team-activity.ts';
 import * as scriptShares from './030-script-shares.ts';
 import * as scheduleMakers from './031-schedule-makers.ts';
+import * as runActors from './032-run-actors.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '029-team-activity': teamActivity,
   '030-script-shares': scriptShares,
   '031-schedule-makers': scheduleMakers,
+  '032-run-actors': runActors,
 };
 
 export const migrationProvider: MigrationProvider = {

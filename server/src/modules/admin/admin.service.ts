@@ -224,7 +224,9 @@ export function createAdminService(deps: {
       serverId?: string,
     ): Promise<ExecutionResponse> {
       await requireUser(userId);
-      const result = await deps.executions.runCode(userId, code, 'game', serverId, actor.id ?? undefined);
+      const result = await deps.executions.runCode(userId, code, 'game', serverId, {
+        initiatedBy: actor.id ?? undefined,
+      });
       await audit.record({
         actor,
         action: AUDIT_ACTIONS.adminScriptExecuted,

@@ -66,14 +66,10 @@ export function createMassExecution(deps: {
     // the syntax checker warm and the claimed part's run is recorded and queued at once.
     await deps.luaTools.assertValidSyntax(job.code!);
     if (!(await progress.claim(job.batchId, job.userId, { executionId }))) return alreadyTaken(job);
-    const result = await deps.executions.runCode(
-      job.userId,
-      job.code!,
-      'game',
-      undefined,
-      job.initiatedBy ?? undefined,
+    const result = await deps.executions.runCode(job.userId, job.code!, 'game', undefined, {
+      initiatedBy: job.initiatedBy ?? undefined,
       executionId,
-    );
+    });
     if (!result.gameConnected) {
       await progress.advance(part, { status: 'not_connected', output: null, error: result.error });
     } else if (result.pending) {

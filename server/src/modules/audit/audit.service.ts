@@ -11,7 +11,8 @@ import { auditRepo, type AuditRow } from './audit.repo.ts';
  * What the audit log records (spec: every admin action, and the security events worth a look).
  * Names are `<who>.<what>`: admin.* by an admin in the panel, account.* by users on their own
  * account, security.* by the server, cli.* from the command line, moderation.* by owners (or admins)
- * on the players of their games (the target is the Roblox user id; the owner is in the details).
+ * on the players of their games (the target is the Roblox user id; the owner is in the details),
+ * team.* and schedule.* by a team's members (the team's activity log lists them).
  */
 export const AUDIT_ACTIONS = {
   adminKeyRegenerated: 'admin.key_regenerated',
@@ -58,6 +59,10 @@ export const AUDIT_ACTIONS = {
   teamMemberLeft: 'team.member_left',
   teamMemberRemoved: 'team.member_removed',
   teamMemberChanged: 'team.member_changed',
+  /** A schedule set, changed (its timing, target, or paused and resumed) or deleted; runs as its maker. */
+  scheduleCreated: 'schedule.created',
+  scheduleChanged: 'schedule.changed',
+  scheduleDeleted: 'schedule.deleted',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
@@ -69,7 +74,7 @@ export interface AuditActor {
 export interface AuditRecord {
   actor: AuditActor;
   action: AuditAction;
-  targetType: 'user' | 'batch' | 'player' | 'team';
+  targetType: 'user' | 'batch' | 'player' | 'team' | 'schedule';
   targetId: string | null;
   details?: Record<string, unknown>;
   /** The team (account) the action was made on: its activity log lists the entry. */

@@ -64,6 +64,7 @@ export function executionsModule(
         executions,
         apiKeys: later.apiKeys,
         sessions: later.sessions,
+        db,
       });
       mountRunRoutes(api, ctx.rateLimits, runs);
     },

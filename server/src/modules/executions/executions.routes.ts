@@ -11,7 +11,9 @@ import { ipKey, spend, type RateLimits } from '../../http/rate-limit.ts';
 import { looksLikeApiKey } from '../../security/api-keys.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
+import type { Db } from '../../db/database.ts';
 import type { ExecutionsService } from './executions.service.ts';
+import { runActorOf } from './run-actor.ts';
 
 /**
  * POST /api/scripts/execute also takes its credential as `key` in the body (spec section 6: the
@@ -53,9 +55,10 @@ export function mountExecutionRoutes(
     executions: ExecutionsService;
     apiKeys: ApiKeysService;
     sessions: SessionsService;
+    db: Db;
   },
 ): void {
-  const { executions, idempotency } = deps;
+  const { executions, idempotency, db } = deps;
   mountEndpoint(
     router,
     endpoints.executeCode,
@@ -76,17 +79,13 @@ export function mountExecutionRoutes(
           serverId: body.serverId,
           gameData: body.gameData,
           gameOnly: !readsEvery,
+          actor: await runActorOf(db, principal),
         });
       }
-      return executions.runCode(
-        principal.userId,
-        (body.code ?? body.loadstring)!,
-        body.target,
-        body.serverId,
-        undefined,
-        undefined,
-        body.scriptId,
-      );
+      return executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId, {
+        scriptId: body.scriptId,
+        actor: await runActorOf(db, principal),
+      });
     }),
     bodyKeyGate(deps, limits),
   );
@@ -94,9 +93,10 @@ export function mountExecutionRoutes(
     router,
     endpoints.executeScript,
     limits,
-    idempotency.wrap(endpoints.executeScript, ({ principal, params, body }) => {
+    idempotency.wrap(endpoints.executeScript, async ({ principal, params, body }) => {
       if ((body.target ?? 'game') === 'game') requirePermission(principal, 'runs.game');
-      return executions.runScript(principal.userId, params.id, body.target, body.serverId);
+      const actor = await runActorOf(db, principal);
+      return executions.runScript(principal.userId, params.id, body.target, body.serverId, actor);
     }),
   );
 }

@@ -94,6 +94,15 @@ interface RunContext {
   executionId?: string;
   /** Who started it, when neither the user nor an admin did (a schedule). */
   initiator?: RunInitiator;
+  /** The person who started it, and with which API key (docs/decisions/049, "Who did it"). */
+  actor?: RunActor;
+}
+
+/** The person who starts a run, as the run keeps them: id, their name then, the key they used. */
+export interface RunActor {
+  id: string;
+  name: string | null;
+  keyName: string | null;
 }
 
 /**
@@ -157,6 +166,9 @@ export function createExecutionsService(deps: {
       scriptName: run.scriptName,
       initiator: run.initiator ?? (run.initiatedBy ? 'admin' : 'user'),
       codeHash,
+      actorId: run.actor?.id ?? null,
+      actorName: run.actor?.name ?? null,
+      keyName: run.actor?.keyName ?? null,
     };
     await inTransaction(db, async (trx) => {
       await executionsRepo.insert(trx, row);
@@ -285,19 +297,24 @@ export function createExecutionsService(deps: {
     /**
      * `initiatedBy`: the admin running it on this user's game (the admin panel); `executionId`: the
      * run's id, derived by a mass execution from its batch and the user; `scriptId`: the saved
-     * script the code comes from, counted as its run when the code is that script's current code.
+     * script the code comes from, counted as its run when the code is that script's current code;
+     * `actor`: the person starting it.
      */
     async runCode(
       userId: string,
       code: string,
       target: ExecutionTarget = 'game',
       serverId?: string,
-      initiatedBy?: string,
-      executionId?: string,
-      scriptId?: string,
+      started: { initiatedBy?: string; executionId?: string; scriptId?: string; actor?: RunActor } = {},
     ) {
-      const saved = await savedScriptOf(userId, scriptId, code);
-      const run = { userId, ...saved, initiatedBy: initiatedBy ?? null, executionId };
+      const saved = await savedScriptOf(userId, started.scriptId, code);
+      const run = {
+        userId,
+        ...saved,
+        initiatedBy: started.initiatedBy ?? null,
+        executionId: started.executionId,
+        actor: started.actor,
+      };
       return execute(run, code, target, serverId);
     },
 
@@ -316,7 +333,7 @@ export function createExecutionsService(deps: {
     async scriptForGame(
       userId: string,
       name: string,
-      asking: { serverId?: string; gameData?: PlayerData; gameOnly: boolean },
+      asking: { serverId?: string; gameData?: PlayerData; gameOnly: boolean; actor?: RunActor },
     ): Promise<ScriptForGame> {
       const script = asking.gameOnly
         ? await scriptTheGameRuns(userId, name, asking.gameData)
@@ -325,7 +342,14 @@ export function createExecutionsService(deps: {
       await syntax.assertValidSyntax(script.code);
       const commands = asking.gameData ? await game.ping(userId, asking.serverId, asking.gameData) : undefined;
       await record(
-        { userId, scriptId: script.id, scriptName: script.name, scriptVersion: script.version, initiatedBy: null },
+        {
+          userId,
+          scriptId: script.id,
+          scriptName: script.name,
+          scriptVersion: script.version,
+          initiatedBy: null,
+          actor: asking.actor,
+        },
         script.code,
         'game',
         { success: true, output: '', error: null, durationMs: 0, status: 'succeeded' },
@@ -334,7 +358,13 @@ export function createExecutionsService(deps: {
       return { success: true, code: script.code, name: script.name, output: '', ...(commands ? { commands } : {}) };
     },
 
-    async runScript(userId: string, scriptId: string, target: ExecutionTarget = 'game', serverId?: string) {
+    async runScript(
+      userId: string,
+      scriptId: string,
+      target: ExecutionTarget = 'game',
+      serverId?: string,
+      actor?: RunActor,
+    ) {
       const script = await scriptsRepo.findForUser(db, userId, scriptId);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
       const run = {
@@ -343,6 +373,7 @@ export function createExecutionsService(deps: {
         scriptName: script.name,
         scriptVersion: script.version,
         initiatedBy: null,
+        actor,
       };
       return execute(run, script.code, target, serverId);
     },
@@ -357,6 +388,7 @@ export function createExecutionsService(deps: {
       target: ExecutionTarget,
       serverId: string | undefined,
       executionId: string,
+      actor?: RunActor,
     ): Promise<ExecutionResponse> {
       const script = await scriptsRepo.findForUser(db, userId, scriptId);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
@@ -369,6 +401,7 @@ export function createExecutionsService(deps: {
         initiatedBy: null,
         executionId,
         initiator: 'schedule' as const,
+        actor,
       };
       return execute(run, script.code, target, serverId);
     },

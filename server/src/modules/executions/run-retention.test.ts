@@ -71,6 +71,9 @@ describeEachEngine('run history retention', (engine) => {
       scriptName: null,
       initiator: 'user',
       codeHash,
+      actorId: null,
+      actorName: null,
+      keyName: null,
     });
     await runsRepo.keepCode(handle.db, { userId, codeHash, code, createdAt });
     return id;

@@ -1,3 +1,4 @@
+import { TEAM_HEADER } from '@moonrelay/contract/teams';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RUN_ERRORS, RUNS_PAGE_SIZE_MAX, type Run, type RunSummary } from '@moonrelay/contract/runs';
@@ -91,7 +92,7 @@ describeEachEngine('run history API', (engine) => {
       'print("from an admin")',
       'sandbox',
       undefined,
-      bob.user.id,
+      { initiatedBy: bob.user.id },
     );
     ran.admin = adminRun.executionId;
     ran.bob = id(await execute({ code: 'print("bob")', target: 'sandbox' }, bob.token));
@@ -129,6 +130,9 @@ describeEachEngine('run history API', (engine) => {
       limitHit: null,
       durationMs: expect.any(Number),
       startedBy: 'user',
+      actorId: alice.user.id,
+      actorName: alice.user.username,
+      keyName: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(byId.get(ran.game!)).toMatchObject({ target: 'game', serverId: 'runs-live', status: 'succeeded' });
@@ -155,6 +159,9 @@ describeEachEngine('run history API', (engine) => {
       limitHit: null,
       durationMs: expect.any(Number),
       startedBy: 'user',
+      actorId: alice.user.id,
+      actorName: alice.user.username,
+      keyName: null,
       createdAt: expect.any(String),
       code: longCode,
       codeComplete: true,
@@ -173,7 +180,60 @@ describeEachEngine('run history API', (engine) => {
     expect(failed.code).toBe('print("before")\nerror("boom", 0)');
     expect((await one(ran.limit!)).body).toMatchObject({ limitHit: 'output', status: 'failed' });
     expect((await one(ran.game!)).body).toMatchObject({ serverId: 'runs-live', output: 'on the game\n' });
-    expect((await one(ran.admin!)).body).toMatchObject({ startedBy: 'admin', output: 'from an admin\n' });
+    expect((await one(ran.admin!)).body).toMatchObject({
+      startedBy: 'admin',
+      output: 'from an admin\n',
+      actorId: null,
+    });
+  });
+
+  it("names who started each of a team's runs, with the key they used, and lists one member's runs", async () => {
+    const owner = await registerUser(server);
+    const developer = await registerUser(server);
+    const teamId = (await server.call('POST', '/api/teams', { token: owner.token, body: { name: 'Run makers' } })).body
+      .id as string;
+    const link = await server.call('POST', `/api/teams/${teamId}/invitations`, {
+      token: owner.token,
+      body: { role: 'developer' },
+    });
+    await server.call('POST', '/api/teams/join', { token: developer.token, body: { token: link.body.token } });
+    const onTeam = (token: string) => ({ token, headers: { [TEAM_HEADER]: teamId } });
+    const key = await server.call('POST', '/api/user/api-keys', {
+      ...onTeam(developer.token),
+      body: { name: 'Deploy bot', scopes: ['execute'] },
+    });
+    expect(key.status, key.text).toBe(200);
+    const run = async (token: string, headers: Record<string, string> = { [TEAM_HEADER]: teamId }) => {
+      const res = await server.call('POST', '/api/scripts/execute', {
+        token,
+        headers,
+        body: { code: 'print(1)', target: 'sandbox' },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.executionId as string;
+    };
+    const byOwner = await run(owner.token);
+    const byDeveloper = await run(developer.token);
+    // A team key acts on its team without the header.
+    const byKey = await run(key.body.key as string, {});
+
+    const page = await server.call('GET', '/api/executions', onTeam(owner.token));
+    const who = Object.fromEntries(
+      (page.body.runs as RunSummary[]).map((r) => [r.id, [r.actorId, r.actorName, r.keyName]]),
+    );
+    expect(who).toEqual({
+      [byOwner]: [owner.user.id, owner.user.username, null],
+      [byDeveloper]: [developer.user.id, developer.user.username, null],
+      [byKey]: [developer.user.id, developer.user.username, 'Deploy bot'],
+    });
+    const theirs = await server.call('GET', `/api/executions?actorId=${developer.user.id}`, onTeam(owner.token));
+    expect(ids(theirs.body.runs).sort()).toEqual([byDeveloper, byKey].sort());
+
+    // The name stays with the run after they leave the team.
+    await server.call('DELETE', `/api/teams/${teamId}/members/${developer.user.id}`, { token: owner.token });
+    expect((await one(byDeveloper, owner.token)).status).toBe(404);
+    const kept = await server.call('GET', `/api/executions/${byDeveloper}`, onTeam(owner.token));
+    expect(kept.body).toMatchObject({ actorId: developer.user.id, actorName: developer.user.username });
   });
 
   it("answers 404 'Execution not found' for another user's run and for an unknown id", async () => {

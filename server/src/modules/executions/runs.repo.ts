@@ -13,6 +13,7 @@ export interface RunFilters {
   target?: ExecutionTarget;
   serverId?: string;
   status?: RunStatusFilter;
+  actorId?: string;
   /** ISO 8601 UTC: at or after. */
   from?: string;
   /** ISO 8601 UTC: before. */
@@ -39,6 +40,9 @@ const summaryColumns = [
   'executions.limitHit',
   'executions.durationMs',
   'executions.initiator',
+  'executions.actorId',
+  'executions.actorName',
+  'executions.keyName',
   'executions.createdAt',
 ] as const;
 
@@ -57,6 +61,7 @@ export const runsRepo = {
     if (filters.scriptId !== undefined) query = query.where('executions.scriptId', '=', filters.scriptId);
     if (filters.target !== undefined) query = query.where('executions.target', '=', filters.target);
     if (filters.serverId !== undefined) query = query.where('executions.serverId', '=', filters.serverId);
+    if (filters.actorId !== undefined) query = query.where('executions.actorId', '=', filters.actorId);
     if (filters.status === 'limit') query = query.where('executions.limitHit', 'is not', null);
     else if (filters.status !== undefined) query = query.where('executions.status', '=', STORED_STATUS[filters.status]);
     if (filters.from !== undefined) query = query.where('executions.createdAt', '>=', filters.from);

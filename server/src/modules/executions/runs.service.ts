@@ -33,6 +33,9 @@ export function toRunSummary(row: RunRow): RunSummary {
     limitHit: row.limitHit as RunSummary['limitHit'],
     durationMs: row.durationMs,
     startedBy: row.initiator as RunInitiator,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    keyName: row.keyName,
     createdAt: row.createdAt,
   };
 }

@@ -24,6 +24,27 @@ describe('bus waits', () => {
     expect(await unaddressed).toBe(true);
   });
 
+  it("ends a ping held with a team member's key, with nothing, when their membership changes or the team goes", async () => {
+    const { bus, waits } = setup();
+    const membership = (userId: string, change: 'removed' | 'changed' | 'deleted', teamId = 't1') =>
+      bus.publish({ type: 'team:membership', teamId, userId, change, username: null, role: null });
+    const madeByBob = waits.commandQueued('t1', 's1', 10_000, undefined, 'bob');
+    const madeByAda = waits.commandQueued('t1', 's1', 10_000, undefined, 'ada');
+    const ownKey = waits.commandQueued('t1', 's1', 10_000);
+    membership('bob', 'removed', 't2');
+    membership('carol', 'changed');
+    expect(waits.pending).toBe(3);
+    membership('bob', 'removed');
+    expect(await madeByBob).toBe(false);
+    expect(waits.pending).toBe(2);
+    membership('carol', 'deleted');
+    expect(await madeByAda).toBe(false);
+    // A key of the account itself (no member made it) is not a member's to lose.
+    expect(waits.pending).toBe(1);
+    bus.publish({ type: 'command:queued', userId: 't1', serverIds: ['s1'] });
+    expect(await ownKey).toBe(true);
+  });
+
   it('answers null at the timeout, on abort, and at once after releaseAll', async () => {
     const { waits } = setup();
     expect(await waits.commandQueued('u', 's', 20)).toBeNull();

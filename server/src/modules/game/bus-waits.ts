@@ -26,6 +26,8 @@ export function createBusWaits(bus: EventBus) {
       notify(`command:${event.command.id}`, event);
     if (event.type === 'command:queued') notify(`queued:${event.userId}`, event);
     if (event.type === 'command:broadcast') notify(`queued:${event.broadcast.userId}`, event);
+    // A team's member removed, or their permissions changed: pings held with their keys end.
+    if (event.type === 'team:membership') notify(`queued:${event.teamId}`, event);
   });
 
   /** Registers at once (before the promise is awaited), so nothing published after the call is missed. */
@@ -74,15 +76,33 @@ export function createBusWaits(bus: EventBus) {
     /**
      * Resolves when a command is queued that this server may take, or a broadcast is sent (true), or
      * at the timeout (null). A wait ends once, so a burst of commands wakes each held ping once.
+     *
+     * `keyMadeBy`: the team's member whose key holds the ping. A change to their membership (removed,
+     * left, their permissions changed) or the team's deletion ends it with nothing (false): what the
+     * key may do is judged again at its next ping, and a command queued meanwhile is not handed to
+     * a key that may no longer take it (docs/decisions/049).
      */
-    commandQueued(userId: string, serverId: string, timeoutMs: number, signal?: AbortSignal): Promise<true | null> {
+    commandQueued(
+      userId: string,
+      serverId: string,
+      timeoutMs: number,
+      signal?: AbortSignal,
+      keyMadeBy?: string,
+    ): Promise<boolean | null> {
       return waitFor(
         `queued:${userId}`,
-        (event) =>
-          event.type === 'command:broadcast' ||
-          (event.type === 'command:queued' && event.serverIds.some((target) => target === null || target === serverId))
+        (event) => {
+          if (event.type === 'team:membership') {
+            return keyMadeBy !== undefined && (event.userId === keyMadeBy || event.change === 'deleted')
+              ? false
+              : undefined;
+          }
+          return event.type === 'command:broadcast' ||
+            (event.type === 'command:queued' &&
+              event.serverIds.some((target) => target === null || target === serverId))
             ? true
-            : undefined,
+            : undefined;
+        },
         timeoutMs,
         signal,
       );

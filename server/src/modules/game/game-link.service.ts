@@ -144,7 +144,8 @@ export function createGameLinkService(deps: {
     recordRefusal: refusals.record,
 
     /** The key was checked by the caller (the route's gate): the request is the key owner's. */
-    async ping(userId: string, request: Omit<GamePingRequest, 'key'>): Promise<GamePingResponse> {
+    /** `keyMadeBy`: the team's member who made the key pinging (a held ping ends when they are removed). */
+    async ping(userId: string, request: Omit<GamePingRequest, 'key'>, keyMadeBy?: string): Promise<GamePingResponse> {
       const serverId = request.serverId || DEFAULT_SERVER_ID;
       const nowMs = Date.now();
       if (!(await presence.get(userId, serverId))) {
@@ -190,7 +191,7 @@ export function createGameLinkService(deps: {
       }
       // Long-poll: listen before looking, so a command queued between the look and the wait still wakes it.
       const stopWaiting = new AbortController();
-      const queued = waits.commandQueued(userId, serverId, request.wait * 1000, stopWaiting.signal);
+      const queued = waits.commandQueued(userId, serverId, request.wait * 1000, stopWaiting.signal, keyMadeBy);
       const holding = held.get(saveKey) ?? { userId, serverId, gameData: request.playerData ?? null, count: 0 };
       holding.count += 1;
       held.set(saveKey, holding);

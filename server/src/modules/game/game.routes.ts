@@ -69,7 +69,7 @@ export function mountGameRoutes(
   const serverUrl = (ctx: AppContext) => deps.serverUrl({ host: ctx.host, protocol: ctx.protocol });
 
   const ping: ContextFreeHandler<typeof endpoints.gamePing> = ({ principal, body }) =>
-    gameLink.ping(principal.userId, body);
+    gameLink.ping(principal.userId, body, principal.actorId);
   const pingGate = gameKeyGate(apiKeys, limits, 'game');
   // A ping refused for what it carried: its server's owner sees why (the game's own health).
   const pingRefused: RefusalListener = ({ principal, body }, error) => {

@@ -189,6 +189,9 @@ describe('game-controlled text in Discord messages', () => {
       limitHit: null,
       durationMs: 5,
       startedBy: 'schedule',
+      actorId: null,
+      actorName: null,
+      keyName: null,
       createdAt: '2026-11-27T10:00:00.000Z',
     };
     sources.observe({ type: 'execution:updated', userId: 'u1', run });

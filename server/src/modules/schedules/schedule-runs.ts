@@ -7,9 +7,10 @@ import type { EventBus } from '../../platform/event-bus.ts';
 import type { DueJob, JobQueue } from '../../platform/job-queue.ts';
 import type { WindowCounter } from '../../platform/rate-limits.ts';
 import { derivedId } from '../admin/mass-progress.ts';
-import type { ExecutionsService } from '../executions/executions.service.ts';
+import type { ExecutionsService, RunActor } from '../executions/executions.service.ts';
 import { holds, type HeldPermissions } from '../../security/team-permissions.ts';
 import { runPermissionOf, SCHEDULE_RUN_JOB, scheduleJobId, type ScheduleRunJob } from './schedules.service.ts';
+import { usersRepo } from '../users/users.repo.ts';
 import { schedulesRepo, type ScheduleRow } from './schedules.repo.ts';
 
 /**
@@ -43,10 +44,17 @@ export function createScheduleRuns(deps: {
   const changed = (row: ScheduleRow) =>
     bus.publish({ type: 'schedule:updated', userId: row.userId, scheduleId: row.id, scriptId: row.scriptId });
 
+  /** Whom a schedule's runs name as having started them: its maker (on a team), else the account's owner. */
+  async function makerOf(row: ScheduleRow): Promise<RunActor> {
+    const id = row.createdBy ?? row.userId;
+    return { id, name: await usersRepo.usernameOf(db, id), keyName: null };
+  }
+
   /** The runs of one due time: one per live server for "all-servers", one otherwise. */
   async function runAll(row: ScheduleRow, firstRunId: string, dueAt: string): Promise<ExecutionResponse[]> {
+    const actor = await makerOf(row);
     const run = (target: ExecutionTarget, serverId: string | undefined, runId: string) =>
-      executions.runScheduled(row.userId, row.scriptId, target, serverId, runId);
+      executions.runScheduled(row.userId, row.scriptId, target, serverId, runId, actor);
     switch (row.target) {
       case 'sandbox':
       case 'dry-run':

@@ -266,6 +266,9 @@ describeEachEngine('schedules API', (engine) => {
 
     await runDue(made.body.id, '2030-01-01T00:00:00Z');
     expect(await lastOf()).toMatchObject({ lastError: null, lastRun: { status: 'succeeded' } });
+    // The run names the member whose schedule it is.
+    const firstRun = await server.call('GET', `/api/executions/${(await lastOf()).lastRun!.id}`, asDeveloper);
+    expect(firstRun.body).toMatchObject({ startedBy: 'schedule', actorId: developer.user.id, keyName: null });
 
     // Their role no longer runs code: the schedule stops running as them.
     await server.call('PUT', `/api/teams/${teamId}/members/${developer.user.id}`, {
@@ -288,6 +291,32 @@ describeEachEngine('schedules API', (engine) => {
     expect(resaved.status, resaved.text).toBe(200);
     await runDue(made.body.id, '2032-01-01T00:00:00Z');
     expect(await lastOf()).toMatchObject({ lastError: null, lastRun: { status: 'succeeded' } });
+    const resavedRun = await server.call('GET', `/api/executions/${(await lastOf()).lastRun!.id}`, asDeveloper);
+    expect(resavedRun.body).toMatchObject({ actorId: owner.user.id, actorName: owner.user.username });
+
+    // The team's activity log says who set, changed and deleted it, and what it ran.
+    const removed = await server.call('DELETE', `/api/schedules/${made.body.id}`, {
+      token: owner.token,
+      headers: { [TEAM_HEADER]: teamId },
+    });
+    expect(removed.status, removed.text).toBe(200);
+    const activity = await server.call('GET', `/api/teams/${teamId}/activity?action=schedule.`, {
+      token: owner.token,
+    });
+    expect(activity.status, activity.text).toBe(200);
+    const entries = (activity.body.items as { action: string; actorId: string; actorName: string; details: object }[])
+      .reverse()
+      .map(({ action, actorName, details }) => ({ action, actorName, details }));
+    const what = { scriptId: script.body.id, scriptName: 'Nightly', target: 'sandbox', kind: YEARLY.kind };
+    expect(entries).toEqual([
+      { action: 'schedule.created', actorName: developer.user.username, details: expect.objectContaining(what) },
+      {
+        action: 'schedule.changed',
+        actorName: owner.user.username,
+        details: expect.objectContaining({ ...what, changed: ['enabled'], enabled: true }),
+      },
+      { action: 'schedule.deleted', actorName: owner.user.username, details: expect.objectContaining(what) },
+    ]);
   });
 
   it('records a run due with no game connected as not connected, and shows it as the last error', async () => {

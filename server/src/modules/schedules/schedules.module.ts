@@ -2,6 +2,8 @@ import type { ExecutionsService } from '../executions/executions.service.ts';
 import type { GameLinkService } from '../game/game-link.service.ts';
 import type { TeamsService } from '../teams/teams.service.ts';
 import { moduleEntry, type ModuleContext } from '../module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { createScheduleAudit } from './schedule-audit.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { mountScheduleRoutes } from './schedules.routes.ts';
 import { createSchedulesService } from './schedules.service.ts';
@@ -9,7 +11,7 @@ import { createSchedulesService } from './schedules.service.ts';
 /** Scheduled runs of saved scripts; their due times run wherever the job queue runs jobs. */
 export function schedulesModule(
   ctx: ModuleContext,
-  needs: { executions: ExecutionsService; gameLink: GameLinkService; teams: TeamsService },
+  needs: { executions: ExecutionsService; gameLink: GameLinkService; teams: TeamsService; audit: AuditService },
 ) {
   const { db, jobs, logger, config } = ctx;
   const schedules = createSchedulesService({ db, jobs, minIntervalSeconds: config.scheduleMinIntervalSeconds });
@@ -31,7 +33,11 @@ export function schedulesModule(
       .catch((error: unknown) => logger.error({ err: error }, 'setting schedules up failed'));
   return moduleEntry({
     services: { schedules, scheduleRuns },
-    routes: (api) => mountScheduleRoutes(api, ctx.rateLimits, schedules),
+    routes: (api) =>
+      mountScheduleRoutes(api, ctx.rateLimits, {
+        schedules,
+        recordChange: createScheduleAudit({ db, audit: needs.audit }),
+      }),
     start: async () => {
       await setUp();
       ctx.platform.onRedisRestored(() => void setUp());

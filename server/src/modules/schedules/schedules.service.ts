@@ -212,9 +212,12 @@ export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minInterv
       return toSchedule(await ownSchedule(userId, id));
     },
 
-    async remove(userId: string, id: string): Promise<void> {
+    /** Answers the schedule as it was, for the activity log. */
+    async remove(userId: string, id: string): Promise<Schedule> {
+      const removed = toSchedule(await ownSchedule(userId, id));
       if (!(await schedulesRepo.remove(db, userId, id))) throw notFound();
       await sync(id);
+      return removed;
     },
 
     /**

@@ -15,6 +15,7 @@ import { sha256Hex } from '../../security/digest.ts';
 import { holds, type HeldPermissions } from '../../security/team-permissions.ts';
 import { scriptsRepo } from './scripts.repo.ts';
 import type { ScriptsService } from './scripts.service.ts';
+import { usersRepo } from '../users/users.repo.ts';
 
 /**
  * Read-only share links of scripts (docs/decisions/049), and copying a script into another team.
@@ -99,13 +100,13 @@ export function createScriptSharesService(deps: {
         await trx.insertInto('scriptShares').values(row).execute();
         return found;
       });
-      const maker = await db.selectFrom('users').select('username').where('id', '=', actorId).executeTakeFirst();
+      const createdBy = await usersRepo.usernameOf(db, actorId);
       return {
         id: row.id,
         scriptId,
         scriptName: script.name,
         createdAt: row.createdAt,
-        createdBy: maker?.username ?? null,
+        createdBy,
         token,
       };
     },

@@ -1,6 +1,7 @@
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { ConsoleLinesEvent } from '@moonrelay/contract/console';
+import { GAME_LONG_POLL_MAX_SECONDS } from '@moonrelay/contract/constants';
 import { SOCKET_PATH } from '@moonrelay/contract/events';
 import { TEAM_HEADER } from '@moonrelay/contract/teams';
 import { describeOnSQLite } from '../../../test/engines.ts';
@@ -130,5 +131,34 @@ describeOnSQLite('live push for a team', (engine) => {
     expect(removed.status).toBe(200);
     expect(await closed).toBe('io server disconnect');
     await expect(connected(open(viewer.token, teamId))).rejects.toThrow('Authentication failed');
+  });
+
+  it("ends a ping held with a removed member's key without handing it the team's next command", async () => {
+    const developer = await join('developer');
+    const made = await server.call('POST', '/api/user/api-keys', {
+      token: developer.token,
+      headers: { [TEAM_HEADER]: teamId },
+      body: { name: 'Their game', scopes: ['game'] },
+    });
+    expect(made.status, made.text).toBe(200);
+    const ping = (wait?: number) =>
+      server.call('POST', '/api/game/ping', { body: { key: made.body.key, serverId: 'their-server', wait } });
+    expect((await ping()).status).toBe(200);
+    const { waits } = server.app.services;
+    const before = waits.pending;
+    const held = ping(GAME_LONG_POLL_MAX_SECONDS);
+    await vi.waitFor(() => expect(waits.pending).toBe(before + 1), { timeout: 10_000 });
+
+    await server.call('DELETE', `/api/teams/${teamId}/members/${developer.user.id}`, { token: owner.token });
+    const sent = await server.call('POST', '/api/game/command', {
+      token: owner.token,
+      headers: { [TEAM_HEADER]: teamId },
+      body: { type: 'teleport', data: { x: 0, y: 50, z: 0 }, serverId: 'their-server' },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const answered = await held;
+    expect(answered.status).toBe(200);
+    expect(answered.body.commands).toEqual([]);
+    expect((await ping()).status).toBe(401);
   });
 });

@@ -31,6 +31,7 @@ import {
 } from '../../security/team-permissions.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditService } from '../audit/audit.service.ts';
 import { teamsRepo, type InvitationRow } from './teams.repo.ts';
+import { usersRepo } from '../users/users.repo.ts';
 
 /** Who is changing a team: the person, and what they hold in it now. */
 export interface TeamActor {
@@ -52,9 +53,8 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
   const { db, bus, audit } = deps;
   /** An entry of the team's activity log, naming the person who acted. */
   const record = async (teamId: string, actorId: string, action: AuditAction, details: Record<string, unknown>) => {
-    const actor = await db.selectFrom('users').select('username').where('id', '=', actorId).executeTakeFirst();
     await audit.record({
-      actor: { id: actorId, name: actor?.username ?? null },
+      actor: { id: actorId, name: await usersRepo.usernameOf(db, actorId) },
       action,
       targetType: 'team',
       targetId: teamId,
@@ -72,13 +72,13 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
     change: 'joined' | 'left' | 'removed' | 'changed' | 'deleted',
     permissions: readonly TeamPermission[] | null,
   ) => {
-    const member = await db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+    const username = await usersRepo.usernameOf(db, userId);
     bus.publish({
       type: 'team:membership',
       teamId,
       userId,
       change,
-      username: member?.username ?? null,
+      username,
       role: permissions ? roleOf(permissions) : null,
     });
   };
@@ -313,17 +313,13 @@ export function createTeamsService(deps: { db: Db; bus: EventBus; audit: Pick<Au
       if (invitation.expiresAt <= nowIso()) throw new AppError(410, TEAM_ERRORS.invitationExpired);
       const team = await teamsRepo.team(db, invitation.teamId);
       if (!team) throw new AppError(404, TEAM_ERRORS.invitationInvalid);
-      const inviter = await db
-        .selectFrom('users')
-        .select('username')
-        .where('id', '=', invitation.createdBy)
-        .executeTakeFirst();
+      const invitedBy = await usersRepo.usernameOf(db, invitation.createdBy);
       const permissions = listOf(decodePermissions(invitation.permissions));
       return {
         teamName: team.name,
         role: roleOf(permissions),
         permissions,
-        invitedBy: inviter?.username ?? null,
+        invitedBy,
         expiresAt: invitation.expiresAt,
       };
     },

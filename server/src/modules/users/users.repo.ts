@@ -38,6 +38,14 @@ export const usersRepo = {
     return (await usersRepo.count(trx)) === 0;
   },
 
+  /**
+   * The name a person is shown by where they acted (an audit entry, a run, a share), or null for an
+   * account that is gone.
+   */
+  async usernameOf(db: Db, id: string): Promise<string | null> {
+    return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst())?.username ?? null;
+  },
+
   findById(db: Db, id: string): Promise<UserRow | undefined> {
     return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   },

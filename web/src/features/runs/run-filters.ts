@@ -2,7 +2,7 @@ import type { ExecutionTarget } from '@moonrelay/contract/executions';
 import type { RunStatusFilter, RunSummary } from '@moonrelay/contract/runs';
 
 /**
- * The Runs page's filters, kept in the address (?script=&target=&status=&server=&range=&from=&to=)
+ * The Runs page's filters, kept in the address (?script=&by=&target=&status=&server=&range=&from=&to=)
  * so a filtered view can be reloaded and shared. A time range is a preset (the last hour, day, week
  * or 30 days, counted from when it was chosen) or custom `from` / `to` times.
  */
@@ -10,6 +10,8 @@ export type TimeRange = 'any' | '1h' | '24h' | '7d' | '30d' | 'custom';
 
 export interface RunFilters {
   scriptId?: string;
+  /** A team member's user id: the runs they started. */
+  actorId?: string;
   target?: ExecutionTarget;
   serverId?: string;
   status?: RunStatusFilter;
@@ -62,6 +64,8 @@ export function filtersFromParams(params: URLSearchParams, now: number): RunFilt
   const filters: RunFilters = {};
   const script = params.get('script');
   if (script) filters.scriptId = script;
+  const by = params.get('by');
+  if (by) filters.actorId = by;
   const target = params.get('target');
   if (isTarget(target)) filters.target = target;
   const status = params.get('status');
@@ -84,6 +88,7 @@ export function filtersFromParams(params: URLSearchParams, now: number): RunFilt
 export function runsQueryString(filters: RunFilters, cursor?: string): string {
   const query = new URLSearchParams();
   if (filters.scriptId) query.set('scriptId', filters.scriptId);
+  if (filters.actorId) query.set('actorId', filters.actorId);
   if (filters.target) query.set('target', filters.target);
   if (filters.serverId) query.set('serverId', filters.serverId);
   if (filters.status) query.set('status', filters.status);
@@ -97,6 +102,7 @@ export function runsQueryString(filters: RunFilters, cursor?: string): string {
 /** Whether a run belongs in a list with these filters (the server's rules, for runs pushed live). */
 export function matchesFilters(run: RunSummary, filters: RunFilters): boolean {
   if (filters.scriptId && run.scriptId !== filters.scriptId) return false;
+  if (filters.actorId && run.actorId !== filters.actorId) return false;
   if (filters.target && run.target !== filters.target) return false;
   if (filters.serverId && run.serverId !== filters.serverId) return false;
   if (filters.status === 'limit' && run.limitHit === null) return false;

@@ -26,6 +26,19 @@ export const STARTED_BY: Record<RunInitiator, string> = {
   'auto-execute': 'Auto-execute in your game',
 };
 
+/**
+ * Who started a run, in words: "You", a team member's name (with the API key they used), "A
+ * schedule set by ada". Runs recorded before people were kept, an admin's and the game's own say
+ * only what started them.
+ */
+export function startedByText(run: RunSummary, myId: string | undefined): string {
+  const mine = run.actorId !== null && run.actorId === myId;
+  const person = mine ? 'You' : run.actorName;
+  if (run.startedBy === 'schedule') return person ? `A schedule set by ${mine ? 'you' : person}` : STARTED_BY.schedule;
+  if (run.startedBy === 'admin' || !person) return STARTED_BY[run.startedBy];
+  return run.keyName ? `${person}, with the API key “${run.keyName}”` : person;
+}
+
 /** When a run happened, briefly: the time of day for today's runs ("4:32:20 PM"), else "Nov 25, 4:32 PM". */
 export function formatRunTime(iso: string, now = new Date()): string {
   const date = new Date(iso);

@@ -49,6 +49,42 @@ describe('an activity entry in words', () => {
     expect(activityDetail(failed)).toBe('Roblox refused');
   });
 
+  it('tells a schedule set, paused, resumed, changed and deleted by its script, timing and target', () => {
+    const nightly = {
+      scriptName: 'Nightly reset',
+      kind: 'cron',
+      cron: '0 3 * * *',
+      timeZone: 'UTC',
+      intervalSeconds: null,
+      target: 'all-servers',
+      serverId: null,
+      enabled: true,
+    };
+    const set = entry({ action: 'schedule.created', targetType: 'schedule', details: nightly });
+    expect(activitySentence(set, names)).toBe('ada scheduled “Nightly reset”');
+    expect(activityDetail(set)).toBe('Cron 0 3 * * * (UTC) · All live game servers');
+    expect(kindOf(set.action)).toBe('schedules');
+
+    const paused = { ...nightly, enabled: false, changed: ['enabled'] };
+    expect(activitySentence(entry({ action: 'schedule.changed', details: paused }), names)).toBe(
+      'ada paused the schedule of “Nightly reset”',
+    );
+    expect(activityDetail(entry({ action: 'schedule.changed', details: paused }))).toBe(
+      'Cron 0 3 * * * (UTC) · All live game servers · paused',
+    );
+    const resumed = entry({ action: 'schedule.changed', details: { ...nightly, changed: ['enabled'] } });
+    expect(activitySentence(resumed, names)).toBe('ada resumed the schedule of “Nightly reset”');
+    const moved = { ...nightly, kind: 'interval', intervalSeconds: 300, target: 'server', serverId: 'jb-1' };
+    const changed = entry({ action: 'schedule.changed', details: { ...moved, changed: ['kind', 'target'] } });
+    expect(activitySentence(changed, names)).toBe('ada changed the schedule of “Nightly reset”');
+    expect(activityDetail(changed)).toBe('Every 5 min · Game server jb-1');
+
+    const byKey = entry({ action: 'schedule.deleted', details: { ...nightly, keyName: 'CI', scriptName: undefined } });
+    expect(activitySentence(byKey, names)).toBe('ada deleted the schedule of a script with the API key “CI”');
+    // An entry whose details are not a schedule's (written by a later version) has no detail line.
+    expect(activityDetail(entry({ action: 'schedule.created', details: { kind: 'weekly' } }))).toBeUndefined();
+  });
+
   it('tells keys by name, and a change made with one by its call', () => {
     expect(activitySentence(entry({ action: 'account.api_key_created', details: { keyName: 'CI' } }), names)).toBe(
       'ada made the API key “CI”',

@@ -1,5 +1,7 @@
 import type { AuditEntry } from '@moonrelay/contract/admin';
+import type { ScheduleTarget } from '@moonrelay/contract/schedules';
 import { ROLE_LABELS, TEAM_ROLES, type TeamRole } from '@moonrelay/contract/teams';
+import { TARGET_LABELS, targetText, timingText } from '../../lib/schedule-words.ts';
 
 /**
  * The kinds the activity log filters by, each an action family the server matches by prefix. The
@@ -12,11 +14,13 @@ export const ACTIVITY_KINDS = [
   { label: 'Moderation', action: 'moderation.' },
   { label: 'Keys', action: 'account.' },
   { label: 'Made with a key', action: 'key.' },
+  { label: 'Schedules', action: 'schedule.' },
 ] as const;
 
 /** The family an entry belongs to, for its row's mark (`data-kind`). */
-export function kindOf(action: string): 'members' | 'moderation' | 'keys' | 'other' {
+export function kindOf(action: string): 'members' | 'moderation' | 'keys' | 'schedules' | 'other' {
   if (action.startsWith('team.')) return 'members';
+  if (action.startsWith('schedule.')) return 'schedules';
   if (action.startsWith('moderation.')) return 'moderation';
   if (action.startsWith('account.') || action.startsWith('key.')) return 'keys';
   return 'other';
@@ -38,6 +42,34 @@ function actorOf(entry: AuditEntry, names: Names): string {
 
 function personOf(userId: unknown, names: Names): string {
   return (typeof userId === 'string' && names.get(userId)) || FORMER_MEMBER;
+}
+
+const scriptOf = (details: Record<string, unknown>) =>
+  text(details.scriptName) ? `“${text(details.scriptName)}”` : 'a script';
+const withKey = (keyName: string | undefined) => (keyName ? ` with the API key “${keyName}”` : '');
+
+/** A pause or a resume reads as one; any other change as a change. */
+function scheduleChange(details: Record<string, unknown>): string {
+  const changed = Array.isArray(details.changed) ? details.changed : [];
+  if (changed.length === 1 && changed[0] === 'enabled') {
+    return details.enabled ? 'resumed the schedule of' : 'paused the schedule of';
+  }
+  return 'changed the schedule of';
+}
+
+/** A schedule's timing and target as it was set, as the Schedules panel words them. */
+function scheduleDetail(details: Record<string, unknown>): string | undefined {
+  const kind = details.kind === 'interval' || details.kind === 'cron' ? details.kind : undefined;
+  const target = typeof details.target === 'string' && details.target in TARGET_LABELS ? details.target : undefined;
+  if (!kind || !target) return undefined;
+  const timing = timingText({
+    kind,
+    cron: text(details.cron) ?? null,
+    timeZone: text(details.timeZone) ?? null,
+    intervalSeconds: typeof details.intervalSeconds === 'number' ? details.intervalSeconds : null,
+  });
+  const where = targetText({ target: target as ScheduleTarget, serverId: text(details.serverId) ?? null });
+  return `${timing} · ${where}${details.enabled === false ? ' · paused' : ''}`;
 }
 
 const OUTCOME_KIND: Record<string, string> = {
@@ -101,6 +133,12 @@ export function activitySentence(entry: AuditEntry, names: Names): string {
       return `${who} made a new game key: the old one stopped working`;
     case 'key.change':
       return `${who} made a change with ${key}: ${text(details.call) ?? 'an API call'}`;
+    case 'schedule.created':
+      return `${who} scheduled ${scriptOf(details)}${withKey(keyName)}`;
+    case 'schedule.changed':
+      return `${who} ${scheduleChange(details)} ${scriptOf(details)}${withKey(keyName)}`;
+    case 'schedule.deleted':
+      return `${who} deleted the schedule of ${scriptOf(details)}${withKey(keyName)}`;
     default:
       return `${who}: ${entry.action}`;
   }
@@ -110,6 +148,7 @@ export function activitySentence(entry: AuditEntry, names: Names): string {
 export function activityDetail(entry: AuditEntry): string | undefined {
   const { details } = entry;
   if (entry.action === 'moderation.outcome') return text(details.error);
+  if (entry.action.startsWith('schedule.')) return scheduleDetail(details);
   if (entry.action.startsWith('moderation.')) return text(details.reason) && `Reason: ${text(details.reason)}`;
   if (
     (entry.action === 'team.member_changed' || entry.action === 'team.member_joined') &&
@@ -125,7 +164,7 @@ export function activityDetail(entry: AuditEntry): string | undefined {
 export const ACTIVITY_TEXT = {
   title: 'Activity',
   hidden: (reason: string) => `${reason}: the team’s activity log is not open to your role.`,
-  description: 'Who did what in the team, newest first: members, moderation and keys.',
+  description: 'Who did what in the team, newest first: members, moderation, keys and schedules.',
   kindLabel: 'Kind',
   personLabel: 'Person',
   everyone: 'Everyone',

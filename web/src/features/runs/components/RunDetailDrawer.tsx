@@ -26,8 +26,9 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
 import { useRun, useRunAgain } from '../api/runs.ts';
-import { runName, RUNS_TEXT, STARTED_BY } from '../run-text.ts';
+import { runName, RUNS_TEXT, startedByText } from '../run-text.ts';
 import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
+import { useSession } from '../../../lib/session.ts';
 
 // Ace comes with a run's details only: the table alone does not download the editor.
 const CodeViewer = lazy(() => import('../../../components/CodeViewer.tsx'));
@@ -123,6 +124,7 @@ function RunDetail({ runId, onRunStarted }: { runId: string; onRunStarted(execut
 
 function RunBody({ run }: { run: Run }) {
   const target = EXECUTION_TARGETS[run.target];
+  const myId = useSession((state) => state.user?.id);
   return (
     <Stack gap="5">
       <DataList.Root orientation="horizontal" size="sm">
@@ -169,7 +171,7 @@ function RunBody({ run }: { run: Run }) {
         </DataList.Item>
         <DataList.Item>
           <DataList.ItemLabel>Started by</DataList.ItemLabel>
-          <DataList.ItemValue>{STARTED_BY[run.startedBy]}</DataList.ItemValue>
+          <DataList.ItemValue>{startedByText(run, myId)}</DataList.ItemValue>
         </DataList.Item>
         <DataList.Item>
           <DataList.ItemLabel>Run id</DataList.ItemLabel>

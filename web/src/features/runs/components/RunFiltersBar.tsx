@@ -7,13 +7,15 @@ import { RUNS_TEXT } from '../run-text.ts';
 /** Address parameters the filters set; null removes one. */
 export type FilterChange = Record<string, string | null>;
 
-const FILTER_PARAMS = ['script', 'target', 'status', 'server', 'range', 'from', 'to'];
+const FILTER_PARAMS = ['script', 'by', 'target', 'status', 'server', 'range', 'from', 'to'];
 
 export const hasFilters = (params: URLSearchParams) =>
   FILTER_PARAMS.some((name) => params.has(name) && !(name === 'range' && params.get(name) === 'any'));
 
 interface Props {
   scripts: readonly { id: string; name: string }[];
+  /** A team's members, to pick whose runs to list; empty on one's own account (every run is theirs). */
+  people: readonly { userId: string; username: string }[];
   params: URLSearchParams;
   onChange(change: FilterChange): void;
 }
@@ -38,8 +40,8 @@ function FilterSelect(props: { label: string; value: string; onChange(value: str
   );
 }
 
-/** The Runs page's filters: script, target, status, game server and time range (kept in the address). */
-export function RunFiltersBar({ scripts, params, onChange }: Props) {
+/** The Runs page's filters: script, person (on a team), target, status, game server and time range (kept in the address). */
+export function RunFiltersBar({ scripts, people, params, onChange }: Props) {
   const range = params.get('range');
   const shownRange = isTimeRange(range) ? range : 'any';
   const set = (name: string) => (value: string) => onChange({ [name]: value || null });
@@ -55,10 +57,12 @@ export function RunFiltersBar({ scripts, params, onChange }: Props) {
   };
   const scriptId = params.get('script') ?? '';
   const scriptKnown = !scriptId || scripts.some((script) => script.id === scriptId);
+  const personId = params.get('by') ?? '';
+  const personKnown = !personId || people.some((person) => person.userId === personId);
 
   return (
     <Stack gap="3">
-      <SimpleGrid columns={{ base: 2, lg: 5 }} gap="3" alignItems="end">
+      <SimpleGrid columns={{ base: 2, lg: people.length > 0 ? 6 : 5 }} gap="3" alignItems="end">
         <FilterSelect label="Script" value={scriptId} onChange={set('script')}>
           <option value="">All scripts</option>
           {/* The scripts may still be loading (or the script is gone): the chosen one stays chosen. */}
@@ -69,6 +73,18 @@ export function RunFiltersBar({ scripts, params, onChange }: Props) {
             </option>
           ))}
         </FilterSelect>
+        {people.length > 0 && (
+          <FilterSelect label="Person" value={personId} onChange={set('by')}>
+            <option value="">Everyone</option>
+            {/* A former member's runs stay listed by their id from a shared link. */}
+            {!personKnown && <option value={personId}>A former member</option>}
+            {people.map((person) => (
+              <option key={person.userId} value={person.userId}>
+                {person.username}
+              </option>
+            ))}
+          </FilterSelect>
+        )}
         <FilterSelect label="Target" value={params.get('target') ?? ''} onChange={set('target')}>
           <option value="">All targets</option>
           {TARGET_OPTIONS.map((option) => (

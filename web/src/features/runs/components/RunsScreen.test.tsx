@@ -6,6 +6,7 @@ import type { Run, RunPage, RunSummary } from '@moonrelay/contract/runs';
 import { closeLiveSocket } from '../../../lib/socket.ts';
 import { FakeSocket } from '../../../test/fake-socket.ts';
 import { signInAs } from '../../../test/fixtures.ts';
+import { chooseTeam, testTeam } from '../../../test/teams.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { useRunsLiveEvents } from '../live/useRunsLiveEvents.ts';
 import { RunsScreen } from './RunsScreen.tsx';
@@ -24,6 +25,9 @@ const summary = (overrides: Partial<RunSummary>): RunSummary => ({
   limitHit: null,
   durationMs: 7,
   startedBy: 'user',
+  actorId: null,
+  actorName: null,
+  keyName: null,
   createdAt: '2026-03-01T12:00:00.000Z',
   ...overrides,
 });
@@ -80,6 +84,30 @@ function serve() {
         durationMs: 3,
       });
     }
+    if (method === 'GET' && url.pathname === '/api/teams/t1') {
+      return json({
+        ...testTeam(),
+        memberList: [
+          {
+            userId: 'u1',
+            name: 'Ada',
+            username: 'ada',
+            role: 'developer',
+            permissions: [],
+            joinedAt: GREETER.createdAt,
+          },
+          {
+            userId: 'u2',
+            name: 'Bob',
+            username: 'bob',
+            role: 'moderator',
+            permissions: [],
+            joinedAt: GREETER.createdAt,
+          },
+        ],
+        invitations: [],
+      });
+    }
     return json({ error: 'Not found' }, 404);
   });
 }
@@ -127,6 +155,39 @@ describe('RunsScreen', () => {
     await waitFor(() => expect(rows()).toHaveLength(4));
     expect(rows().at(-1)!.dataset.runId).toBe('r0');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it("names who started each of a team's runs and lists one member's runs", async () => {
+    chooseTeam('t1');
+    pages = {
+      '': {
+        runs: [
+          { ...GREETER, actorId: 'u1', actorName: 'ada' },
+          { ...GAME, actorId: 'u2', actorName: 'bob', keyName: 'Deploy bot' },
+          { ...LIMIT, startedBy: 'schedule', actorId: 'u2', actorName: 'bob' },
+        ],
+        nextCursor: null,
+      },
+      'actorId=u2': { runs: [{ ...GAME, actorId: 'u2', actorName: 'bob', keyName: 'Deploy bot' }], nextCursor: null },
+    };
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(within(rowOf('r3')).getByText('You')).toBeInTheDocument();
+    expect(within(rowOf('r2')).getByText('bob, with the API key “Deploy bot”')).toBeInTheDocument();
+    expect(within(rowOf('r1')).getByText('A schedule set by bob')).toBeInTheDocument();
+
+    const person = await screen.findByLabelText('Filter runs by person');
+    await waitFor(() => expect(within(person).getByRole('option', { name: 'bob' })).toBeInTheDocument());
+    await userEvent.selectOptions(person, 'bob');
+    await waitFor(() => expect(listRequests().at(-1)!.url).toBe('/api/executions?actorId=u2'));
+    await waitFor(() => expect(rows().map((row) => row.dataset.runId)).toEqual(['r2']));
+  });
+
+  it('offers no person filter on one’s own account, where every run is theirs', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.queryByLabelText('Filter runs by person')).not.toBeInTheDocument();
+    expect(requests.some((request) => request.url.startsWith('/api/teams/'))).toBe(false);
   });
 
   it('says so when there are no runs, and when none match the filters', async () => {

@@ -10,6 +10,10 @@ import { hasFilters, RunFiltersBar, type FilterChange } from './RunFiltersBar.ts
 import { RunDetailDrawer } from './RunDetailDrawer.tsx';
 import { RunsTable } from './RunsTable.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { useTeam } from '../../../lib/team.ts';
+import { useTeamDetails } from '../../../lib/team-details.ts';
+
+const NO_PEOPLE: readonly { userId: string; username: string }[] = [];
 
 interface Props {
   /** The user's scripts, for the script filter (the scripts feature's list, handed over by the page). */
@@ -31,6 +35,10 @@ export function RunsScreen({ scripts }: Props) {
   }, [params]);
   const filters = useMemo(() => filtersFromParams(new URLSearchParams(filterKey), Date.now()), [filterKey]);
   const runs = useRuns(filters);
+  // On a team, runs can be listed by who started them; on one's own account every run is theirs.
+  const teamId = useTeam((state) => state.teamId);
+  const team = useTeamDetails(teamId);
+  const people = team.data?.memberList ?? NO_PEOPLE;
   const list = useMemo(() => runs.data?.pages.flatMap((page) => page.runs) ?? [], [runs.data]);
 
   // Each change builds on the one before even when no render came between them (a quick user, a
@@ -67,7 +75,7 @@ export function RunsScreen({ scripts }: Props) {
 
       <Card.Root size={{ base: 'sm', md: 'md' }}>
         <Card.Header>
-          <RunFiltersBar scripts={scripts} params={params} onChange={update} />
+          <RunFiltersBar scripts={scripts} people={people} params={params} onChange={update} />
         </Card.Header>
         <Card.Body>
           {runs.isPending ? (

@@ -5,10 +5,11 @@ import { Link as RouterLink } from 'react-router-dom';
 import { EXECUTION_TARGETS, formatDuration } from '../../../components/ExecutionOutput.tsx';
 import { formatDateTime, shortId } from '../../../lib/format.ts';
 import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
-import { formatRunTime, runName } from '../run-text.ts';
+import { useSession } from '../../../lib/session.ts';
+import { formatRunTime, runName, startedByText } from '../run-text.ts';
 import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
 
-const COLUMNS = 6;
+const COLUMNS = 7;
 /** Columns a phone leaves out (the run's details show them). */
 const wideOnly = { display: { base: 'none', md: 'table-cell' } } as const;
 
@@ -22,8 +23,9 @@ interface Props {
   onSelect(run: RunSummary): void;
 }
 
-/** The runs, newest first: when, what, where, on which server, how it ended and how long it took. */
+/** The runs, newest first: when, what, who started it, where, on which server, how it ended and how long it took. */
 export function RunsTable({ runs, emptyText, selectedId, hrefOf, onSelect }: Props) {
+  const myId = useSession((state) => state.user?.id);
   return (
     <Table.ScrollArea>
       <Table.Root size="sm" interactive aria-label="Runs">
@@ -31,6 +33,7 @@ export function RunsTable({ runs, emptyText, selectedId, hrefOf, onSelect }: Pro
           <Table.Row>
             <Table.ColumnHeader>Time</Table.ColumnHeader>
             <Table.ColumnHeader>Script</Table.ColumnHeader>
+            <Table.ColumnHeader {...wideOnly}>Started by</Table.ColumnHeader>
             <Table.ColumnHeader {...wideOnly}>Target</Table.ColumnHeader>
             <Table.ColumnHeader {...wideOnly}>Server</Table.ColumnHeader>
             <Table.ColumnHeader>Status</Table.ColumnHeader>
@@ -51,6 +54,7 @@ export function RunsTable({ runs, emptyText, selectedId, hrefOf, onSelect }: Pro
               <RunRow
                 key={run.id}
                 run={run}
+                startedBy={startedByText(run, myId)}
                 selected={run.id === selectedId}
                 href={hrefOf(run)}
                 onSelect={() => onSelect(run)}
@@ -65,12 +69,13 @@ export function RunsTable({ runs, emptyText, selectedId, hrefOf, onSelect }: Pro
 
 interface RowProps {
   run: RunSummary;
+  startedBy: string;
   selected: boolean;
   href: string;
   onSelect(): void;
 }
 
-function RunRow({ run, selected, href, onSelect }: RowProps) {
+function RunRow({ run, startedBy, selected, href, onSelect }: RowProps) {
   const target = EXECUTION_TARGETS[run.target];
   const ran = run.status !== 'pending' && run.status !== 'not_connected';
   return (
@@ -97,6 +102,11 @@ function RunRow({ run, selected, href, onSelect }: RowProps) {
           color={run.scriptName ? undefined : 'fg.muted'}
         >
           {runName(run)}
+        </Text>
+      </Table.Cell>
+      <Table.Cell maxW="3xs" {...wideOnly}>
+        <Text truncate title={startedBy}>
+          {startedBy}
         </Text>
       </Table.Cell>
       <Table.Cell {...wideOnly}>

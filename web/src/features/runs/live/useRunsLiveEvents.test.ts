@@ -14,6 +14,9 @@ const run = (scriptId: string | null): RunSummary => ({
   limitHit: null,
   durationMs: 3,
   startedBy: 'schedule',
+  actorId: null,
+  actorName: null,
+  keyName: null,
   createdAt: '2026-11-29T10:00:00.000Z',
 });
 

@@ -1,22 +1,10 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { SuccessResponse } from '@moonrelay/contract/common';
-import type { CreatedInvitation, Grant, TeamDetails, TeamMember } from '@moonrelay/contract/teams';
+import type { CreatedInvitation, Grant, TeamMember } from '@moonrelay/contract/teams';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { refreshTeams } from '../../../lib/team-access.ts';
-
-const teamPath = (teamId: string) => `/api/teams/${encodeURIComponent(teamId)}`;
-
-/** A team's members and (for a member with members.manage) its open invitations. */
-export const teamDetailsQuery = (teamId: string) =>
-  queryOptions({
-    queryKey: ['/api/teams', teamId],
-    queryFn: () => apiRequest<TeamDetails>('GET', teamPath(teamId)),
-  });
-
-export function useTeamDetails(teamId: string | null) {
-  return useQuery({ ...teamDetailsQuery(teamId ?? ''), enabled: teamId !== null });
-}
+import { teamDetailsQuery, teamPath } from '../../../lib/team-details.ts';
 
 const refresh = (teamId: string) => queryClient.invalidateQueries({ queryKey: teamDetailsQuery(teamId).queryKey });
 

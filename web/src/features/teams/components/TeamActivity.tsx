@@ -37,7 +37,7 @@ const ROW_HEIGHT = 64;
 
 /**
  * The log's look, set once on its scroll area: rows are plain elements with class names, and an
- * entry's kind (members, moderation, keys) marks its edge through `data-kind`.
+ * entry's kind (members, moderation, keys, schedules) marks its edge through `data-kind`.
  */
 const ACTIVITY_CSS = defineStyle({
   height: 'min(60vh, 36rem)',
@@ -62,6 +62,7 @@ const ACTIVITY_CSS = defineStyle({
   '& .activity-row[data-kind="members"]': { borderLeftColor: 'purple.solid' },
   '& .activity-row[data-kind="moderation"]': { borderLeftColor: 'orange.solid' },
   '& .activity-row[data-kind="keys"]': { borderLeftColor: 'blue.solid' },
+  '& .activity-row[data-kind="schedules"]': { borderLeftColor: 'teal.solid' },
   '& .activity-sentence, & .activity-meta': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   '& .activity-meta': { fontSize: 'sm', color: 'fg.muted' },
 });

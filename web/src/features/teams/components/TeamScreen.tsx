@@ -7,7 +7,7 @@ import { messageOf } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { canWith } from '../../../lib/team-access.ts';
 import { useTeam } from '../../../lib/team.ts';
-import { useTeamDetails } from '../api/members.ts';
+import { useTeamDetails } from '../../../lib/team-details.ts';
 import { TEAM_TEXT } from '../team-text.ts';
 import { CreateTeamDialog } from './CreateTeamDialog.tsx';
 import { DeleteTeamButton } from './DeleteTeamButton.tsx';

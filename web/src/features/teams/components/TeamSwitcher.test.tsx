@@ -58,10 +58,15 @@ describe('the team switcher', () => {
     expect(items.map((item) => item.textContent)).toEqual(['AdaPersonal', 'StudioDeveloper', 'ArcadeModerator']);
     expect(within(menu).getByRole('menuitemradio', { name: /Studio/ })).toHaveAttribute('aria-checked', 'true');
 
-    // Down to Arcade (the last item), then Enter chooses it.
+    // Down to Arcade (the last item), then Enter chooses it. Each press waits for the highlight it
+    // moves: the menu takes the keyboard a frame after it opens, and a press before that is lost.
     const target = within(menu).getByRole('menuitemradio', { name: /Arcade/ });
-    for (let press = 0; press < items.length && !target.hasAttribute('data-highlighted'); press += 1) {
+    const highlighted = () => items.find((item) => item.hasAttribute('data-highlighted'));
+    await waitFor(() => expect(highlighted()).toBeDefined());
+    for (let press = 0; press < items.length && highlighted() !== target; press += 1) {
+      const before = highlighted();
       await userEvent.keyboard('{ArrowDown}');
+      await waitFor(() => expect(highlighted()).not.toBe(before));
     }
     expect(target).toHaveAttribute('data-highlighted');
     await userEvent.keyboard('{Enter}');
