@@ -43,12 +43,15 @@ export type AdminUser = z.infer<typeof AdminUserSchema>;
 export const AdminUserPageSchema = page(AdminUserSchema, 'AdminUserPage');
 export type AdminUserPage = z.infer<typeof AdminUserPageSchema>;
 
-/** One game server of one user, as the Connections tab shows it (spec section 3). */
+/** One game server of one user (or team), as the Connections tab shows it (spec section 3). */
 export const AdminConnectionSchema = z
   .object({
     userId: z.string(),
     userName: z.string(),
-    userEmail: z.string(),
+    /** Null for a team's server: a team has no address of its own (its members do). */
+    userEmail: z.string().nullable(),
+    /** The account is a team (docs/decisions/049), named by `userName`. */
+    isTeam: z.boolean(),
     serverId: z.string(),
     isConnected: z.boolean(),
     lastPing: z.string(),

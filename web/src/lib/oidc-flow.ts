@@ -14,7 +14,26 @@ export type OidcPurpose = 'sign-in' | 'link';
 export interface PendingFlow {
   state: string;
   purpose: OidcPurpose;
+  /** Where a sign-in goes once done, when it began on a link that only works signed in. */
+  returnTo?: string;
 }
+
+/**
+ * Where a sign-in begun at this address goes once done. The spec sends every sign-in to
+ * /dashboard; a link that only works signed in (an invitation to a team, a shared script to copy)
+ * is where the visitor was going, so it is kept instead, by a password or a provider's sign-in
+ * alike. Only those paths: a sign-in never sends anyone to an address a link chose.
+ */
+export function signInDestination(pathname: string, search = ''): string {
+  return returnPathOf(pathname, search) ?? '/dashboard';
+}
+
+/** The address a sign-in begun here returns to, when it is one that only works signed in. */
+export function returnPathOf(pathname: string, search = ''): string | undefined {
+  return isReturnable(pathname) ? `${pathname}${search}` : undefined;
+}
+
+const isReturnable = (path: string) => /^\/(join(\?|$)|shared\/)/.test(path);
 
 /** Where the provider sends the browser back: this origin's /auth/callback (spec section 7). */
 export const callbackUrl = (): string => `${window.location.origin}${OIDC_CALLBACK_PATH}`;
@@ -30,8 +49,9 @@ export const browserNavigation = {
 export function beginFlow(
   purpose: OidcPurpose,
   { authorizationUrl, state }: { authorizationUrl: string; state: string },
+  returnTo?: string,
 ) {
-  sessionStorage.setItem(FLOW_KEY, JSON.stringify({ state, purpose } satisfies PendingFlow));
+  sessionStorage.setItem(FLOW_KEY, JSON.stringify({ state, purpose, returnTo } satisfies PendingFlow));
   browserNavigation.assign(authorizationUrl);
 }
 
@@ -42,7 +62,9 @@ export function peekFlow(): PendingFlow | null {
   try {
     const flow = JSON.parse(raw) as Partial<PendingFlow>;
     if (typeof flow.state !== 'string' || (flow.purpose !== 'sign-in' && flow.purpose !== 'link')) return null;
-    return { state: flow.state, purpose: flow.purpose };
+    // Read back as strictly as it was written: an entry changed in between sends nobody elsewhere.
+    const returnTo = typeof flow.returnTo === 'string' && isReturnable(flow.returnTo) ? flow.returnTo : undefined;
+    return { state: flow.state, purpose: flow.purpose, ...(returnTo ? { returnTo } : {}) };
   } catch {
     // A corrupted entry is the same as none: the callback is refused and the user starts again.
     return null;

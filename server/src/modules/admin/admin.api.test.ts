@@ -1,3 +1,4 @@
+import { TEAM_HEADER } from '@moonrelay/contract/teams';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { GAME_COMMAND_EXPIRY_MS } from '@moonrelay/contract/constants';
@@ -645,11 +646,24 @@ describeEachEngine('admin API', (engine) => {
     expect(row).toMatchObject({
       userName: user.user.name,
       userEmail: user.user.email,
+      isTeam: false,
       serverId: 'conn-1',
       isConnected: true,
       gameData: { playerName: 'SimPlayer', health: 100 },
     });
     expect(res.body.connected).toBeGreaterThanOrEqual(1);
+
+    // A team's server is named by the team, with no address (a team has none of its own).
+    const team = await server.call('POST', '/api/teams', { token: user.token, body: { name: 'Conn team' } });
+    const key = await server.call('POST', '/api/user/api-keys', {
+      token: user.token,
+      headers: { [TEAM_HEADER]: team.body.id },
+      body: { name: 'Game', scopes: ['game'] },
+    });
+    await new SimulatedGame({ url: server.url, key: key.body.key, serverId: 'conn-team' }).ping();
+    const listed = await as(admin.token).get('/api/admin/connections');
+    const teamRow = listed.body.items.find((c: { userId: string }) => c.userId === team.body.id);
+    expect(teamRow).toMatchObject({ userName: 'Conn team', userEmail: null, isTeam: true, serverId: 'conn-team' });
   });
 
   it('audits security events: a locked login, a key regenerated and an account deleted by its owner', async () => {

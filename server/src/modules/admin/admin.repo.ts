@@ -84,7 +84,7 @@ export const adminRepo = {
 
   namesOf(db: Db, userIds: string[]) {
     if (userIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', userIds).execute();
+    return db.selectFrom('users').select(['id', 'name', 'email', 'kind']).where('id', 'in', userIds).execute();
   },
 
   existingUserIds(db: Db, userIds: string[]) {

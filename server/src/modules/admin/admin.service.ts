@@ -131,7 +131,7 @@ export function createAdminService(deps: {
     /** Every known game server: live ones from presence, the rest from their last saved ping. */
     async connections(query: PageQuery): Promise<AdminConnectionList> {
       const nowMs = Date.now();
-      const byKey = new Map<string, Omit<AdminConnection, 'userName' | 'userEmail'>>();
+      const byKey = new Map<string, Omit<AdminConnection, 'userName' | 'userEmail' | 'isTeam'>>();
       for (const saved of await adminRepo.savedGameServers(db, SAVED_CONNECTIONS_LIMIT)) {
         byKey.set(`${saved.userId}\n${saved.serverId}`, {
           userId: saved.userId,
@@ -159,7 +159,12 @@ export function createAdminService(deps: {
       );
       const items = pageItems
         .filter((c) => names.has(c.userId))
-        .map((c) => ({ ...c, userName: names.get(c.userId)!.name, userEmail: names.get(c.userId)!.email }));
+        .map((c) => {
+          const account = names.get(c.userId)!;
+          const isTeam = account.kind === 'team';
+          // A team's row carries a made-up address only so the accounts table's columns stay filled.
+          return { ...c, userName: account.name, userEmail: isTeam ? null : account.email, isTeam };
+        });
       return { items, connected: all.filter((c) => c.isConnected).length, total: all.length };
     },
 

@@ -64,6 +64,26 @@ describe('/auth/callback', () => {
     expect(sessionStorage.getItem('oidcFlow')).toBeNull();
   });
 
+  it('returns to the invitation or shared script the sign-in began on, and nowhere else a tab was told', async () => {
+    const signedInBy = (token: string) => jsonFetch({ 'POST /api/auth/google': () => ({ body: { token, user } }) });
+    sessionStorage.setItem('oidcFlow', JSON.stringify({ state: 's1', purpose: 'sign-in', returnTo: '/join?token=x' }));
+    vi.stubGlobal('fetch', signedInBy('mrs_a'));
+    const first = renderCallback('code=c0de&state=s1');
+    await landedOn('/join');
+    first.unmount();
+    useSession.getState().signOut();
+
+    // An entry changed to send the visitor elsewhere is not followed.
+    for (const elsewhere of ['https://evil.example/join', '//evil.example/shared/x', '/settings']) {
+      sessionStorage.setItem('oidcFlow', JSON.stringify({ state: 's2', purpose: 'sign-in', returnTo: elsewhere }));
+      vi.stubGlobal('fetch', signedInBy('mrs_b'));
+      const view = renderCallback('code=c0de&state=s2');
+      await landedOn('/dashboard');
+      view.unmount();
+      useSession.getState().signOut();
+    }
+  });
+
   it('an account with two-factor sign-in answers a challenge: the code step, then the session', async () => {
     keepFlow('st4te');
     const sent: unknown[] = [];

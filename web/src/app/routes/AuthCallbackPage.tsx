@@ -15,7 +15,7 @@ import { notify } from '../../lib/toaster.tsx';
  * /auth/callback, where the identity provider sends the browser back (spec sections 2, 7 and 8).
  * It reads code, state and error; the answer counts only if its state is the one this tab kept
  * when it left (lib/oidc-flow.ts). A sign-in exchanges the code for a session and goes to the
- * dashboard, or, for an account with two-factor sign-in, for a challenge: the same code or passkey
+ * dashboard (or back to the invitation or shared script it began on), or, for an account with two-factor sign-in, for a challenge: the same code or passkey
  * step as after a password, then the session. A link attempt (started from Settings) links the
  * identity and goes back to Settings.
  */
@@ -28,6 +28,8 @@ export function AuthCallbackPage() {
   const [linking] = useState(() => peekFlow()?.purpose === 'link' && Boolean(useSession.getState().token));
   const handled = useRef(false);
   const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
+  // An invitation or a shared script the sign-in began on (lib/oidc-flow.ts), else the dashboard.
+  const [destination] = useState(() => peekFlow()?.returnTo ?? '/dashboard');
   const name = queryClient.getQueryData(authProvidersQuery().queryKey)?.google.name ?? 'Google';
 
   useEffect(() => {
@@ -76,7 +78,7 @@ export function AuthCallbackPage() {
             return;
           }
           useSession.getState().signIn(answer.token, answer.user);
-          navigate('/dashboard', { replace: true });
+          navigate(destination, { replace: true });
         }
       } catch (failure) {
         exchangeFailed(failure);
@@ -86,7 +88,12 @@ export function AuthCallbackPage() {
   }, []);
 
   if (challenge) {
-    return <SignInScreen twoFactor={{ challenge, onBack: () => navigate('/', { replace: true }) }} />;
+    return (
+      <SignInScreen
+        twoFactor={{ challenge, onBack: () => navigate('/', { replace: true }) }}
+        afterSignIn={destination}
+      />
+    );
   }
   if (!linking) return <SignInScreen googleExchanging />;
   return (

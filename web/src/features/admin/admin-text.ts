@@ -3,6 +3,8 @@ export const ADMIN_TEXT = {
   title: 'Admin Panel',
   badge: 'Admin Access',
   subtitle: 'Manage users and their API keys, send commands and scripts to their games, and review what admins did.',
+  /** Where a person's email would be, for a team's game server (Connections). */
+  teamAccount: 'Team',
   tabs: {
     users: 'Users',
     teams: 'Teams',

@@ -74,6 +74,7 @@ export function connection(overrides: Partial<AdminConnection> = {}): AdminConne
     userId: GRACE.id,
     userName: GRACE.name,
     userEmail: GRACE.email,
+    isTeam: false,
     serverId: 'job-7f3a9c21-aaaa',
     isConnected: true,
     lastPing: new Date(Date.now() - 1000).toISOString(),

@@ -56,6 +56,25 @@ describe('GoogleButton', () => {
     expect(screen.getByRole('button', { name: /Redirecting/ })).toBeDisabled();
   });
 
+  it('keeps the invitation or shared script it was opened on, for the callback to return to', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        ...providers(true),
+        'POST /api/auth/google/start': () => ({ body: { authorizationUrl: AUTHORIZATION_URL, state: 'st4te' } }),
+      }),
+    );
+    const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
+    renderWithProviders(<GoogleButton />, { route: '/shared/t0ken?x=1' });
+    await userEvent.click(await enabledButton('Continue with Google'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(AUTHORIZATION_URL));
+    expect(JSON.parse(sessionStorage.getItem('oidcFlow') ?? 'null')).toEqual({
+      state: 'st4te',
+      purpose: 'sign-in',
+      returnTo: '/shared/t0ken?x=1',
+    });
+  });
+
   it('is named after the configured provider', async () => {
     vi.stubGlobal('fetch', jsonFetch(providers(true, 'Acme SSO')));
     renderWithProviders(<GoogleButton />);

@@ -1,7 +1,8 @@
 import { Button, Spinner, Stack, Text } from '@chakra-ui/react';
 import { LogIn } from 'lucide-react';
 import { useEffect, useId } from 'react';
-import { beginFlow } from '../../../lib/oidc-flow.ts';
+import { useLocation } from 'react-router-dom';
+import { beginFlow, returnPathOf } from '../../../lib/oidc-flow.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useAuthProviders, useStartGoogleSignIn } from '../api/google.ts';
 
@@ -38,6 +39,7 @@ function GoogleMark() {
 export function GoogleButton({ exchanging = false }: { exchanging?: boolean }) {
   const providers = useAuthProviders();
   const start = useStartGoogleSignIn();
+  const here = useLocation();
   const { reset } = start;
   const reasonId = useId();
   // Coming back with the browser's Back button may restore this page as it was left ("Redirecting...").
@@ -83,7 +85,8 @@ export function GoogleButton({ exchanging = false }: { exchanging?: boolean }) {
 
   const signIn = () =>
     start.mutate(undefined, {
-      onSuccess: (authorization) => beginFlow('sign-in', authorization),
+      // Back where the sign-in began when that is an invitation or a shared script (lib/oidc-flow.ts).
+      onSuccess: (authorization) => beginFlow('sign-in', authorization, returnPathOf(here.pathname, here.search)),
       onError: () =>
         notify({
           type: 'error',

@@ -5,6 +5,7 @@ import { APP_NAME, APP_VERSION } from '@moonrelay/contract/constants';
 import { SIGN_IN } from '@moonrelay/contract/messages';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 import type { TwoFactorChallenge } from '@moonrelay/contract/two-factor';
+import { signInDestination } from '../../../lib/oidc-flow.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAuthProviders } from '../api/google.ts';
 import { GoogleButton } from './GoogleButton.tsx';
@@ -24,13 +25,17 @@ export const FIRST_ACCOUNT_NOTE = SIGN_IN.firstAccountNote;
  * The signed-out screen, shown for every path without a stored token (spec section 2).
  * `googleExchanging`: /auth/callback is exchanging the provider's code; its buttons say so.
  * `twoFactor`: the provider's sign-in answered a challenge; its step replaces the forms.
+ * A sign-in goes to /dashboard, or back to the invitation or shared script it began on.
  */
 export function SignInScreen({
   googleExchanging = false,
   twoFactor,
+  afterSignIn,
 }: {
   googleExchanging?: boolean;
   twoFactor?: { challenge: TwoFactorChallenge; onBack: () => void };
+  /** Where to go once signed in, when not this address's (a provider's sign-in kept it for later). */
+  afterSignIn?: string;
 }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -46,11 +51,7 @@ export function SignInScreen({
     const idle = requestIdleCallback(preloadSignInChecks, { timeout: 2_000 });
     return () => cancelIdleCallback(idle);
   }, []);
-  // The spec sends every sign-in to /dashboard; a link that only works signed in (an invitation
-  // to a team, a shared script to copy) is where the visitor was going, so it is kept instead.
-  const destination = /^\/(join|shared\/)/.test(location.pathname)
-    ? `${location.pathname}${location.search}`
-    : '/dashboard';
+  const destination = afterSignIn ?? signInDestination(location.pathname, location.search);
   const signedIn = ({ token, user }: AuthResponse) => {
     useSession.getState().signIn(token, user);
     navigate(destination);

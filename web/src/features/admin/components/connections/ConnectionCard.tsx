@@ -8,7 +8,7 @@ import { CommandStatusBadge } from '../../../../components/CommandStatusBadge.ts
 import { formatTime, shortId } from '../../../../lib/format.ts';
 import { SimulatedBadge } from '../../../../components/SimulatedBadge.tsx';
 import { connectionKey, useAdminLiveStore } from '../../live/admin-live-store.ts';
-import { gameIdText, healthText, positionText } from './connection-data.ts';
+import { accountLine, gameIdText, healthText, positionText } from './connection-data.ts';
 import { QuickCommandButton } from './QuickCommandButton.tsx';
 import { UserConsoleButton } from './UserConsoleButton.tsx';
 
@@ -49,7 +49,7 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
           </Text>
         </HStack>
         <Text fontSize="sm" color="fg.muted" truncate>
-          {connection.userEmail}
+          {accountLine(connection)}
         </Text>
       </Card.Header>
       <Card.Body>

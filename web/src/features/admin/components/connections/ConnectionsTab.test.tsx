@@ -54,6 +54,14 @@ function renderConnections(items: AdminConnection[]) {
 }
 
 describe('the Connections tab', () => {
+  it("names a team's game server by the team, saying it is one, where a person's email would be", async () => {
+    const team = connection({ userId: 't1', userName: 'Obby Studios', userEmail: null, isTeam: true });
+    renderConnections([team]);
+    const card = await screen.findByRole('article', { name: 'Connection of Obby Studios' });
+    expect(within(card).getByText('Team')).toBeInTheDocument();
+    expect(within(card).queryByText(/@/)).not.toBeInTheDocument();
+  });
+
   it("shows each game server's card: dot, name, email, rounded position, health, game id, last ping", async () => {
     renderConnections([GRACE_GAME, ALAN_GAME]);
     expect(await screen.findByRole('tab', { name: 'Connections (1)' })).toBeInTheDocument();

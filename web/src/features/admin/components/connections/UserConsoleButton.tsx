@@ -5,6 +5,7 @@ import type { AdminConnection } from '@moonrelay/contract/admin';
 import { ConsoleView } from '../../../../components/console/ConsoleView.tsx';
 import { shortId } from '../../../../lib/format.ts';
 import { useAdminConsoleSource } from '../../api/user-console.ts';
+import { accountLine } from './connection-data.ts';
 
 /** A connection card's Console button: that user's game console in a dialog, opened on this server. */
 export function UserConsoleButton({ connection }: { connection: AdminConnection }) {
@@ -30,7 +31,7 @@ export function UserConsoleButton({ connection }: { connection: AdminConnection 
             <Dialog.Header flexDirection="column" alignItems="flex-start" gap="1">
               <Dialog.Title>Console of {connection.userName}</Dialog.Title>
               <Text fontSize="sm" color="fg.muted">
-                {connection.userEmail}
+                {accountLine(connection)}
               </Text>
             </Dialog.Header>
             <Dialog.Body>

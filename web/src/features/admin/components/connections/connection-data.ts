@@ -1,5 +1,6 @@
 import { DEFAULT_HEALTH } from '@moonrelay/contract/constants';
 import type { PlayerData } from '@moonrelay/contract/game';
+import type { AdminConnection } from '@moonrelay/contract/admin';
 import { ADMIN_TEXT } from '../../admin-text.ts';
 
 /** How a connection card shows its player (spec section 2, Connections). */
@@ -16,3 +17,7 @@ export function healthText(data: PlayerData | null): string {
 
 export const gameIdText = (data: PlayerData | null) =>
   data?.gameId === undefined ? ADMIN_TEXT.unknownGame : String(data.gameId);
+
+/** The line under the account's name: the person's email, or that it is a team (which has none). */
+export const accountLine = (connection: Pick<AdminConnection, 'userEmail' | 'isTeam'>): string =>
+  connection.isTeam ? ADMIN_TEXT.teamAccount : (connection.userEmail ?? '');
