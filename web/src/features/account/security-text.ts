@@ -95,4 +95,8 @@ export const TEAM_SETTINGS_TEXT = {
   apiKeys: 'See, create and revoke API keys',
   notifications: 'See and manage notification destinations',
   openCloud: 'See, set and remove the Open Cloud key',
+  /** The API key cards on a team, whose game key is not the person's own. */
+  teamKeyDescription:
+    'The team’s games and API calls use the team’s game key. It is in the integration script on the Game page; your own key is on your personal account.',
+  teamKeyWhere: 'Regenerating replaces the team’s key: its games stop connecting until their script has the new one.',
 } as const;

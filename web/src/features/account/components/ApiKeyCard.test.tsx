@@ -3,6 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COPY_FEEDBACK_MS } from '@moonrelay/contract/constants';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
+import { TEAM_PERMISSIONS } from '@moonrelay/contract/teams';
+import { useSession } from '../../../lib/session.ts';
+import { signInAs, testUser } from '../../../test/fixtures.ts';
+import { chooseTeam, personalTeam, testTeam } from '../../../test/teams.ts';
+import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 import { ApiKeyCard } from './ApiKeyCard.tsx';
 
 const KEY = 'mr_8wEbh0sj58IVWRtDgjJoLW1aVCDv';
@@ -57,6 +62,30 @@ describe('ApiKeyCard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Copy API key' }));
     expect(await screen.findByText('Copy Failed')).toBeInTheDocument();
     expect(screen.getByText(/copy it manually/)).toBeInTheDocument();
+  });
+
+  it("on a team, shows not the person's own key, and replacing the team's keeps the person signed in as themself", async () => {
+    signInAs();
+    chooseTeam('t1');
+    const teamAccount = { ...testUser(), id: 't1', name: 'Studio', username: 'team-t1', apiKey: 'mr_team' };
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/teams': () => ({
+          body: [personalTeam(), testTeam({ role: 'owner', permissions: [...TEAM_PERMISSIONS] })],
+        }),
+        'POST /api/user/regenerate-key': () => ({ body: { success: true, apiKey: 'mr_team', user: teamAccount } }),
+      }),
+    );
+    renderWithProviders(<ApiKeyCard apiKey={KEY} />);
+    expect(screen.getByText(TEAM_SETTINGS_TEXT.teamKeyWhere)).toBeInTheDocument();
+    expect(screen.queryByLabelText('API key')).not.toBeInTheDocument();
+    const regenerate = screen.getByRole('button', { name: 'Regenerate API Key' });
+    await waitFor(() => expect(regenerate).toBeEnabled());
+    await userEvent.click(regenerate);
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Regenerate' }));
+    expect(await screen.findByText('API Key Regenerated')).toBeInTheDocument();
+    expect(useSession.getState().user).toMatchObject({ id: 'u1', apiKey: testUser().apiKey });
   });
 
   it("confirms before regenerating and toasts 'Error' when it fails", async () => {

@@ -5,6 +5,7 @@ import { maskApiKey } from '../../../lib/format.ts';
 import { CopyButton } from '../../../components/CopyButton.tsx';
 import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { useCan } from '../../../lib/team-access.ts';
+import { useTeam } from '../../../lib/team.ts';
 import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
 
@@ -15,14 +16,22 @@ import { RegenerateKeyDialog } from './RegenerateKeyDialog.tsx';
 export function ApiKeyCard({ apiKey }: { apiKey: string | null }) {
   const [revealed, setRevealed] = useState(false);
   const regenerate = useCan('keys.manage');
+  // On a team the person's own key is not the team's: it is not shown as if it were.
+  const onTeam = useTeam((state) => state.teamId) !== null;
   return (
     <Card.Root>
       <Card.Header>
         <Card.Title as="h2">API Key</Card.Title>
-        <Card.Description>Your game and API calls authenticate with this key. Keep it secret.</Card.Description>
+        <Card.Description>
+          {onTeam
+            ? TEAM_SETTINGS_TEXT.teamKeyDescription
+            : 'Your game and API calls authenticate with this key. Keep it secret.'}
+        </Card.Description>
       </Card.Header>
       <Card.Body>
-        {apiKey ? (
+        {onTeam ? (
+          <Text color="fg.muted">{TEAM_SETTINGS_TEXT.teamKeyWhere}</Text>
+        ) : apiKey ? (
           <HStack gap="2">
             <Input readOnly aria-label="API key" fontFamily="mono" value={revealed ? apiKey : maskApiKey(apiKey)} />
             <IconButton
