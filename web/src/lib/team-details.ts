@@ -15,5 +15,7 @@ export const teamDetailsQuery = (teamId: string) =>
   });
 
 export function useTeamDetails(teamId: string | null) {
-  return useQuery({ ...teamDetailsQuery(teamId ?? ''), enabled: teamId !== null });
+  // Other members join, leave and change while a screen that shows them is closed: each opening
+  // reads them again (what was read shows meanwhile).
+  return useQuery({ ...teamDetailsQuery(teamId ?? ''), enabled: teamId !== null, staleTime: 0 });
 }

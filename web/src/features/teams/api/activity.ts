@@ -32,5 +32,7 @@ export function useTeamActivity(teamId: string, filter: ActivityFilter, enabled:
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled,
+    // Other members act while this screen is closed: it reads the log again each time it opens.
+    staleTime: 0,
   });
 }
