@@ -21,6 +21,13 @@ export type ScheduleKind = z.infer<typeof ScheduleKindSchema>;
 
 /** Where a schedule runs its script: the sandbox, a dry run, every live game server, or one server. */
 export const ScheduleTargetSchema = z.enum(['sandbox', 'dry-run', 'all-servers', 'server']);
+
+/**
+ * What a team's member must hold to set a schedule on a target, and what its maker must still hold
+ * for it to run (docs/decisions/049): code in the sandbox, or code in the live game.
+ */
+export const scheduleRunPermission = (target: string): 'runs.sandbox' | 'runs.game' =>
+  target === 'sandbox' || target === 'dry-run' ? 'runs.sandbox' : 'runs.game';
 export type ScheduleTarget = z.infer<typeof ScheduleTargetSchema>;
 
 const CronSchema = z

@@ -188,6 +188,13 @@ describe('teams', () => {
       'Execute in the game: Needs the permission runs.sandbox',
     ]);
     await screenshot(moderatorPage, 'team-moderator-editor');
+    // The dashboard's New Script is disabled for them too, saying why.
+    await sidebarLink(moderatorPage, 'Dashboard').click();
+    const newScript = mainArea(moderatorPage).getByRole('button', { name: 'New Script' });
+    await expectVisible(newScript);
+    expect(await newScript.isDisabled()).toBe(true);
+    expect(await newScript.getAttribute('title')).toBe('Needs the permission scripts.write');
+    await screenshot(moderatorPage, 'team-moderator-dashboard');
 
     // The owner opens the player's record: the history names the moderator, not the team.
     await sidebarLink(page, 'Players').click();

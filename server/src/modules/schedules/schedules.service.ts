@@ -4,6 +4,7 @@ import { ERRORS, SCHEDULE_ERRORS } from '@moonrelay/contract/messages';
 import { SCHEDULES_PER_USER_MAX } from '@moonrelay/contract/constants';
 import type { RunStatus } from '@moonrelay/contract/runs';
 import {
+  scheduleRunPermission,
   SCHEDULE_PREVIEW_COUNT,
   type CreateScheduleRequest,
   type Schedule,
@@ -51,8 +52,7 @@ const fieldsOf = (row: ScheduleRow): ScheduleFields => ({
  * SCHEDULES_PER_USER_MAX per user.
  */
 /** What running a schedule's target asks of its maker: the sandbox and a dry run, or the live game. */
-export const runPermissionOf = (target: string): TeamPermission =>
-  target === 'sandbox' || target === 'dry-run' ? 'runs.sandbox' : 'runs.game';
+export const runPermissionOf = (target: string): TeamPermission => scheduleRunPermission(target);
 
 export function createSchedulesService(deps: { db: Db; jobs: JobQueue; minIntervalSeconds: number }) {
   const { db, jobs, minIntervalSeconds } = deps;

@@ -12,6 +12,7 @@ import { useScripts } from '../../features/scripts/api/scripts.ts';
 import { RecentScripts } from '../../features/scripts/components/RecentScripts.tsx';
 import { ScriptStats } from '../../features/scripts/components/ScriptStats.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
+import { useCan } from '../../lib/team-access.ts';
 
 /**
  * The dashboard (spec section 2): API access, script statistics and the most recent scripts; below
@@ -22,6 +23,7 @@ export default function DashboardPage() {
   const logout = useLogout();
   // The executor lists the scripts feature's list; the game feature does not reach into it itself.
   const scripts = useScripts();
+  const newScript = useCan('scripts.write');
   return (
     <Stack gap="6">
       <Flex justify="space-between" align="flex-start" wrap="wrap" gap="4">
@@ -30,11 +32,18 @@ export default function DashboardPage() {
           <Text color="fg.muted">Manage your Lua scripts and API access</Text>
         </Box>
         <HStack>
-          <Button asChild colorPalette="purple">
-            <RouterLink to="/editor">
+          {/* A link can't be disabled: a role that may not write scripts gets a disabled button saying why. */}
+          {newScript.allowed ? (
+            <Button asChild colorPalette="purple">
+              <RouterLink to="/editor">
+                <Plus size={16} /> New Script
+              </RouterLink>
+            </Button>
+          ) : (
+            <Button colorPalette="purple" disabled title={newScript.reason}>
               <Plus size={16} /> New Script
-            </RouterLink>
-          </Button>
+            </Button>
+          )}
           {/* The sidebar has Logout on a wide screen; on a phone the sidebar is folded into the menu,
               so the header keeps one. Either way the dashboard shows a single Logout. */}
           <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending} hideFrom="md">

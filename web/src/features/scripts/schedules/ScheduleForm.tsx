@@ -7,7 +7,10 @@ import type {
   ScheduleTarget,
   ScheduleTiming,
 } from '@moonrelay/contract/schedules';
+import { scheduleRunPermission } from '@moonrelay/contract/schedules';
+import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
 import { useSchedulePreview } from '../api/schedules.ts';
 import { browserTimeZone, runTimeText, TARGET_LABELS, timeZoneChoices } from './schedule-text.ts';
 
@@ -56,8 +59,12 @@ export function ScheduleForm({ schedule, saving, saveError, onSave, onCancel }: 
   const preview = useSchedulePreview(settled);
   const previewError = preview.isError ? messageOf(preview.error, 'These times could not be worked out') : null;
 
+  // A schedule runs code as the member who sets it: on a team they must be able to run it where it runs.
+  const runsThere = canWith(useTeamPermissions(), scheduleRunPermission(target));
+
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
+    if (!runsThere.allowed) return;
     onSave({ ...timing, target, serverId: target === 'server' ? serverId.trim() : null });
   };
 
@@ -143,13 +150,15 @@ export function ScheduleForm({ schedule, saving, saveError, onSave, onCancel }: 
       </Stack>
 
       {saveError && <Text color="fg.error">{saveError}</Text>}
+      <PermissionNotes notes={[{ action: `Run on ${TARGET_LABELS[target]}`, can: runsThere }]} />
       <HStack gap="3" wrap="wrap">
         <Button
           type="submit"
           colorPalette="blue"
           loading={saving}
           loadingText="Saving"
-          disabled={Boolean(previewError)}
+          disabled={Boolean(previewError) || !runsThere.allowed}
+          title={runsThere.reason}
         >
           {schedule ? 'Save schedule' : 'Create schedule'}
         </Button>

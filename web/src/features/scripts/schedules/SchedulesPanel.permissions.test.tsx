@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Schedule } from '@moonrelay/contract/schedules';
 import { ROLE_PERMISSIONS } from '@moonrelay/contract/teams';
@@ -60,6 +61,25 @@ describe("SchedulesPanel: what a team member's role allows", () => {
     expect(screen.queryByText('The schedules could not be loaded.')).not.toBeInTheDocument();
     expect(calls).toContain('GET /api/teams');
     expect(calls).not.toContain(SCHEDULES_PATH);
+  });
+
+  it('lets a member schedule only where they may run code: the sandbox, not the live game', async () => {
+    const { calls } = teamApi(['scripts.read', 'schedules.manage', 'runs.sandbox'], {
+      ...routes,
+      'POST /api/schedules/preview': () => ({ body: { nextRuns: ['2026-11-28T08:00:00.000Z'] } }),
+    });
+    chooseTeam('t1');
+    renderWithProviders(<SchedulesPanel scriptId="s1" />);
+    await screen.findByTestId('schedule');
+    await userEvent.click(screen.getByRole('button', { name: 'Add schedule' }));
+    const create = await screen.findByRole('button', { name: 'Create schedule' });
+    await waitFor(() => expect(create).toBeEnabled());
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Target' }), 'all-servers');
+    expect(create).toBeDisabled();
+    expect(create).toHaveAttribute('title', 'Needs the permission runs.game');
+    expect(screen.getByText('Run on All live game servers: Needs the permission runs.game')).toBeInTheDocument();
+    await userEvent.click(create);
+    expect(calls.filter((call) => call.startsWith('POST /api/scripts'))).toEqual([]);
   });
 
   it('leaves everything open on the person’s own account', async () => {
