@@ -56,16 +56,16 @@ describe('API docs and analytics', () => {
     await expectVisible(mainArea(page).getByRole('region', { name: 'About the API' }).getByText('Rate limiting'));
     await screenshot(page, 'api-docs-scripts');
 
-    // Copy the cURL example: a toast, the indicator for 2 s, and a command that runs as it is.
+    // Copy the cURL example: a toast, the indicator until it lapses, and a command that runs as it
+    // is. (How long the indicator stays is a clock's matter, held by the copy button's component
+    // test with a fake clock: a busy machine here would only measure itself.)
     const copy = listScripts.getByRole('button', { name: 'Copy cURL example for GET /api/scripts' });
     await copy.click();
-    const copiedAt = Date.now();
     await expectToast(page, 'Copied to clipboard');
     expect(await copy.getAttribute('data-copied')).toBe('true');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(`curl '${suite.app.url}/api/scripts' \\\n  -H 'Authorization: Bearer ${key}'`);
     await expect.poll(() => copy.getAttribute('data-copied'), { timeout: COPY_FEEDBACK_MS + 2_000 }).toBe('false');
-    expect(Date.now() - copiedAt).toBeGreaterThanOrEqual(COPY_FEEDBACK_MS - 250);
     const { stdout } = await run('sh', ['-c', copied]);
     expect((JSON.parse(stdout) as { name: string }[]).map((script) => script.name)).toEqual(['Docs Script']);
 

@@ -359,8 +359,8 @@ describe('script editor', () => {
     await expectVisible(codeEditorErrorCells(page));
     expect(await codeEditorErrorCells(page).allInnerTexts()).toEqual(['1']);
     await expect.poll(() => codeEditorErrorUnderlines(page).count()).toBe(2);
-    // Typing fast is checked once the typing pauses, not per keystroke.
-    expect(checks.length).toBeLessThanOrEqual(2);
+    // The last check is of the code as typed. (That a check waits for the typing to pause is
+    // ScriptEditor.test.tsx's, on a fake clock: here a busy machine types slowly enough to pause.)
     expect(checks.at(-1)?.postDataJSON()).toEqual({ code: 'local x = = 1 y' });
 
     // The first underline sits under the second `=` of the line.
