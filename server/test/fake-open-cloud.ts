@@ -1,5 +1,23 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  fakeLuauExecution,
+  keyHasScope,
+  USER_RESTRICTION_SCOPE,
+  type FakeKeyInfo,
+  type FakeLuauLimits,
+  type FakeLuauTiming,
+} from './fake-luau-execution.ts';
+
+export {
+  LUAU_EXECUTION_SCOPE,
+  USER_RESTRICTION_SCOPE,
+  type FakeLuauControls,
+  type FakeLuauLimits,
+  type FakeLuauStats,
+  type FakeLuauTiming,
+  type LuauTaskInfo,
+} from './fake-luau-execution.ts';
 
 /**
  * A local stand-in for Roblox Open Cloud's user-restrictions API (the Ban API), answering in its
@@ -9,6 +27,11 @@ import type { AddressInfo } from 'node:net';
  * key), reasons have their maximum lengths (400), the same user may be updated twice a minute (a
  * third update gets 429), and a repeated idempotency key is answered as the first time without
  * being applied again.
+ *
+ * It also answers key introspection (`POST /api-keys/v1/introspect`: the key's scopes) and the Luau
+ * Execution API for cloud runs (fake-luau-execution.ts, controlled through `luau`). Keys carry
+ * scopes: one added without any has the user-restriction read and write scopes, as every key did
+ * before cloud runs, and an API needs its own scope (write also grants read).
  */
 
 export interface FakeRestriction {
@@ -44,11 +67,25 @@ export interface FakeRequest {
 const DISPLAY_REASON_MAX = 400;
 const PRIVATE_REASON_MAX = 1000;
 const UPDATES_PER_USER_PER_MINUTE = 2;
+/** What `addKey` grants when it is given no scopes: the Ban API's. */
+const DEFAULT_SCOPES = [`${USER_RESTRICTION_SCOPE}:read`, `${USER_RESTRICTION_SCOPE}:write`];
+const OPERATIONS = ['read', 'write'] as const;
+/** Roblox user ids of the fake's key owners start here, one per key. */
+const FIRST_OWNER_ID = 100_000_001;
 
-export function fakeOpenCloud(options: { now?: () => number; retryAfterSeconds?: number } = {}) {
+export function fakeOpenCloud(
+  options: {
+    now?: () => number;
+    retryAfterSeconds?: number;
+    /** The Luau Execution API's limits and timing to start with (see `luau.setLimits`, `luau.setTiming`). */
+    luau?: { limits?: Partial<FakeLuauLimits>; timing?: Partial<FakeLuauTiming>; sandboxThreads?: number };
+  } = {},
+) {
   const now = options.now ?? Date.now;
   /** API key → the universe it was made for. */
   const keys = new Map<string, string>();
+  /** API key → its scopes and owner. */
+  const keyDetails = new Map<string, { scopes: Set<string>; ownerId: string }>();
   /** "universe/user" → the restriction. */
   const restrictions = new Map<string, FakeRestriction & { updateTime: string }>();
   /** universe → its log, newest first. */
@@ -68,6 +105,37 @@ export function fakeOpenCloud(options: { now?: () => number; retryAfterSeconds?:
 
   const iso = () => new Date(now()).toISOString();
   const error = (status: number, code: string, message: string) => ({ status, body: { code, message } });
+
+  function keyOf(apiKey: string | undefined): FakeKeyInfo | undefined {
+    const universeId = apiKey ? keys.get(apiKey) : undefined;
+    const details = apiKey ? keyDetails.get(apiKey) : undefined;
+    return universeId && details ? { universeId, ...details } : undefined;
+  }
+
+  const luau = fakeLuauExecution({ now, keyOf, ...options.luau });
+
+  /** Roblox's key introspection: the key's own scopes, grouped by scope name. */
+  function introspect(request: FakeRequest) {
+    if (request.method !== 'POST') return error(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
+    const apiKey = (request.body as { apiKey?: unknown } | null)?.apiKey;
+    const key = typeof apiKey === 'string' ? keyOf(apiKey) : undefined;
+    if (!key) return error(401, 'UNAUTHENTICATED', 'Invalid API Key');
+    const names = [...new Set([...key.scopes].map((scope) => scope.slice(0, scope.lastIndexOf(':'))))];
+    return {
+      status: 200,
+      body: {
+        name: `Fake key for universe ${key.universeId}`,
+        authorizedUserId: Number(key.ownerId),
+        scopes: names.map((name) => ({
+          name,
+          operations: OPERATIONS.filter((operation) => key.scopes.has(`${name}:${operation}`)),
+        })),
+        enabled: true,
+        expired: false,
+        expirationTimeUtc: null,
+      },
+    };
+  }
 
   function restrictionOf(universeId: string, userId: string) {
     const restriction = restrictions.get(`${universeId}/${userId}`);
@@ -132,6 +200,8 @@ export function fakeOpenCloud(options: { now?: () => number; retryAfterSeconds?:
   }
 
   function answer(request: FakeRequest): { status: number; body: unknown; headers?: Record<string, string> } {
+    if (request.path === '/api-keys/v1/introspect') return introspect(request);
+    if (luau.handles(request.path)) return luau.answer(request);
     const match = /^\/cloud\/v2\/universes\/(\d+)\/user-restrictions(?::listLogs|\/(\d+))?$/.exec(request.path);
     if (!match) return error(404, 'NOT_FOUND', 'Not found');
     const universeId = match[1]!;
@@ -139,6 +209,13 @@ export function fakeOpenCloud(options: { now?: () => number; retryAfterSeconds?:
     if (!keyUniverse) return error(401, 'UNAUTHENTICATED', 'Invalid API Key');
     if (keyUniverse !== universeId)
       return error(403, 'PERMISSION_DENIED', 'The API key is not authorized for this universe.');
+    const operation = request.method === 'GET' ? 'read' : 'write';
+    if (!keyHasScope(keyOf(request.apiKey)!, USER_RESTRICTION_SCOPE, operation))
+      return error(
+        403,
+        'PERMISSION_DENIED',
+        `The API key does not have the required scope ${USER_RESTRICTION_SCOPE}:${operation}`,
+      );
     if (request.path.endsWith(':listLogs') && request.method === 'GET') {
       const { items, nextPageToken } = page(logs.get(universeId) ?? [], request.query);
       return { status: 200, body: { logs: items, ...(nextPageToken ? { nextPageToken } : {}) } };
@@ -205,10 +282,21 @@ export function fakeOpenCloud(options: { now?: () => number; retryAfterSeconds?:
   return {
     requests,
     applied,
-    /** Makes `apiKey` a key of `universeId` with the user-restriction scopes. */
-    addKey(apiKey: string, universeId: string) {
+    /**
+     * Makes `apiKey` a key of `universeId` with `scopes` ("scope:operation", e.g.
+     * "universe.place.luau-execution-session:write"), by default the user-restriction read and write scopes.
+     * Each key has an owner of its own (rate limits count per owner).
+     */
+    addKey(apiKey: string, universeId: string, scopes: readonly string[] = DEFAULT_SCOPES) {
+      for (const scope of scopes)
+        if (!/^[\w.-]+:(read|write)$/.test(scope))
+          throw new Error(`A scope is "name:read" or "name:write", not ${scope}`);
       keys.set(apiKey, universeId);
+      const ownerId = keyDetails.get(apiKey)?.ownerId ?? String(FIRST_OWNER_ID + keyDetails.size);
+      keyDetails.set(apiKey, { scopes: new Set(scopes), ownerId });
     },
+    /** The Luau Execution API's controls: places, limits, timing, failures, held tasks, what happened. */
+    luau: luau.controls,
     /** A ban made elsewhere (Creator Hub, BanAsync): in the restrictions and at the top of the log. */
     addLog(universeId: string, log: FakeLog) {
       logs.set(universeId, [log, ...(logs.get(universeId) ?? [])]);
@@ -244,15 +332,18 @@ export function fakeOpenCloud(options: { now?: () => number; retryAfterSeconds?:
       onHeld = undefined;
       for (const res of held.splice(0)) res.destroy();
     },
-    start: () =>
+    /** Listens on 127.0.0.1 (on `port`, by default any free one) and answers the base URL. */
+    start: (port = 0) =>
       new Promise<string>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+        server.listen(port, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
       ),
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         for (const res of held.splice(0)) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await luau.close();
+    },
   };
 }
