@@ -150,6 +150,7 @@ import {
   OpenCloudKeyStatusSchema,
   SaveOpenCloudKeyRequestSchema,
 } from './open-cloud.ts';
+import { SaveCloudPlaceRequestSchema } from './cloud-runs.ts';
 import {
   CopyScriptRequestSchema,
   CreatedScriptShareSchema,
@@ -669,7 +670,7 @@ export const endpoints = {
     path: '/api/scripts/execute',
     tag: 'Scripts',
     summary:
-      'Run code: in the connected game (default target; a result not back within 8 s answers queued with `pending`), in the Lua sandbox (target "sandbox"), or in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed). ' +
+      'Run code: in the connected game (default target; a result not back within 8 s answers queued with `pending`), in the Lua sandbox (target "sandbox"), in an emulated game server in the sandbox (target "dry-run", answering a summary of what the script changed), or in Roblox itself (target "cloud": Open Cloud Luau Execution on a fresh copy of your place, answered `pending` with `cloudState`; its logs and result follow in the run). ' +
       'Or, as the game client calls it, `key` (your API key) and `script` (the name of one of your scripts): answers that script’s code for the game to run itself, and with `gameData` the commands waiting for that game. Syntax is checked first.',
     auth: 'session-or-key',
     permission: 'runs.sandbox',
@@ -1610,6 +1611,20 @@ export const endpoints = {
     response: RunPageSchema,
     errors: [400, 401, 403],
   }),
+  cancelExecution: endpoint({
+    method: 'post',
+    path: '/api/executions/:id/cancel',
+    tag: 'Scripts',
+    summary:
+      'Cancel a cloud run still waiting in Moonrelay’s queue (not yet sent to Roblox). A run Roblox took runs to its end or its timeout: 409.',
+    auth: 'session-or-key',
+    permission: 'runs.game',
+    keyScopes: ['execute'],
+    rateLimit: 'general',
+    params: IdParamsSchema,
+    response: RunSchema,
+    errors: [401, 403, 404, 409],
+  }),
   getExecution: endpoint({
     method: 'get',
     path: '/api/executions/:id',
@@ -1800,7 +1815,7 @@ export const endpoints = {
     path: '/api/open-cloud/key',
     tag: 'User',
     summary:
-      "Save (or replace) your Open Cloud key: universeId and an API key with the universe.user-restriction:read and :write scopes. Roblox is asked once (a list of the universe's restrictions) before it is stored; a key Roblox refuses is a 400 and nothing is stored. Your bans are then imported.",
+      "Save (or replace) your Open Cloud key: universeId and an API key with the universe.user-restriction:read and :write scopes (bans) and/or universe.place.luau-execution-session:write (cloud runs; with placeId). Roblox is asked what the key may do (its key introspection) and, for ban scopes, once for the universe's restrictions before it is stored; a key Roblox refuses is a 400 and nothing is stored. Your bans are then imported.",
     auth: 'session',
     permission: 'opencloud.manage',
     rateLimit: 'general',
@@ -1808,6 +1823,19 @@ export const endpoints = {
     body: SaveOpenCloudKeyRequestSchema,
     response: OpenCloudKeySchema,
     errors: [400, 401, 403, 503],
+  }),
+  saveCloudPlace: endpoint({
+    method: 'put',
+    path: '/api/open-cloud/place',
+    tag: 'User',
+    summary:
+      'Set the place cloud runs use (a place of your key’s universe) and optionally pin a version of it (null: its newest). Needs a saved Open Cloud key.',
+    auth: 'session',
+    permission: 'opencloud.manage',
+    rateLimit: 'general',
+    body: SaveCloudPlaceRequestSchema,
+    response: OpenCloudKeySchema,
+    errors: [400, 401, 403, 404],
   }),
   deleteOpenCloudKey: endpoint({
     method: 'delete',

@@ -4,6 +4,7 @@ import { ExecutionResponseSchema } from './executions.ts';
 import { AuditEntrySchema, MassProgressSchema } from './admin.ts';
 import { RunSummarySchema } from './runs.ts';
 import type { ConsoleLinesEvent } from './console.ts';
+import type { CloudRunLogsEvent } from './cloud-runs.ts';
 
 /**
  * Live push (Socket.IO). The browser authenticates the handshake with its session token
@@ -63,6 +64,8 @@ export interface ServerToClientEvents {
   'command:update': (event: CommandUpdateEvent) => void;
   'execution:result': (event: ExecutionResultEvent) => void;
   'execution:updated': (event: ExecutionUpdatedEvent) => void;
+  /** New log lines of a cloud run, as Moonrelay reads them from Roblox (contract/src/cloud-runs.ts). */
+  'execution:logs': (event: CloudRunLogsEvent) => void;
   'audit:entry': (event: AuditEntryEvent) => void;
   'mass:progress': (event: MassProgressEvent) => void;
   /** New lines of the user's game consoles (contract/src/console.ts). */
@@ -81,6 +84,7 @@ export const SOCKET_EVENTS = [
   'command:update',
   'execution:result',
   'execution:updated',
+  'execution:logs',
   'audit:entry',
   'mass:progress',
   'console:lines',

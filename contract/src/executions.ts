@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { ScriptCodeSchema, ScriptNameSchema } from './scripts.ts';
 import { VALIDATION } from './messages.ts';
 import { DeliveredCommandSchema, PlayerDataSchema, ServerIdSchema } from './game.ts';
+import { CloudRunStateSchema, CloudTimeoutSchema } from './cloud-runs.ts';
 
 /**
- * Where code runs: the user's connected game (default), Moonrelay's own Lua sandbox, or a dry run
- * (the sandbox with an emulated Roblox game server: game, Instance, task.wait on a virtual clock).
+ * Where code runs: the user's connected game (default), Moonrelay's own Lua sandbox, a dry run
+ * (the sandbox with an emulated Roblox game server: game, Instance, task.wait on a virtual clock),
+ * or Roblox itself (`cloud`: Open Cloud's Luau Execution on a fresh copy of the place, contract/cloud-runs.ts).
  */
-export const ExecutionTargetSchema = z.enum(['game', 'sandbox', 'dry-run']);
+export const ExecutionTargetSchema = z.enum(['game', 'sandbox', 'dry-run', 'cloud']);
 export type ExecutionTarget = z.infer<typeof ExecutionTargetSchema>;
 
 /**
@@ -41,6 +43,9 @@ export const ExecuteCodeRequestSchema = z
       description:
         'With script: your game’s player data; the call then also counts as its ping and answers its commands',
     }),
+    timeoutSeconds: CloudTimeoutSchema.optional().meta({
+      description: 'Cloud target: how long Roblox may run the task, 1 to 300 seconds (default 300, Roblox’s limit)',
+    }),
     scriptId: z.string().min(1).max(100).optional().meta({
       description:
         'With code: the saved script this code comes from (the editor sends it). When the code is exactly that script’s current code, the run counts as the script’s, whatever the target; otherwise, or for a script that is not yours, it is custom code (docs/decisions/046-one-count-of-runs.md).',
@@ -64,7 +69,12 @@ export const ExecuteCodeRequestSchema = z
 export type ExecuteCodeRequest = z.infer<typeof ExecuteCodeRequestSchema>;
 
 export const ExecuteScriptRequestSchema = z
-  .object({ target: ExecutionTargetSchema.optional(), serverId: ServerIdSchema.optional() })
+  .object({
+    target: ExecutionTargetSchema.optional(),
+    serverId: ServerIdSchema.optional(),
+    /** Cloud target: how long Roblox may run the task (default 300 s). */
+    timeoutSeconds: CloudTimeoutSchema.optional(),
+  })
   .meta({ id: 'ExecuteScriptRequest' });
 export type ExecuteScriptRequest = z.infer<typeof ExecuteScriptRequestSchema>;
 
@@ -142,6 +152,8 @@ export const ExecutionResponseSchema = z
     pending: z.boolean().optional(),
     /** Game target: the game server that runs it. */
     serverId: z.string().optional(),
+    /** Cloud target: where the run is (it is answered waiting; its logs and result follow as events). */
+    cloudState: CloudRunStateSchema.optional(),
   })
   .meta({ id: 'ExecutionResponse' });
 export type ExecutionResponse = z.infer<typeof ExecutionResponseSchema>;

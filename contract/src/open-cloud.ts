@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.ts';
+import { PlaceIdSchema, PlaceVersionSchema } from './cloud-runs.ts';
 
 /**
  * Roblox Open Cloud bans (docs/decisions/038-open-cloud-bans.md): a user's Open Cloud key (their
@@ -31,6 +32,9 @@ export const SaveOpenCloudKeyRequestSchema = z
       .min(API_KEY_MIN, OPEN_CLOUD_ERRORS.apiKeyInvalid)
       .max(API_KEY_MAX, OPEN_CLOUD_ERRORS.apiKeyInvalid)
       .regex(/^\S+$/, OPEN_CLOUD_ERRORS.apiKeyInvalid),
+    /** The place cloud runs use (optional; also set with PUT /api/open-cloud/place). */
+    placeId: PlaceIdSchema.optional(),
+    placeVersion: PlaceVersionSchema.nullable().optional(),
   })
   .meta({ id: 'SaveOpenCloudKeyRequest' });
 export type SaveOpenCloudKeyRequest = z.infer<typeof SaveOpenCloudKeyRequestSchema>;
@@ -44,6 +48,14 @@ export const OpenCloudKeySchema = z
     updatedAt: IsoDateTimeSchema,
     lastImportAt: IsoDateTimeSchema.nullable(),
     lastImportError: z.string().nullable(),
+    /** The place cloud runs use, and its pinned version (null: the newest). */
+    placeId: z.string().nullable(),
+    placeVersion: z.string().nullable(),
+    /**
+     * The key's scopes as Roblox's key introspection named them ("universe.user-restriction:write",
+     * "universe.place.luau-execution-session:write", …); null when Roblox did not say.
+     */
+    scopes: z.array(z.string()).nullable(),
   })
   .meta({ id: 'OpenCloudKey' });
 export type OpenCloudKey = z.infer<typeof OpenCloudKeySchema>;

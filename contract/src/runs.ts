@@ -3,6 +3,7 @@ import { IsoDateTimeSchema } from './common.ts';
 import { ExecutionTargetSchema } from './executions.ts';
 import { ServerIdSchema } from './game.ts';
 import { CUSTOM_CODE_NAME } from './constants.ts';
+import { CloudRunSchema, CloudRunStateSchema } from './cloud-runs.ts';
 
 /**
  * The run history (the Runs page; GET /api/executions and /api/executions/{id}). Every execution of
@@ -92,6 +93,8 @@ export const RunSummarySchema = z
     actorName: z.string().nullable(),
     /** The name of the API key they started it with; null in the dashboard. */
     keyName: z.string().nullable(),
+    /** Cloud runs: where the run is in Roblox (waiting, queued, running, or how it ended). */
+    cloudState: CloudRunStateSchema.nullable().optional(),
     createdAt: IsoDateTimeSchema,
   })
   .meta({ id: 'RunSummary' });
@@ -113,5 +116,7 @@ export const RunSchema = RunSummarySchema.extend({
   codeComplete: z.boolean(),
   output: z.string(),
   error: z.string().nullable(),
+  /** Cloud runs: the task in Roblox, its logs and return values. */
+  cloud: CloudRunSchema.nullable().optional(),
 }).meta({ id: 'Run' });
 export type Run = z.infer<typeof RunSchema>;

@@ -24,6 +24,7 @@ import { teamsModule } from './modules/teams/teams.module.ts';
 import { authModule } from './modules/auth/auth.module.ts';
 import { catalogueModule } from './modules/catalogue/catalogue.module.ts';
 import { consoleModule } from './modules/console/console.module.ts';
+import { cloudRunsModule } from './modules/cloud-runs/cloud-runs.module.ts';
 import { executionsModule } from './modules/executions/executions.module.ts';
 import { gameModule } from './modules/game/game.module.ts';
 import { luaToolsModule } from './modules/lua-tools/lua-tools.module.ts';
@@ -84,8 +85,9 @@ export function composeModules(ctx: ModuleContext) {
     .add(consoleModule)
     .add(playersModule)
     .add(gameModule)
-    .add(executionsModule)
     .add(openCloudModule)
+    .add(cloudRunsModule)
+    .add(executionsModule)
     .add(moderationModule)
     .add(simulatorModule)
     .add(schedulesModule)

@@ -104,6 +104,12 @@ export const EnvSchema = z.object({
   // At least 40 s: renewed every half lease before an update, it outlasts one call (15 s) plus the
   // wait a job sits out (2 s), so a live process never loses an owner's sending mid-call.
   OPEN_CLOUD_LEASE_MS: z.coerce.number().int().min(40_000).max(3_600_000).default(60_000),
+  // Cloud runs (docs/decisions/050): how often a running task is read, how long past its timeout a
+  // task may stay unfinished before it is given up on, and Roblox's documented limit of unfinished
+  // tasks per place (a 429 lowers it where Roblox says less).
+  CLOUD_RUN_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  CLOUD_RUN_MARGIN_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+  OPEN_CLOUD_UNFINISHED_PER_PLACE: z.coerce.number().int().min(1).max(1_000).default(10),
   SCRIPTBLOX_API_URL: httpUrl.default('https://scriptblox.com/api'),
   SCRIPTBLOX_SITE_URL: httpUrl.default(CATALOGUE_SITE_URL),
   SCRIPTBLOX_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(CATALOGUE_TIMEOUT_MS),
@@ -273,6 +279,8 @@ export interface Config {
   notifications: { allowedHosts: string[]; discordOrigins: string[]; retryBaseMs: number; leaseMs: number };
   /** Roblox Open Cloud (bans with no game server running): its base URL and the first retry's wait. */
   openCloud: { baseUrl: string; retryBaseMs: number; leaseMs: number };
+  /** Cloud runs: reads of a running task, the margin past its timeout, Roblox's unfinished tasks per place. */
+  cloudRuns: { pollMs: number; marginMs: number; unfinishedPerPlace: number };
 }
 
 export class ConfigError extends Error {}
@@ -343,6 +351,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: e.ROBLOX_OPEN_CLOUD_URL,
       retryBaseMs: e.OPEN_CLOUD_RETRY_BASE_MS,
       leaseMs: e.OPEN_CLOUD_LEASE_MS,
+    },
+    cloudRuns: {
+      pollMs: e.CLOUD_RUN_POLL_MS,
+      marginMs: e.CLOUD_RUN_MARGIN_MS,
+      unfinishedPerPlace: e.OPEN_CLOUD_UNFINISHED_PER_PLACE,
     },
     notifications: {
       allowedHosts: e.NOTIFY_ALLOWED_HOSTS,

@@ -7,6 +7,7 @@ import { apiKeysModule } from './modules/api-keys/api-keys.module.ts';
 import { auditModule } from './modules/audit/audit.module.ts';
 import { teamsModule } from './modules/teams/teams.module.ts';
 import { consoleModule } from './modules/console/console.module.ts';
+import { cloudRunsModule } from './modules/cloud-runs/cloud-runs.module.ts';
 import { executionsModule } from './modules/executions/executions.module.ts';
 import { gameModule } from './modules/game/game.module.ts';
 import { luaToolsModule } from './modules/lua-tools/lua-tools.module.ts';
@@ -48,8 +49,9 @@ async function main(): Promise<void> {
     .add(consoleModule)
     .add(playersModule)
     .add(gameModule)
-    .add(executionsModule)
     .add(openCloudModule)
+    .add(cloudRunsModule)
+    .add(executionsModule)
     // Records the outcomes of the Open Cloud updates this worker sends.
     .add(moderationModule)
     .add(schedulesModule)

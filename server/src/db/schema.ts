@@ -169,7 +169,7 @@ export interface ExecutionsTable {
   id: string;
   userId: string;
   scriptId: string | null;
-  target: 'game' | 'sandbox' | 'dry-run';
+  target: 'game' | 'sandbox' | 'dry-run' | 'cloud';
   /** succeeded | failed | not_connected | queued (a game run waiting for its result) */
   status: string;
   /** The first 500 characters of what ran, so the history says what it was. */
@@ -603,6 +603,52 @@ export interface OpenCloudKeysTable {
   lastImportError: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The place cloud runs use, and its pinned version (null: the newest). */
+  placeId: string | null;
+  placeVersion: string | null;
+  /** JSON array of the key's "scope:operation"s from Roblox's introspection; null when unknown. */
+  scopes: string | null;
+  /** The lease of the process following this owner's cloud tasks. */
+  followingUntil: string | null;
+}
+
+/** A cloud run's task in Roblox (docs/decisions/050-cloud-runs.md); its id is the run's. */
+export interface CloudTasksTable {
+  executionId: string;
+  ownerId: string;
+  universeId: string;
+  placeId: string;
+  placeVersion: string | null;
+  script: string;
+  timeoutSeconds: number;
+  seq: number;
+  /** pending | done */
+  state: string;
+  /** waiting | creating | queued | running | ending (read its last logs) | succeeded | failed | timed_out | cancelled */
+  phase: string;
+  taskPath: string | null;
+  nextAttemptAt: string;
+  attempts: number;
+  createSentAt: string | null;
+  acceptedAt: string | null;
+  logsPageToken: string | null;
+  logsPageSkip: number;
+  logCount: number;
+  waitingReason: string | null;
+  errorCode: string | null;
+  error: string | null;
+  /** JSON of the task's output.results. */
+  results: string | null;
+  createdAt: string;
+  doneAt: string | null;
+}
+
+export interface CloudTaskLogsTable {
+  executionId: string;
+  seq: number;
+  message: string;
+  type: string;
+  time: string | null;
 }
 
 /** A restriction update for Roblox, queued durably; its id is the moderation action's. */
@@ -708,4 +754,6 @@ export interface Database {
   openCloudSends: OpenCloudSendsTable;
   openCloudBanLogs: OpenCloudBanLogsTable;
   openCloudActiveBans: OpenCloudActiveBansTable;
+  cloudTasks: CloudTasksTable;
+  cloudTaskLogs: CloudTaskLogsTable;
 }

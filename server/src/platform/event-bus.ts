@@ -3,6 +3,7 @@ import type { GameServersChange } from '@moonrelay/contract/events';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { AuditEntry, MassProgress, MassProgressStatus } from '@moonrelay/contract/admin';
 import type { RunSummary } from '@moonrelay/contract/runs';
+import type { CloudLogLine, CloudRunState } from '@moonrelay/contract/cloud-runs';
 import type { ConsoleDrop, ConsoleLine } from '@moonrelay/contract/console';
 import type { SimulatorStopReason } from '@moonrelay/contract/simulator';
 
@@ -17,6 +18,8 @@ export type BusEvent =
   | { type: 'command:update'; command: CommandView }
   | { type: 'execution:result'; userId: string; execution: ExecutionResponse }
   | { type: 'execution:updated'; userId: string; run: RunSummary }
+  /** New log lines of a cloud run (and where it is), as read from Roblox. */
+  | { type: 'execution:logs'; userId: string; executionId: string; state: CloudRunState; lines: CloudLogLine[] }
   | { type: 'command:queued'; userId: string; serverIds: (string | null)[] }
   /** A command to every live server of the user was sent: each instance offers it to its pings. */
   | { type: 'command:broadcast'; broadcast: OpenBroadcast }

@@ -220,6 +220,15 @@ export function attachSocketHub(deps: {
         if (!someoneIn(...viewersOf(event.userId, 'runs'))) break;
         local.to([...viewersOf(event.userId, 'runs')]).emit('execution:updated', { run: event.run });
         break;
+      case 'execution:logs':
+        // A cloud run's lines, for its detail and the editor that started it.
+        if (!someoneIn(...viewersOf(event.userId, 'runs'))) break;
+        local.to([...viewersOf(event.userId, 'runs')]).emit('execution:logs', {
+          executionId: event.executionId,
+          state: event.state,
+          lines: event.lines,
+        });
+        break;
       case 'schedule:updated':
         if (!someoneIn(...viewersOf(event.userId, 'schedules'))) break;
         local.to([...viewersOf(event.userId, 'schedules')]).emit('schedule:updated', {

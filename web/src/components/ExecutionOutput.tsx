@@ -26,6 +26,7 @@ export const EXECUTION_TARGETS: Record<ExecutionTarget, { label: string; palette
   sandbox: { label: 'Sandbox', palette: 'teal' },
   game: { label: 'Game', palette: 'orange' },
   'dry-run': { label: 'Dry run', palette: 'cyan' },
+  cloud: { label: 'Roblox', palette: 'pink' },
 };
 
 /** Sandbox output marks warnings and errors of other threads with these prefixes (run-lua.ts). */

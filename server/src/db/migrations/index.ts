@@ -31,6 +31,7 @@ import * as teamActivity from './029-team-activity.ts';
 import * as scriptShares from './030-script-shares.ts';
 import * as scheduleMakers from './031-schedule-makers.ts';
 import * as runActors from './032-run-actors.ts';
+import * as cloudRuns from './033-cloud-runs.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '030-script-shares': scriptShares,
   '031-schedule-makers': scheduleMakers,
   '032-run-actors': runActors,
+  '033-cloud-runs': cloudRuns,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { createSandboxPool } from '@moonrelay/sandbox/pool/sandbox-pool';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
+import type { CloudRuns } from '../cloud-runs/cloud-runs.ts';
 import type { BusWaits } from '../game/bus-waits.ts';
 import type { GameLinkService } from '../game/game-link.service.ts';
 import type { HttpLuaTools } from '../lua-tools/lua-tools.http.ts';
@@ -22,6 +23,7 @@ export function executionsModule(
     gameLink: GameLinkService;
     waits: BusWaits;
     luaTools: HttpLuaTools;
+    cloudRuns: CloudRuns;
   },
 ) {
   const { db, bus, config, platform, jobs, reactions } = ctx;
@@ -34,6 +36,7 @@ export function executionsModule(
     db,
     bus,
     gameWaitMs: config.gameExecutionWaitMs,
+    cloud: needs.cloudRuns,
     sandbox,
     syntax: needs.luaTools,
     game: {
@@ -53,7 +56,7 @@ export function executionsModule(
   });
   // A run on a game is a command: its result completes the run.
   reactions.on('commands:finished', (finished) => executions.completeGameRuns(finished));
-  const runs = createRunsService({ db });
+  const runs = createRunsService({ db, cloud: needs.cloudRuns });
   const runRetention = createRunRetention({ db, logger: ctx.logger });
   return moduleEntry({
     services: { executions, runs, runRetention, sandboxPool, sandbox },
@@ -66,7 +69,7 @@ export function executionsModule(
         sessions: later.sessions,
         db,
       });
-      mountRunRoutes(api, ctx.rateLimits, runs);
+      mountRunRoutes(api, ctx.rateLimits, runs, needs.cloudRuns);
     },
     sweeps: [{ name: 'run retention sweep', everyMs: RUN_RETENTION_SWEEP_MS, run: () => runRetention.sweep() }],
     release: () => sandboxPool.close(),

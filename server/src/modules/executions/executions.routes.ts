@@ -1,3 +1,4 @@
+import type { ExecutionTarget } from '@moonrelay/contract/executions';
 import type Router from '@koa/router';
 import { API_KEY_ERRORS } from '@moonrelay/contract/api-keys';
 import { endpoints } from '@moonrelay/contract/endpoints';
@@ -47,6 +48,9 @@ function bodyKeyGate(deps: { apiKeys: ApiKeysService; sessions: SessionsService 
   };
 }
 
+/** Targets that reach the game itself: its live servers (the default), or Roblox with its real DataStores. */
+const touchesTheGame = (target: ExecutionTarget | undefined) => (target ?? 'game') === 'game' || target === 'cloud';
+
 export function mountExecutionRoutes(
   router: Router<AppState>,
   limits: RateLimits,
@@ -68,8 +72,9 @@ export function mountExecutionRoutes(
       // the personal key); with `game` alone (the integration key, readable by whoever can read the
       // game's Script) only what its game auto-executes (docs/decisions/029, section of 2026-11-29).
       if (body.script === undefined) requireScope(principal, 'execute');
-      // The endpoint asks runs.sandbox; code in the live game (the default target) asks runs.game.
-      if ((body.target ?? 'game') === 'game') requirePermission(principal, 'runs.game');
+      // The endpoint asks runs.sandbox; code in the live game (the default target) or in Roblox with
+      // the game's real DataStores (cloud) asks runs.game.
+      if (touchesTheGame(body.target)) requirePermission(principal, 'runs.game');
       if (body.script !== undefined) {
         const readsEvery = hasScope(principal, 'scripts:read');
         if (!readsEvery && !hasScope(principal, 'game')) {
@@ -85,6 +90,7 @@ export function mountExecutionRoutes(
       return executions.runCode(principal.userId, (body.code ?? body.loadstring)!, body.target, body.serverId, {
         scriptId: body.scriptId,
         actor: await runActorOf(db, principal),
+        timeoutSeconds: body.timeoutSeconds,
       });
     }),
     bodyKeyGate(deps, limits),
@@ -94,9 +100,9 @@ export function mountExecutionRoutes(
     endpoints.executeScript,
     limits,
     idempotency.wrap(endpoints.executeScript, async ({ principal, params, body }) => {
-      if ((body.target ?? 'game') === 'game') requirePermission(principal, 'runs.game');
+      if (touchesTheGame(body.target)) requirePermission(principal, 'runs.game');
       const actor = await runActorOf(db, principal);
-      return executions.runScript(principal.userId, params.id, body.target, body.serverId, actor);
+      return executions.runScript(principal.userId, params.id, body.target, body.serverId, actor, body.timeoutSeconds);
     }),
   );
 }

@@ -9,6 +9,7 @@ import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../../platform/event-bus.ts';
+import type { CloudTarget } from '../cloud-runs/cloud-runs.ts';
 import { scriptsRepo, type ScriptRow } from '../scripts/scripts.repo.ts';
 import { sha256Hex } from '../../security/digest.ts';
 import { dryRunHint } from './dry-run-hint.ts';
@@ -98,6 +99,18 @@ interface RunContext {
   actor?: RunActor;
 }
 
+/** What target "cloud" needs of the cloud runs: the checks, the task written with the run, the follow-up. */
+export interface CloudRunner {
+  target(ownerId: string, code: string): Promise<CloudTarget>;
+  queue(
+    trx: Db,
+    run: { executionId: string; ownerId: string; code: string; timeoutSeconds?: number },
+    target: CloudTarget,
+  ): Promise<void>;
+  follow(ownerId: string): Promise<void>;
+  answer(executionId: string): ExecutionResponse;
+}
+
 /** The person who starts a run, as the run keeps them: id, their name then, the key they used. */
 export interface RunActor {
   id: string;
@@ -125,6 +138,8 @@ export function createExecutionsService(deps: {
   bus: EventBus;
   /** How long a game run waits for its result before it is answered queued (GAME_EXECUTION_WAIT_MS). */
   gameWaitMs: number;
+  /** Target "cloud": Roblox runs it (modules/cloud-runs); absent where no cloud runs are started. */
+  cloud?: CloudRunner;
 }) {
   const { db, sandbox, syntax, game, bus, gameWaitMs } = deps;
 
@@ -142,6 +157,8 @@ export function createExecutionsService(deps: {
     target: ExecutionTarget,
     outcome: Omit<SandboxOutcome, 'limit'> & { limit?: SandboxOutcome['limit']; status: string },
     serverId: string | null = null,
+    /** Written in the record's own transaction (a cloud run's task), so neither exists without the other. */
+    alsoWrite?: (trx: Db, executionId: string) => Promise<void>,
   ): Promise<string> {
     const { userId, scriptId } = run;
     // A derived id is recorded once: a second run of the same part collides here, before any command.
@@ -173,6 +190,7 @@ export function createExecutionsService(deps: {
     await inTransaction(db, async (trx) => {
       await executionsRepo.insert(trx, row);
       if (scriptId) await executionsRepo.countRun(trx, userId, scriptId);
+      await alsoWrite?.(trx, id);
     });
     await runsRepo.keepCode(db, { userId, codeHash, code, createdAt });
     bus.publish({ type: 'execution:updated', userId, run: toRunSummary(row) });
@@ -241,14 +259,37 @@ export function createExecutionsService(deps: {
     return gameAnswer(executionId, server, await game.waitForResult(commandId, gameWaitMs));
   }
 
+  /**
+   * A cloud run: checked (key, scope, place, size) before anything is recorded, then recorded
+   * pending with its task in one transaction, and handed to the follower. Its logs and result
+   * arrive as events and in the run.
+   */
+  async function runInCloud(run: RunContext, code: string, timeoutSeconds: number | undefined) {
+    const cloud = deps.cloud;
+    if (!cloud) throw new AppError(400, 'Cloud runs are not available here');
+    const target = await cloud.target(run.userId, code);
+    const executionId = await record(
+      run,
+      code,
+      'cloud',
+      { success: false, output: '', error: null, durationMs: 0, status: 'queued' },
+      null,
+      (trx, id) => cloud.queue(trx, { executionId: id, ownerId: run.userId, code, timeoutSeconds }, target),
+    );
+    await cloud.follow(run.userId);
+    return cloud.answer(executionId);
+  }
+
   async function execute(
     run: RunContext,
     code: string,
     target: ExecutionTarget,
     serverId: string | undefined,
+    timeoutSeconds?: number,
   ): Promise<ExecutionResponse> {
     await syntax.assertValidSyntax(code);
     if (target === 'game') return runOnGame(run, code, serverId);
+    if (target === 'cloud') return runInCloud(run, code, timeoutSeconds);
     const dryRun = target === 'dry-run';
     const { dryRun: summary, ...ran } = await sandbox.run(run.userId, code, dryRun ? 'dry-run' : 'plain');
     // What the code printed is answered and recorded alike, storable on either engine.
@@ -305,7 +346,14 @@ export function createExecutionsService(deps: {
       code: string,
       target: ExecutionTarget = 'game',
       serverId?: string,
-      started: { initiatedBy?: string; executionId?: string; scriptId?: string; actor?: RunActor } = {},
+      started: {
+        initiatedBy?: string;
+        executionId?: string;
+        scriptId?: string;
+        actor?: RunActor;
+        /** Cloud target: how long Roblox may run it. */
+        timeoutSeconds?: number;
+      } = {},
     ) {
       const saved = await savedScriptOf(userId, started.scriptId, code);
       const run = {
@@ -315,7 +363,7 @@ export function createExecutionsService(deps: {
         executionId: started.executionId,
         actor: started.actor,
       };
-      return execute(run, code, target, serverId);
+      return execute(run, code, target, serverId, started.timeoutSeconds);
     },
 
     /**
@@ -364,6 +412,7 @@ export function createExecutionsService(deps: {
       target: ExecutionTarget = 'game',
       serverId?: string,
       actor?: RunActor,
+      timeoutSeconds?: number,
     ) {
       const script = await scriptsRepo.findForUser(db, userId, scriptId);
       if (!script) throw new AppError(404, ERRORS.scriptNotFound);
@@ -375,7 +424,7 @@ export function createExecutionsService(deps: {
         initiatedBy: null,
         actor,
       };
-      return execute(run, script.code, target, serverId);
+      return execute(run, script.code, target, serverId, timeoutSeconds);
     },
 
     /**

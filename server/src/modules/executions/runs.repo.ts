@@ -50,7 +50,10 @@ const runsOf = (db: Db) =>
   db
     .selectFrom('executions')
     .leftJoin('scripts', 'scripts.id', 'executions.scriptId')
+    // A cloud run's phase (its task's row, by the run's own id: one row at most).
+    .leftJoin('cloudTasks', 'cloudTasks.executionId', 'executions.id')
     .select(summaryColumns)
+    .select('cloudTasks.phase as cloudPhase')
     .select((eb) => eb.fn.coalesce('scripts.name', 'executions.scriptName').as('scriptName'));
 
 /** Every query is scoped by owner: a run id alone never reaches another user's run. */

@@ -11,6 +11,8 @@ import {
 import type { ExecutionTarget } from '@moonrelay/contract/executions';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { CloudRun } from '@moonrelay/contract/cloud-runs';
+import { publicState } from '../cloud-runs/cloud-state.ts';
 import { runsRepo, type RunPosition, type RunRow } from './runs.repo.ts';
 
 /** How each stored status reads in the API (a game run waiting for its result is stored 'queued'). */
@@ -21,7 +23,7 @@ const STATUS: Record<string, RunStatus> = {
   not_connected: 'not_connected',
 };
 
-export function toRunSummary(row: RunRow): RunSummary {
+export function toRunSummary(row: Omit<RunRow, 'cloudPhase'> & { cloudPhase?: string | null }): RunSummary {
   return {
     id: row.id,
     scriptId: row.scriptId,
@@ -36,6 +38,7 @@ export function toRunSummary(row: RunRow): RunSummary {
     actorId: row.actorId,
     actorName: row.actorName,
     keyName: row.keyName,
+    ...(row.target === 'cloud' ? { cloudState: row.cloudPhase ? publicState(row.cloudPhase) : 'waiting' } : {}),
     createdAt: row.createdAt,
   };
 }
@@ -68,7 +71,11 @@ function decodeCursor(cursor: string): RunPosition {
 }
 
 /** A user's run history: their own runs only; another user's run answers 404 as one that never was. */
-export function createRunsService(deps: { db: Db }) {
+export function createRunsService(deps: {
+  db: Db;
+  /** A cloud run's task, logs and return values (modules/cloud-runs). */
+  cloud?: { detail(executionId: string): Promise<CloudRun | undefined> };
+}) {
   const { db } = deps;
   return {
     async list(userId: string, query: z.output<typeof RunListQuerySchema>): Promise<RunPage> {
@@ -93,6 +100,7 @@ export function createRunsService(deps: { db: Db }) {
         codeComplete: row.code !== null,
         output: row.output,
         error: row.error,
+        ...(row.target === 'cloud' ? { cloud: (await deps.cloud?.detail(row.id)) ?? null } : {}),
       };
     },
 

@@ -25,7 +25,12 @@ export const keysRepo = {
   },
 
   /** Saves the user's key; a new universe starts its import afresh. */
-  async put(db: Db, row: Pick<KeyRow, 'userId' | 'universeId' | 'keySealed' | 'maskedKey'>, now: string) {
+  async put(
+    db: Db,
+    row: Pick<KeyRow, 'userId' | 'universeId' | 'keySealed' | 'maskedKey' | 'scopes'> &
+      Partial<Pick<KeyRow, 'placeId' | 'placeVersion'>>,
+    now: string,
+  ) {
     const existing = await keysRepo.find(db, row.userId);
     if (!existing) {
       await db
@@ -50,9 +55,11 @@ export const keysRepo = {
         universeId: row.universeId,
         keySealed: row.keySealed,
         maskedKey: row.maskedKey,
+        scopes: row.scopes,
         updatedAt: now,
         lastImportError: null,
-        ...(sameUniverse ? {} : { logsImportedUntil: null, lastImportAt: null }),
+        ...(sameUniverse ? {} : { logsImportedUntil: null, lastImportAt: null, placeId: null, placeVersion: null }),
+        ...(row.placeId === undefined ? {} : { placeId: row.placeId, placeVersion: row.placeVersion ?? null }),
       })
       .where('userId', '=', row.userId)
       .execute();
@@ -70,6 +77,7 @@ export const keysRepo = {
   /** The owner's sending and importing leases, each taken in one statement so two processes never both hold it. */
   leases: {
     sendingUntil: leaseColumn('openCloudKeys', { key: 'userId', until: 'sendingUntil' }),
+    followingUntil: leaseColumn('openCloudKeys', { key: 'userId', until: 'followingUntil' }),
     importingUntil: leaseColumn('openCloudKeys', { key: 'userId', until: 'importingUntil' }),
   },
 
@@ -91,6 +99,8 @@ export const keysRepo = {
       .select('userId')
       .where((eb) => eb.or([eb('lastImportAt', 'is', null), eb('lastImportAt', '<', before)]))
       .where(free('importingUntil', now))
+      // A key Roblox says carries no ban scope (one for cloud runs only) has no bans to import.
+      .where((eb) => eb.or([eb('scopes', 'is', null), eb('scopes', 'like', '%universe.user-restriction:%')]))
       .limit(limit)
       .execute();
     return rows.map((row) => row.userId);

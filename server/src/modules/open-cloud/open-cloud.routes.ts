@@ -25,6 +25,9 @@ export function mountOpenCloudRoutes(
   mountEndpoint(router, endpoints.saveOpenCloudKey, limits, ({ principal, body }) =>
     deps.keys.save(principal.userId, body),
   );
+  mountEndpoint(router, endpoints.saveCloudPlace, limits, ({ principal, body }) =>
+    deps.keys.savePlace(principal.userId, body),
+  );
   mountEndpoint(router, endpoints.deleteOpenCloudKey, limits, async ({ principal }) => {
     await deps.keys.remove(principal.userId);
     return { success: true as const };

@@ -12,6 +12,25 @@ export interface CloudAnswer {
   retryAfterMs: number | null;
   body: unknown;
   text: string;
+  /** Roblox's rate-limit headers for the endpoint called, when it sent them. */
+  rateLimit: RateLimitHeaders | null;
+}
+
+/**
+ * `x-ratelimit-remaining` (calls left in the window) and `x-ratelimit-reset` (seconds until the
+ * quota is full again), as Roblox's Open Cloud sends them with its answers.
+ */
+export interface RateLimitHeaders {
+  remaining: number;
+  resetMs: number;
+}
+
+function rateLimitOf(headers: Headers): RateLimitHeaders | null {
+  const remaining = Number(headers.get('x-ratelimit-remaining'));
+  const reset = Number(headers.get('x-ratelimit-reset'));
+  if (headers.get('x-ratelimit-remaining') === null || !Number.isFinite(remaining) || !Number.isFinite(reset))
+    return null;
+  return { remaining: Math.max(0, Math.floor(remaining)), resetMs: Math.max(0, Math.ceil(reset * 1000)) };
 }
 
 /** The restriction as Roblox's PATCH body and its answers carry it. */
@@ -49,8 +68,25 @@ export interface UserRestrictionLog {
 /** A 503 for a call Roblox did not answer: tried again after the minute its Retry-After says. */
 export const cloudUnavailable = (message: string) => new AppError(503, message, { headers: { 'retry-after': '60' } });
 
-/** Roblox could not be asked (no connection, a timeout): the answer is unknown. */
-export class CloudUnreachable extends Error {}
+/**
+ * Roblox could not be asked (no connection, a timeout): the answer is unknown. `notSent` when the
+ * request never left (the connection was refused), so sending it again cannot repeat it.
+ */
+export class CloudUnreachable extends Error {
+  constructor(
+    message: string,
+    readonly notSent = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Connection errors that happen before a byte of the request was written. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const errorCode = (error: unknown): string | undefined => {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
+};
 
 /** One call may take this long; a PATCH cut off is sent again under the same idempotency key. */
 const CALL_TIMEOUT_MS = 15_000;
@@ -90,11 +126,13 @@ export function durationSeconds(text: string | undefined): number | null {
 /** "users/156" → "156". */
 export const idOf = (resource: string | undefined) => (resource ?? '').split('/').pop() ?? '';
 
-export function createOpenCloudClient(options: { baseUrl: string; now: () => number }) {
-  const base = options.baseUrl.replace(/\/+$/, '');
+export type CloudMethod = 'GET' | 'PATCH' | 'POST';
 
-  async function call(
-    method: 'GET' | 'PATCH',
+/** One call to Open Cloud with the key in `x-api-key`; the answer as it came (status, body, limits). */
+export function createCloudCaller(options: { baseUrl: string; now: () => number }) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return async function call(
+    method: CloudMethod,
     path: string,
     apiKey: string,
     init: { query?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {},
@@ -118,7 +156,11 @@ export function createOpenCloudClient(options: { baseUrl: string; now: () => num
       });
       text = await response.text();
     } catch (error) {
-      throw new CloudUnreachable(error instanceof Error ? error.message : String(error));
+      const code = errorCode(error);
+      throw new CloudUnreachable(
+        error instanceof Error ? error.message : String(error),
+        code !== undefined && NOT_SENT_CODES.has(code),
+      );
     }
     let body: unknown = null;
     try {
@@ -131,12 +173,36 @@ export function createOpenCloudClient(options: { baseUrl: string; now: () => num
       retryAfterMs: retryAfterMs(response.headers.get('retry-after'), options.now()),
       body,
       text,
+      rateLimit: rateLimitOf(response.headers),
     };
-  }
+  };
+}
+
+export type CloudCaller = ReturnType<typeof createCloudCaller>;
+
+export function createOpenCloudClient(options: { baseUrl: string; now: () => number }) {
+  const call = createCloudCaller(options);
 
   const universe = (universeId: string) => `/cloud/v2/universes/${encodeURIComponent(universeId)}`;
 
   return {
+    /**
+     * What the key may do, by Roblox's API key introspection: its scopes as "scope:operation"
+     * (universe.user-restriction:write, …). The answer as it came when Roblox did not say.
+     */
+    async introspect(apiKey: string): Promise<{ scopes: string[] } | CloudAnswer> {
+      const answer = await call('POST', '/api-keys/v1/introspect', apiKey, { body: { apiKey } });
+      const scopes = (answer.body as { scopes?: unknown } | null)?.scopes;
+      if (answer.status !== 200 || !Array.isArray(scopes)) return answer;
+      const named: string[] = [];
+      for (const scope of scopes as { name?: unknown; operations?: unknown }[]) {
+        if (typeof scope?.name !== 'string' || !Array.isArray(scope.operations)) continue;
+        for (const operation of scope.operations)
+          if (typeof operation === 'string') named.push(`${scope.name}:${operation}`);
+      }
+      return { scopes: named };
+    },
+
     /** PATCH the user's game-join restriction; the idempotency key makes a resend apply once. */
     updateRestriction(
       key: { universeId: string; apiKey: string },
