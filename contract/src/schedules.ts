@@ -19,8 +19,11 @@ export const SCHEDULE_MAX_INTERVAL_SECONDS = 31 * 24 * 3600;
 export const ScheduleKindSchema = z.enum(['cron', 'interval']);
 export type ScheduleKind = z.infer<typeof ScheduleKindSchema>;
 
-/** Where a schedule runs its script: the sandbox, a dry run, every live game server, or one server. */
-export const ScheduleTargetSchema = z.enum(['sandbox', 'dry-run', 'all-servers', 'server']);
+/**
+ * Where a schedule runs its script: the sandbox, a dry run, every live game server, one server, or
+ * Roblox itself (`cloud`: Open Cloud Luau Execution on the account's place, contract/cloud-runs.ts).
+ */
+export const ScheduleTargetSchema = z.enum(['sandbox', 'dry-run', 'all-servers', 'server', 'cloud']);
 
 /**
  * What a team's member must hold to set a schedule on a target, and what its maker must still hold

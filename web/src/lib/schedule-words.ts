@@ -9,6 +9,7 @@ export const TARGET_LABELS: Record<ScheduleTarget, string> = {
   'dry-run': 'Dry run',
   'all-servers': 'All live game servers',
   server: 'One game server',
+  cloud: 'Roblox (cloud run)',
 };
 
 /** "Every 5 min", "Every 90 s", "Every 2 h". */

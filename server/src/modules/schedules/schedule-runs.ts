@@ -58,6 +58,9 @@ export function createScheduleRuns(deps: {
     switch (row.target) {
       case 'sandbox':
       case 'dry-run':
+      // Roblox runs it on the account's place (a nightly job against the real DataStores): the run
+      // is answered queued, and its result completes the run later, as a game run's does.
+      case 'cloud':
         return [await run(row.target, undefined, firstRunId)];
       case 'server':
         return [await run('game', row.serverId!, firstRunId)];
