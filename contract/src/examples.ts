@@ -1,3 +1,4 @@
+import { CLOUD_RUN_ERRORS } from './cloud-runs.ts';
 import type { ErrorResponse } from './common.ts';
 import type { EndpointAuth, EndpointName } from './endpoints.ts';
 import { ERRORS, TWO_FACTOR, VALIDATION } from './messages.ts';
@@ -36,6 +37,7 @@ export const SCRIPT_ID_PLACEHOLDER = 'SCRIPT_ID';
 export const TEMP_SCRIPT_ID_PLACEHOLDER = 'TEMP_SCRIPT_ID';
 export const SCRIPT_TOKEN_PLACEHOLDER = 'SCRIPT_TOKEN';
 export const EXECUTION_ID_PLACEHOLDER = 'EXECUTION_ID';
+export const CLOUD_EXECUTION_ID_PLACEHOLDER = 'CLOUD_EXECUTION_ID';
 export const API_KEY_ID_PLACEHOLDER = 'API_KEY_ID';
 export const SCHEDULE_ID_PLACEHOLDER = 'SCHEDULE_ID';
 export const DESTINATION_ID_PLACEHOLDER = 'DESTINATION_ID';
@@ -86,6 +88,8 @@ export function examplesOf(example: EndpointExample): EndpointExample[] {
 /** The Open Cloud key of the examples; the docs' test answers for Roblox and knows it. */
 export const EXAMPLE_OPEN_CLOUD_KEY = 'rbxoc_f3Jq9XvL2mT8pWc6Yb1nHs4dKz7aRe0uGi5oQx';
 export const EXAMPLE_UNIVERSE_ID = '5795192361';
+/** The place the examples' cloud runs use (a place of EXAMPLE_UNIVERSE_ID). */
+export const EXAMPLE_PLACE_ID = '17452882551';
 const USER_ID = '827e8511-e451-4feb-8970-a59c3c1d366e';
 const SCRIPT_ID = 'f2152e68-1fc6-480b-bd75-87405208bfe9';
 const EXAMPLE_API_KEY = 'mr_cNhVSVDoTsbl8HadMirhCD0YrPTc';
@@ -268,6 +272,13 @@ const openCloudKey = {
   updatedAt: CREATED_AT,
   lastImportAt: CREATED_AT,
   lastImportError: null,
+  placeId: EXAMPLE_PLACE_ID,
+  placeVersion: null,
+  scopes: [
+    'universe.user-restriction:read',
+    'universe.user-restriction:write',
+    'universe.place.luau-execution-session:write',
+  ],
 };
 
 /** A notification destination as Settings lists it: the Discord token never shown again. */
@@ -470,6 +481,12 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: openCloudKey,
     error: { status: 400, body: { error: `${OPEN_CLOUD_ERRORS.keyRefused} Roblox said: Invalid API Key` } },
     note: 'Create the key in Creator Hub → Open Cloud → API Keys with the user-restriction API (universe.user-restriction:read and :write) for this universe. Roblox is asked once before the key is stored.',
+  },
+  saveCloudPlace: {
+    body: { placeId: EXAMPLE_PLACE_ID, placeVersion: null },
+    response: openCloudKey,
+    error: { status: 404, body: { error: CLOUD_RUN_ERRORS.noKey } },
+    note: 'The place id is on Creator Hub → the experience → Places. Pin a version (its number) to run that version instead of the newest.',
   },
   deleteOpenCloudKey: {
     response: { success: true },
@@ -1156,6 +1173,47 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
       },
     },
     note: 'When nextCursor is not null, pass it as cursor (with the same filters) for the next, older page.',
+  },
+  cancelExecution: {
+    params: { id: CLOUD_EXECUTION_ID_PLACEHOLDER },
+    response: {
+      id: '5d2f8a61-3b7c-4e9d-a0f1-2c3b4d5e6f70',
+      scriptId: null,
+      scriptName: null,
+      scriptVersion: null,
+      target: 'cloud',
+      serverId: null,
+      status: 'failed',
+      limitHit: null,
+      durationMs: 0,
+      startedBy: 'user',
+      actorId: USER_ID,
+      actorName: 'builder',
+      keyName: null,
+      cloudState: 'cancelled',
+      createdAt: '2026-11-22T00:26:50.112Z',
+      code: 'print(game.PlaceId)',
+      codeComplete: true,
+      output: '',
+      error: `CANCELLED: ${CLOUD_RUN_ERRORS.cancelled}`,
+      cloud: {
+        state: 'cancelled',
+        universeId: EXAMPLE_UNIVERSE_ID,
+        placeId: EXAMPLE_PLACE_ID,
+        placeVersion: null,
+        timeoutSeconds: 300,
+        taskPath: null,
+        waitingReason: null,
+        errorCode: 'CANCELLED',
+        errorMessage: CLOUD_RUN_ERRORS.cancelled,
+        returnValues: null,
+        logs: [],
+        startedAt: null,
+        finishedAt: '2026-11-22T00:26:51.020Z',
+      },
+    },
+    error: { status: 409, body: { error: CLOUD_RUN_ERRORS.notCancellable } },
+    note: 'CLOUD_EXECUTION_ID is the executionId a run with target "cloud" answered, while it still waits for Roblox (its cloudState is waiting).',
   },
   getExecution: {
     params: { id: EXECUTION_ID_PLACEHOLDER },

@@ -18,6 +18,8 @@ import {
   EXAMPLE_UNIVERSE_ID,
   EXAMPLES,
   examplesOf,
+  CLOUD_EXECUTION_ID_PLACEHOLDER,
+  EXAMPLE_PLACE_ID,
   EXECUTION_ID_PLACEHOLDER,
   fillPlaceholders,
   INVITATION_ID_PLACEHOLDER,
@@ -172,6 +174,14 @@ async function exampleContext(server: TestServer) {
     body: EXAMPLES.saveOpenCloudKey!.body,
   });
   expect(openCloudKey.status).toBe(200);
+  // A run in Roblox that waits in Moonrelay's queue (Roblox's stand-in takes no new tasks), for the cancel example.
+  const place = await server.call('PUT', '/api/open-cloud/place', { token, body: { placeId: EXAMPLE_PLACE_ID } });
+  expect(place.status).toBe(200);
+  const cloudRun = await server.call('POST', '/api/scripts/execute', {
+    token,
+    body: { code: 'print(game.PlaceId)', target: 'cloud' },
+  });
+  expect(cloudRun.status, cloudRun.text).toBe(200);
   return {
     apiKey: user.apiKey as string,
     fill: {
@@ -180,6 +190,7 @@ async function exampleContext(server: TestServer) {
       [TEMP_SCRIPT_ID_PLACEHOLDER]: temp.body.id as string,
       [SCRIPT_TOKEN_PLACEHOLDER]: loadUrl.searchParams.get('key')!,
       [EXECUTION_ID_PLACEHOLDER]: run.body.executionId as string,
+      [CLOUD_EXECUTION_ID_PLACEHOLDER]: cloudRun.body.executionId as string,
       [API_KEY_ID_PLACEHOLDER]: scopedKey.body.id as string,
       [SCHEDULE_ID_PLACEHOLDER]: schedule.body.id as string,
       [DESTINATION_ID_PLACEHOLDER]: destination.body.id as string,
@@ -284,7 +295,14 @@ for (const language of ['curl', 'javascript'] as const) {
     let server: TestServer;
     beforeAll(async () => {
       const base = await roblox.start();
-      openCloud.addKey(EXAMPLE_OPEN_CLOUD_KEY, EXAMPLE_UNIVERSE_ID);
+      openCloud.addKey(EXAMPLE_OPEN_CLOUD_KEY, EXAMPLE_UNIVERSE_ID, [
+        'universe.user-restriction:read',
+        'universe.user-restriction:write',
+        'universe.place.luau-execution-session:write',
+      ]);
+      openCloud.luau.addPlace(EXAMPLE_UNIVERSE_ID, EXAMPLE_PLACE_ID);
+      // Roblox takes no new tasks: the examples' cloud runs wait in Moonrelay's queue (the cancel example).
+      openCloud.luau.setLimits({ createsPerMinute: 0 });
       openCloud.addLog(EXAMPLE_UNIVERSE_ID, {
         user: 'users/156',
         moderator: { robloxUser: 'users/45348281' },

@@ -19,6 +19,7 @@ import { useSearchParams } from 'react-router-dom';
 import { DEFAULT_API_DOCS_TAB, type ApiDocsTabId } from '@moonrelay/contract/api-docs';
 import { APP_VERSION } from '@moonrelay/contract/constants';
 import {
+  CLOUD_EXECUTION_ID_PLACEHOLDER,
   EXECUTION_ID_PLACEHOLDER,
   INVITATION_ID_PLACEHOLDER,
   INVITATION_TOKEN_PLACEHOLDER,
@@ -79,6 +80,10 @@ const PLACEHOLDERS: { names: string[]; meaning: string }[] = [
     meaning: 'the id and key in the url that POST /api/scripts/temp answered',
   },
   { names: [EXECUTION_ID_PLACEHOLDER], meaning: 'the executionId that an execute call answered' },
+  {
+    names: [CLOUD_EXECUTION_ID_PLACEHOLDER],
+    meaning: 'the executionId of a run in Roblox (target "cloud") still waiting for Roblox',
+  },
   { names: [SCHEDULE_ID_PLACEHOLDER], meaning: 'the id of one of your schedules' },
   {
     names: [TEAM_ID_PLACEHOLDER, MEMBER_ID_PLACEHOLDER],
