@@ -28,6 +28,7 @@ const FAILED_UNDER_LOAD_BEFORE = [
   'web/src/features/players/components/PlayersScreen.test.tsx',
   'web/src/features/teams/components/TeamSwitcher.test.tsx',
   'server/src/modules/simulator/simulator.api.test.ts',
+  'server/src/modules/catalogue/catalogue-upstream.test.ts',
   'web/e2e/admin.spec.ts',
   'web/e2e/api-docs.spec.ts',
   'web/e2e/editor.spec.ts',
