@@ -212,9 +212,16 @@ export function createCloudRuns(deps: {
     let count = row.logCount;
     for (;;) {
       if (!canCall(row.ownerId, 'logs') || stopping.signal.aborted) return false;
-      const answer = await withinBudget(row.ownerId, 'logs', () =>
-        client.listLogs(apiKey, row.taskPath!, token, stopping.signal),
-      );
+      let answer: CloudAnswer;
+      try {
+        answer = await withinBudget(row.ownerId, 'logs', () =>
+          client.listLogs(apiKey, row.taskPath!, token, stopping.signal),
+        );
+      } catch (error) {
+        // Not read this time (no answer, or a stop): read again from the same place at the next poll.
+        if (error instanceof CloudUnreachable) return false;
+        throw error;
+      }
       if (answer.status !== 200) return false;
       const page = logPageOf(answer);
       const fresh = page.lines.slice(skip);
