@@ -125,6 +125,15 @@ describeEachEngine('cloud runs (Open Cloud Luau Execution)', (engine) => {
     expect(detail.body.cloud.errorCode).toBe('SCRIPT_ERROR');
     expect(detail.body.cloud.errorMessage).toContain(':3: boom');
     expect(detail.body.error).toMatch(/^SCRIPT_ERROR: .*:3: boom/);
+
+    // Roblox's own timeout ends the run timed out, with Roblox's code.
+    const endless = await run(alice.token, { code: 'while true do end' });
+    await reaches(endless.body.executionId, ['timed_out', 'failed', 'succeeded']);
+    const timedOut = await server.call('GET', `/api/executions/${endless.body.executionId}`, { token: alice.token });
+    expect(timedOut.body).toMatchObject({
+      status: 'failed',
+      cloud: { state: 'timed_out', errorCode: 'DEADLINE_EXCEEDED' },
+    });
   });
 
   it('runs a pinned version of the place when one is set', async () => {

@@ -405,7 +405,9 @@ export function createCloudRuns(deps: {
     if (task.state === 'COMPLETE') await finish(current, { phase: 'succeeded', results });
     else
       await finish(current, {
-        phase: task.state === 'CANCELLED' ? 'cancelled' : 'failed',
+        // Roblox's own timeout is a timed-out run, as Moonrelay's margin is.
+        phase:
+          task.state === 'CANCELLED' ? 'cancelled' : task.error?.code === 'DEADLINE_EXCEEDED' ? 'timed_out' : 'failed',
         errorCode: task.error?.code ?? (task.state === 'CANCELLED' ? 'CANCELLED' : 'INTERNAL_ERROR'),
         error: task.error?.message ?? (task.state === 'CANCELLED' ? 'Roblox cancelled the task' : 'The task failed'),
         results,
