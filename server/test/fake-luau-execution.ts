@@ -11,7 +11,9 @@ import type { SandboxResult } from '@moonrelay/sandbox/sandbox/run-lua';
  * printed lines and errors are the script's own. It keeps the rules a client of Roblox must live
  * with: scopes per key, a key for its own universe only, the 4 MB script and results limits, the
  * 300 s timeout, rate limits per key owner and endpoint (with Roblox's x-ratelimit-* headers on
- * every answer and Retry-After on a 429), and at most so many unfinished tasks per place.
+ * every answer and Retry-After on a 429), and at most so many unfinished tasks per place. The
+ * limits' window is Roblox's minute unless a test shortens it (`windowMs`), and a test may hold
+ * create answers back (`holdCreates`): Roblox took the task, and Moonrelay has not heard yet.
  *
  * Time is the fake's `now()`: a task is QUEUED for `queuedMs`, then PROCESSING; once its script has
  * run, its lines appear one by one over `processingMs` and it then ends COMPLETE or FAILED. The
@@ -26,7 +28,6 @@ export const USER_RESTRICTION_SCOPE = 'universe.user-restriction';
 export const LUAU_SCRIPT_MAX_BYTES = 4 * 1024 * 1024;
 export const LUAU_RESULTS_MAX_BYTES = 4 * 1024 * 1024;
 export const LUAU_TIMEOUT_MAX_SECONDS = 300;
-const WINDOW_MS = 60_000;
 const DEFAULT_PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 10_000;
 
@@ -37,9 +38,15 @@ export type LuauMessageType = 'OUTPUT' | 'INFO' | 'WARNING' | 'ERROR';
 export type LuauMarker = 'never-ends' | 'lose' | 'hold';
 
 export interface FakeLuauLimits {
+  /**
+   * Requests each key owner may make to each endpoint within one window (`windowMs`, Roblox's minute
+   * unless a test shortens it: "5 creates per window" with a 1 s window keeps a test short).
+   */
   createsPerMinute: number;
   readsPerMinute: number;
   logReadsPerMinute: number;
+  /** The rate limits' sliding window, 60 000 ms (Roblox's minute) unless set. */
+  windowMs: number;
   /** QUEUED or PROCESSING tasks one place may have; a create past it gets 429. */
   unfinishedPerPlace: number;
   /** Whether a 429 says when to try again (Retry-After); Roblox does not always. */
@@ -64,6 +71,10 @@ export interface FakeLuauStats {
   maxUnfinishedPerPlace: number;
   /** The most creates one key owner had counted against the create limit within any 60 s. */
   maxCreatesInAnyMinute: number;
+  /** The same within any window of the limits (`windowMs`; the minute unless set). */
+  maxCreatesInAnyWindow: number;
+  /** Creates accepted whose answer is held back (`holdCreates`), not yet released or dropped. */
+  heldCreates: number;
 }
 
 /** A task as the fake's controls show it (tasks(), nextTask()). */
@@ -109,6 +120,11 @@ export interface LuauAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * Set for an answer held back (`holdCreates`): the HTTP side waits for it, then sends the answer
+   * (true) or closes the connection without a word (false), as an answer lost on the way.
+   */
+  held?: Promise<boolean>;
 }
 
 /** Whether `key` may do `operation` on `scope`: write implies read. */
@@ -338,6 +354,7 @@ export function fakeLuauExecution(options: {
     logReadsPerMinute: 45,
     unfinishedPerPlace: 10,
     retryAfter: true,
+    windowMs: 60_000,
     ...options.limits,
   };
   const timing: FakeLuauTiming = { queuedMs: 50, processingMs: 50, ...options.timing };
@@ -346,8 +363,12 @@ export function fakeLuauExecution(options: {
   const tasks: Task[] = [];
   /** "class/owner" → times (ms) of the requests counted in the last minute. */
   const windows = new Map<string, number[]>();
-  /** "owner" → times of the creates counted, for maxCreatesInAnyMinute. */
+  /** "owner" → times of the creates counted, for maxCreatesInAnyMinute and maxCreatesInAnyWindow. */
   const createTimes = new Map<string, number[]>();
+  /** While set, accepted creates are recorded and their answers kept back (holdCreates). */
+  let holdingCreates = false;
+  const heldCreates: { task: LuauTaskInfo; settle: (answered: boolean) => void }[] = [];
+  const holdWaiters: ((task: LuauTaskInfo) => void)[] = [];
   /** Statuses the next requests get instead of an answer (failNext). */
   const failures: number[] = [];
   const taskWaiters: { test: (task: LuauTaskInfo) => boolean; resolve: (task: LuauTaskInfo) => void }[] = [];
@@ -359,6 +380,8 @@ export function fakeLuauExecution(options: {
     overLimit: 0,
     maxUnfinishedPerPlace: 0,
     maxCreatesInAnyMinute: 0,
+    maxCreatesInAnyWindow: 0,
+    heldCreates: 0,
   };
   let pool: SandboxPool | undefined;
   let closed = false;
@@ -446,29 +469,37 @@ export function fakeLuauExecution(options: {
         ? limits.readsPerMinute
         : limits.logReadsPerMinute;
 
+  /** Seconds from `at` to `until`, whole as Roblox's headers give them, and at least 1. */
+  const wholeSeconds = (until: number, at: number) => String(Math.max(1, Math.ceil((until - at) / 1000)));
+
   /**
-   * Counts a request against its owner's sliding minute for the endpoint, if under the limit, and
-   * says so in Roblox's headers: the limit, what is left, and the seconds until the quota is full
-   * again (the newest counted request leaves the minute). A refused request is not counted;
+   * Counts a request against its owner's sliding window for the endpoint (the minute unless
+   * `windowMs` says otherwise), if under the limit, and says so in Roblox's headers: the limit and
+   * its window, what is left, and the seconds until the quota is full again (the newest counted
+   * request leaves the window), whole and at least 1. A refused request is not counted;
    * Retry-After is when the first counted request leaves, so a retry then is accepted.
    */
   function rateLimit(endpoint: EndpointClass, ownerId: string, at: number) {
     const limit = limitOf(endpoint);
+    const { windowMs } = limits;
     const key = `${endpoint}/${ownerId}`;
-    const times = (windows.get(key) ?? []).filter((time) => time > at - WINDOW_MS);
+    const times = windows.get(key) ?? [];
+    // Oldest first: the requests that left the window are at the front.
+    const left = times.findIndex((time) => time > at - windowMs);
+    times.splice(0, left === -1 ? times.length : left);
     const allowed = times.length < limit;
     if (allowed) times.push(at);
     windows.set(key, times);
     const newest = times.at(-1);
     const headers: Record<string, string> = {
-      'x-ratelimit-limit': `${limit}, ${limit};w=60`,
+      'x-ratelimit-limit': `${limit}, ${limit};w=${Math.max(1, Math.round(windowMs / 1000))}`,
       'x-ratelimit-remaining': String(Math.max(0, limit - times.length)),
-      'x-ratelimit-reset': String(newest === undefined ? 0 : Math.ceil((newest + WINDOW_MS - at) / 1000)),
+      'x-ratelimit-reset': wholeSeconds(newest === undefined ? at : newest + windowMs, at),
     };
     if (!allowed && limits.retryAfter) {
-      // With a limit of 0 nothing is ever counted: try again when the minute has passed.
-      const freesAt = (times[Math.max(0, times.length - limit)] ?? at) + WINDOW_MS;
-      headers['retry-after'] = String(Math.max(1, Math.ceil((freesAt - at) / 1000)));
+      // With a limit of 0 nothing is ever counted: try again when the window has passed.
+      const freesAt = (times[Math.max(0, times.length - limit)] ?? at) + windowMs;
+      headers['retry-after'] = wholeSeconds(freesAt, at);
     }
     return { allowed, headers };
   }
@@ -526,9 +557,18 @@ export function fakeLuauExecution(options: {
     if ('answer' in admitted) return admitted.answer;
     const { key, headers } = admitted;
     const at = now();
-    const counted = [...(createTimes.get(key.ownerId) ?? []), at].filter((time) => time > at - WINDOW_MS);
+    const counted = [...(createTimes.get(key.ownerId) ?? []), at].filter(
+      (time) => time > at - Math.max(60_000, limits.windowMs),
+    );
     createTimes.set(key.ownerId, counted);
-    counts.maxCreatesInAnyMinute = Math.max(counts.maxCreatesInAnyMinute, counted.length);
+    counts.maxCreatesInAnyMinute = Math.max(
+      counts.maxCreatesInAnyMinute,
+      counted.filter((time) => time > at - 60_000).length,
+    );
+    counts.maxCreatesInAnyWindow = Math.max(
+      counts.maxCreatesInAnyWindow,
+      counted.filter((time) => time > at - limits.windowMs).length,
+    );
     const withHeaders = (answer: LuauAnswer): LuauAnswer => ({ ...answer, headers: { ...headers, ...answer.headers } });
 
     const version = findVersion(universeId, placeId, pinned);
@@ -592,7 +632,22 @@ export function fakeLuauExecution(options: {
         taskWaiters.splice(taskWaiters.indexOf(waiter), 1);
         waiter.resolve(info);
       }
-    return withHeaders({ status: 200, body: resourceOf(task, true) });
+    const answer = withHeaders({ status: 200, body: resourceOf(task, true) });
+    if (!holdingCreates) return answer;
+    // Roblox took the task; its answer is kept back until the test releases or drops it.
+    counts.heldCreates += 1;
+    const held = new Promise<boolean>((settle) => heldCreates.push({ task: info, settle }));
+    for (const waiter of holdWaiters.splice(0)) waiter(info);
+    return { ...answer, held };
+  }
+
+  /** Ends the held create answers: sent (release) or lost (drop); creates are answered at once again. */
+  function settleHeld(answered: boolean): number {
+    holdingCreates = false;
+    const settled = heldCreates.splice(0);
+    counts.heldCreates -= settled.length;
+    for (const held of settled) held.settle(answered);
+    return settled.length;
   }
 
   /**
@@ -730,6 +785,19 @@ export function fakeLuauExecution(options: {
         for (const task of held) task.releasedAt = now();
         return held.length;
       },
+      /**
+       * From now on, a create Roblox accepts is recorded (the task exists, and runs) but its answer
+       * is kept back until `releaseCreates` sends it or `dropCreates` closes the connection without
+       * it. Resolves with the first task whose answer is held.
+       */
+      holdCreates(): Promise<LuauTaskInfo> {
+        holdingCreates = true;
+        return new Promise((resolve) => holdWaiters.push(resolve));
+      },
+      /** Sends the held create answers; answers how many. */
+      releaseCreates: (): number => settleHeld(true),
+      /** Closes the held creates' connections without an answer (the answer was lost); answers how many. */
+      dropCreates: (): number => settleHeld(false),
       tasks: (): LuauTaskInfo[] => tasks.map((task) => infoOf(task)),
       stats: (): FakeLuauStats => ({ ...counts }),
       /** Resolves with the next task created that `test` accepts (as it was when created: QUEUED). */
@@ -750,6 +818,7 @@ export function fakeLuauExecution(options: {
     /** Stops the sandbox pool; runs still going are dropped. */
     async close() {
       closed = true;
+      settleHeld(false);
       await pool?.close();
       pool = undefined;
     },

@@ -7,6 +7,7 @@ import {
   type FakeKeyInfo,
   type FakeLuauLimits,
   type FakeLuauTiming,
+  type LuauAnswer,
 } from './fake-luau-execution.ts';
 
 export {
@@ -199,7 +200,8 @@ export function fakeOpenCloud(
     return { status: 200, body: restrictionOf(universeId, userId) };
   }
 
-  function answer(request: FakeRequest): { status: number; body: unknown; headers?: Record<string, string> } {
+  /** The answer to a request; a Luau Execution create's may be held back (`luau.holdCreates`). */
+  function answer(request: FakeRequest): LuauAnswer {
     if (request.path === '/api-keys/v1/introspect') return introspect(request);
     if (luau.handles(request.path)) return luau.answer(request);
     const match = /^\/cloud\/v2\/universes\/(\d+)\/user-restrictions(?::listLogs|\/(\d+))?$/.exec(request.path);
@@ -274,8 +276,12 @@ export function fakeOpenCloud(
         onHeld?.();
         return;
       }
-      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
-      res.end(JSON.stringify(result.body));
+      const send = () => {
+        res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
+        res.end(JSON.stringify(result.body));
+      };
+      if (result.held) void result.held.then((answered) => (answered ? send() : res.destroy()));
+      else send();
     });
   });
 
