@@ -27,6 +27,8 @@ const SERVER_TESTS = [
   'lua/**/*.test.ts',
   // The web build's own plugins run in Node.
   'web/build/**/*.test.ts',
+  // The moonrelay command, run as a child process against a real server.
+  'cli/**/*.test.ts',
 ];
 const serverOwnModules = needOwnModules('contract', 'server', 'sandbox', 'lua', 'web/build');
 const WEB_TESTS = 'web/src/**/*.test.{ts,tsx}';
