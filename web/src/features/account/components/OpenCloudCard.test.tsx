@@ -1,0 +1,120 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLOUD_RUN_ERRORS, type SaveCloudPlaceRequest } from '@moonrelay/contract/cloud-runs';
+import type { OpenCloudKey } from '@moonrelay/contract/open-cloud';
+import { LUAU_WRITE_SCOPE } from '../../../lib/cloud-run.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { signInAs } from '../../../test/fixtures.ts';
+import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
+import { OpenCloudCard } from './OpenCloudCard.tsx';
+
+const savedKey = (overrides: Partial<OpenCloudKey> = {}): OpenCloudKey => ({
+  universeId: '4200000001',
+  maskedKey: 'rbxo…WXYZ',
+  createdAt: '2026-11-29T10:00:00.000Z',
+  updatedAt: '2026-11-29T10:00:00.000Z',
+  lastImportAt: null,
+  lastImportError: null,
+  placeId: null,
+  placeVersion: null,
+  scopes: [LUAU_WRITE_SCOPE],
+  ...overrides,
+});
+
+let key: OpenCloudKey;
+let placeSaves: SaveCloudPlaceRequest[];
+
+function serve(place: (body: SaveCloudPlaceRequest) => { status?: number; body: unknown }) {
+  vi.stubGlobal(
+    'fetch',
+    jsonFetch({
+      'GET /api/open-cloud/key': () => ({ body: { key } }),
+      'PUT /api/open-cloud/place': (body) => {
+        placeSaves.push(body as SaveCloudPlaceRequest);
+        return place(body as SaveCloudPlaceRequest);
+      },
+    }),
+  );
+}
+
+const section = () => screen.findByTestId('cloud-runs-settings');
+const placeForm = () => screen.getByRole('form', { name: 'Cloud run place' });
+
+beforeEach(() => {
+  signInAs();
+  key = savedKey();
+  placeSaves = [];
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Settings → Roblox Open Cloud → Cloud runs', () => {
+  it('saves the place, and a pinned version of it', async () => {
+    serve((body) => {
+      key = { ...key, placeId: body.placeId, placeVersion: body.placeVersion ?? null };
+      return { body: key };
+    });
+    renderWithProviders(<OpenCloudCard />);
+    const cloud = await section();
+    expect(within(cloud).getByTestId('cloud-scope')).toHaveTextContent(
+      `This key may run code in Roblox (${LUAU_WRITE_SCOPE})`,
+    );
+    expect(within(cloud).getByTestId('cloud-place-current')).toHaveTextContent('No place set yet');
+    expect(within(cloud).getByText(/Creator Hub → your experience → Places/)).toBeInTheDocument();
+
+    const form = placeForm();
+    const save = within(form).getByRole('button', { name: 'Save place' });
+    expect(save).toBeDisabled();
+    await userEvent.type(within(form).getByRole('textbox', { name: 'Place ID' }), ' 4200000002 ');
+    await userEvent.type(within(form).getByRole('textbox', { name: /Pinned version/ }), '7');
+    await userEvent.click(save);
+    await waitFor(() => expect(placeSaves).toEqual([{ placeId: '4200000002', placeVersion: '7' }]));
+    expect(await screen.findByText('Place saved')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(cloud).getByTestId('cloud-place-current')).toHaveTextContent(
+        'Runs on place 4200000002, version 7.',
+      ),
+    );
+
+    // An emptied version runs the newest again.
+    await userEvent.clear(within(placeForm()).getByRole('textbox', { name: /Pinned version/ }));
+    await userEvent.click(within(placeForm()).getByRole('button', { name: 'Save place' }));
+    await waitFor(() => expect(placeSaves.at(-1)).toEqual({ placeId: '4200000002', placeVersion: null }));
+    await waitFor(() =>
+      expect(within(cloud).getByTestId('cloud-place-current')).toHaveTextContent(
+        'Runs on place 4200000002, its newest version.',
+      ),
+    );
+  });
+
+  it("shows the server's reason when it refuses the place", async () => {
+    serve(() => ({ status: 400, body: { error: CLOUD_RUN_ERRORS.placeIdInvalid } }));
+    renderWithProviders(<OpenCloudCard />);
+    await section();
+    await userEvent.type(within(placeForm()).getByRole('textbox', { name: 'Place ID' }), 'my place');
+    await userEvent.click(within(placeForm()).getByRole('button', { name: 'Save place' }));
+    expect(await within(placeForm()).findByText(CLOUD_RUN_ERRORS.placeIdInvalid)).toBeInTheDocument();
+  });
+
+  it('says when the key may not run code, and when Roblox did not say', async () => {
+    key = savedKey({ scopes: ['universe.user-restriction:read', 'universe.user-restriction:write'] });
+    serve(() => ({ body: key }));
+    const { unmount } = renderWithProviders(<OpenCloudCard />);
+    const scope = within(await section()).getByTestId('cloud-scope');
+    expect(scope).toHaveTextContent('This key may not run code in Roblox.');
+    expect(scope).toHaveTextContent(`Add the Luau Execution API with ${LUAU_WRITE_SCOPE}`);
+    unmount();
+
+    queryClient.clear();
+    key = savedKey({ scopes: null, placeId: '4200000002' });
+    renderWithProviders(<OpenCloudCard />);
+    const cloud = await section();
+    expect(within(cloud).getByTestId('cloud-scope')).toHaveTextContent(
+      'Roblox did not say whether this key may run code',
+    );
+    expect(within(cloud).getByTestId('cloud-place-current')).toHaveTextContent(
+      'Runs on place 4200000002, its newest version.',
+    );
+    expect(within(placeForm()).getByRole('textbox', { name: 'Place ID' })).toHaveValue('4200000002');
+  });
+});
