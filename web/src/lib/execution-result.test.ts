@@ -59,6 +59,19 @@ describe('executionOutcome', () => {
     expect(outcome.execution.status).toBe('queued');
   });
 
+  it('answers a cloud run sent to Roblox, whose pane then follows it (no game words)', () => {
+    const outcome = executionOutcome(
+      { success: true, pending: true, queued: true, target: 'cloud', executionId: 'e1', cloudState: 'waiting' },
+      'cloud',
+    );
+    expect(outcome.notice).toEqual({
+      type: 'info',
+      title: 'Sent to Roblox',
+      description: 'Its log lines show below as Roblox runs it.',
+    });
+    expect(outcome.execution).toEqual({ status: 'queued', target: 'cloud' });
+  });
+
   it('reports a game run whose result came back within the wait as the result, not as queued', () => {
     const ran = { queued: true, gameConnected: true, target: 'game' as const, durationMs: 4 };
     const succeeded = executionOutcome({ ...ran, success: true, output: 'hi\n', error: null });

@@ -1,6 +1,7 @@
 import type { DryRunSummary, ExecutionResponse, ExecutionTarget, RunHint } from '@moonrelay/contract/executions';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { ApiError } from './api-client.ts';
+import { CLOUD_RUN_TEXT } from './cloud-run.ts';
 import type { Notice } from './toaster.tsx';
 
 /**
@@ -21,7 +22,7 @@ export type ExecutionStatus = 'idle' | 'running' | 'queued' | 'success' | 'error
 
 export interface Execution {
   status: ExecutionStatus;
-  /** Where the run happens: the connected game, Moonrelay's Lua sandbox, or a dry run there. */
+  /** Where the run happens: the connected game, Moonrelay's Lua sandbox, a dry run there, or Roblox (cloud). */
   target?: ExecutionTarget;
   output?: string;
   error?: string;
@@ -114,6 +115,14 @@ export function executionOutcome(result: ExecutionResult, requested?: ExecutionT
         target: target ?? 'game',
         error: result.instructions ? `${error}\n${result.instructions}` : error,
       },
+    };
+  }
+
+  // A cloud run is always answered pending: Roblox has yet to take it. Its pane follows it live.
+  if (isPending(result) && target === 'cloud') {
+    return {
+      notice: { type: 'info', ...CLOUD_RUN_TEXT.queued },
+      execution: { status: 'queued', target },
     };
   }
 

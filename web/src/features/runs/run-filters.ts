@@ -25,6 +25,7 @@ export const TARGET_OPTIONS: { value: ExecutionTarget; label: string }[] = [
   { value: 'game', label: 'Game' },
   { value: 'sandbox', label: 'Sandbox' },
   { value: 'dry-run', label: 'Dry run' },
+  { value: 'cloud', label: 'Roblox' },
 ];
 
 export const STATUS_OPTIONS: { value: RunStatusFilter; label: string }[] = [

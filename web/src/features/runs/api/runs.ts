@@ -1,9 +1,10 @@
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import type { ExecutionTarget } from '@moonrelay/contract/executions';
 import type { Run, RunPage } from '@moonrelay/contract/runs';
 import { apiRequest } from '../../../lib/api-client.ts';
 import type { ExecutionResult } from '../../../lib/execution-result.ts';
 import { queryClient } from '../../../lib/query-client.ts';
+import { RUN_POLL_MS, RUNS_KEY } from '../../../lib/run-detail.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useLiveSocketState } from '../../../lib/socket.ts';
 import { runsQueryString, type RunFilters } from '../run-filters.ts';
@@ -12,9 +13,7 @@ import { runsQueryString, type RunFilters } from '../run-filters.ts';
  * The run history. Lists are kept current by `execution:updated` events (useRunsLiveEvents) while
  * the live socket is up, and polled while it is down.
  */
-export const RUNS_POLL_MS = 5_000;
-
-const RUNS_KEY = ['/api/executions'] as const;
+export const RUNS_POLL_MS = RUN_POLL_MS;
 
 /** Everything cached of the run history. */
 export const allRunsKey = RUNS_KEY;
@@ -41,38 +40,23 @@ export function useRuns(filters: RunFilters) {
   });
 }
 
-/** Every cached run in full. */
-export const runDetailsKey = [...RUNS_KEY, 'run'] as const;
-
-/** One run in full (GET /api/executions/{id}). */
-export const runQuery = (id: string) =>
-  queryOptions({
-    queryKey: [...runDetailsKey, id],
-    queryFn: () => apiRequest<Run>('GET', `/api/executions/${encodeURIComponent(id)}`),
-  });
-
-export function useRun(id: string | null) {
-  const token = useSession((state) => state.token);
-  const socketConnected = useLiveSocketState((state) => state.connected);
-  return useQuery({
-    ...runQuery(id ?? ''),
-    enabled: Boolean(token) && id !== null,
-    refetchInterval: (query) => (!socketConnected && query.state.data?.status === 'pending' ? RUNS_POLL_MS : false),
-  });
-}
+// One run in full is shared with the editor, which follows the cloud runs it starts (lib/run-detail.ts).
+export { runDetailsKey, runQuery, useRun } from '../../../lib/run-detail.ts';
 
 /** The scripts feature's list (its query key is its GET path): a run changes a script's executionCount. */
 const SCRIPTS_QUERY_KEY = ['/api/scripts'] as const;
 
 /**
  * Runs a run again where it ran: a saved script by its id (its current code), custom code (or a
- * script deleted since) by the code the run kept; a game run on the same game server.
+ * script deleted since) by the code the run kept; a game run on the same game server, a cloud run
+ * with the same time limit.
  */
 export const useRunAgain = () =>
   useMutation({
-    mutationFn: (run: Pick<Run, 'scriptId' | 'code' | 'target' | 'serverId'>) => {
-      const where: { target: ExecutionTarget; serverId?: string } = { target: run.target };
+    mutationFn: (run: Pick<Run, 'scriptId' | 'code' | 'target' | 'serverId' | 'cloud'>) => {
+      const where: { target: ExecutionTarget; serverId?: string; timeoutSeconds?: number } = { target: run.target };
       if (run.target === 'game' && run.serverId) where.serverId = run.serverId;
+      if (run.target === 'cloud' && run.cloud) where.timeoutSeconds = run.cloud.timeoutSeconds;
       return run.scriptId
         ? apiRequest<ExecutionResult>('POST', `/api/scripts/${encodeURIComponent(run.scriptId)}/execute`, where)
         : apiRequest<ExecutionResult>('POST', '/api/scripts/execute', { code: run.code, ...where });

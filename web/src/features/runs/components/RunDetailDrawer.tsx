@@ -19,6 +19,7 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import type { Run } from '@moonrelay/contract/runs';
 import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { EXECUTION_TARGETS, ExecutionOutput, formatDuration } from '../../../components/ExecutionOutput.tsx';
+import { CloudRunView } from '../../../components/CloudRunView.tsx';
 import { ApiError, messageOf } from '../../../lib/api-client.ts';
 import { editorDraftState } from '../../../lib/editor-draft.ts';
 import { executionFailure, type Execution } from '../../../lib/execution-result.ts';
@@ -180,7 +181,18 @@ function RunBody({ run }: { run: Run }) {
           </DataList.ItemValue>
         </DataList.Item>
       </DataList.Root>
-      <ExecutionOutput execution={executionOf(run)} />
+      {/* A cloud run shows Roblox's own record: its state live, its typed lines, what it returned. */}
+      {run.cloud ? (
+        <CloudRunView
+          executionId={run.id}
+          cloud={run.cloud}
+          // The status badge says where a pending run is, and a run that succeeded or failed the same
+          // way Roblox did; only a time-out or a cancel says more.
+          stateShown={run.status === 'pending' || run.cloud.state === 'succeeded' || run.cloud.state === 'failed'}
+        />
+      ) : (
+        <ExecutionOutput execution={executionOf(run)} />
+      )}
       <Stack gap="2">
         <Text fontWeight="medium" fontSize="sm">
           Code

@@ -312,6 +312,84 @@ describe('RunsScreen', () => {
     );
   });
 
+  it('lists cloud runs under the target Roblox, a pending one saying where it is in Roblox', async () => {
+    const cloudRun = summary({
+      id: 'r5',
+      target: 'cloud',
+      status: 'pending',
+      cloudState: 'queued',
+      durationMs: 0,
+      createdAt: '2026-03-01T12:00:05.000Z',
+    });
+    pages = { 'target=cloud': { runs: [cloudRun], nextCursor: null } };
+    renderWithProviders(<Screen />, { route: '/runs' });
+    const target = screen.getByLabelText('Filter runs by target');
+    expect(within(target).getByRole('option', { name: 'Roblox' })).toHaveValue('cloud');
+    await userEvent.selectOptions(target, 'Roblox');
+    await waitFor(() => expect(listRequests().at(-1)!.url).toBe('/api/executions?target=cloud'));
+    await waitFor(() => expect(rows().map((row) => row.dataset.runId)).toEqual(['r5']));
+    expect(within(rowOf('r5')).getByText('Roblox')).toBeInTheDocument();
+    expect(within(rowOf('r5')).getByTestId('run-status')).toHaveTextContent('Queued in Roblox');
+
+    socket.serverSends('execution:updated', { run: { ...cloudRun, cloudState: 'running' } });
+    await waitFor(() => expect(within(rowOf('r5')).getByTestId('run-status')).toHaveTextContent('Running in Roblox'));
+    socket.serverSends('execution:updated', {
+      run: { ...cloudRun, status: 'succeeded', cloudState: 'succeeded', durationMs: 1200 },
+    });
+    await waitFor(() => expect(within(rowOf('r5')).getByTestId('run-status')).toHaveTextContent('Succeeded'));
+  });
+
+  it("shows a cloud run's part live: its state, place, lines, and Cancel while it waits", async () => {
+    const waiting = summary({ id: 'r6', target: 'cloud', status: 'pending', cloudState: 'waiting', durationMs: 0 });
+    const cloud: NonNullable<Run['cloud']> = {
+      state: 'waiting',
+      universeId: '4200000001',
+      placeId: '4200000002',
+      placeVersion: '7',
+      timeoutSeconds: 120,
+      taskPath: null,
+      waitingReason: 'Waiting for Roblox: its limit of new tasks a minute (the next at 2026-03-01T12:01:00.000Z)',
+      errorCode: null,
+      errorMessage: null,
+      returnValues: null,
+      logs: [],
+      startedAt: null,
+      finishedAt: null,
+    };
+    runs = { r6: fullRun(waiting, { output: '', cloud }) };
+    renderWithProviders(<Screen />, { route: '/runs?id=r6' });
+    const detail = await screen.findByTestId('run-detail');
+    const part = await within(detail).findByTestId('cloud-run');
+    expect(within(detail).getByTestId('run-status')).toHaveTextContent('Waiting for Roblox');
+    expect(within(part).getByTestId('cloud-place')).toHaveTextContent('4200000002 · version 7');
+    expect(within(part).getByText('2 min')).toBeInTheDocument();
+    expect(within(part).getByTestId('cloud-waiting-reason')).toHaveTextContent('its limit of new tasks a minute');
+    expect(within(part).getByRole('button', { name: 'Cancel run' })).toBeEnabled();
+    // The status says where it is: the cloud part does not say it again.
+    expect(within(part).queryByTestId('cloud-state')).not.toBeInTheDocument();
+
+    // Roblox takes it: the lines come as they are read, and Cancel goes.
+    socket.serverSends('execution:logs', { executionId: 'r6', state: 'running', lines: [] });
+    await waitFor(() => expect(within(detail).getByTestId('run-status')).toHaveTextContent('Running in Roblox'));
+    expect(within(part).queryByRole('button', { name: 'Cancel run' })).not.toBeInTheDocument();
+    socket.serverSends('execution:logs', {
+      executionId: 'r6',
+      state: 'running',
+      lines: [
+        { message: 'saving coins', type: 'output', time: null },
+        { message: 'slow DataStore', type: 'warning', time: null },
+      ],
+    });
+    const log = await within(part).findByRole('log', { name: 'Roblox log' });
+    await waitFor(() =>
+      expect(
+        within(log)
+          .getAllByRole('listitem')
+          .map((line) => line.textContent),
+      ).toEqual(['saving coins', 'Warning: slow DataStore']),
+    );
+  });
+
   it('says so when a run is not in the history', async () => {
     renderWithProviders(<Screen />, { route: '/runs?id=gone' });
     const detail = await screen.findByTestId('run-detail');

@@ -3,6 +3,7 @@ import type { InfiniteData } from '@tanstack/react-query';
 import type { ExecutionUpdatedEvent } from '@moonrelay/contract/events';
 import type { RunPage, RunSummary } from '@moonrelay/contract/runs';
 import { queryClient } from '../../../lib/query-client.ts';
+import { onCloudLogs } from '../../../lib/run-detail.ts';
 import { useSession } from '../../../lib/session.ts';
 import { liveSocketFor } from '../../../lib/socket.ts';
 import { allRunsKey, runListsKey, runQuery } from '../api/runs.ts';
@@ -74,7 +75,11 @@ function onConnect(): void {
   void queryClient.invalidateQueries({ queryKey: allRunsKey });
 }
 
-/** Keeps the run history current from the live socket (mounted once, in the signed-in app). */
+/**
+ * Keeps the run history current from the live socket (mounted once, in the signed-in app): the
+ * lists and runs from `execution:updated`, a cloud run's lines and state from `execution:logs`
+ * (wherever it is shown: the Runs page or the editor that started it).
+ */
 export function useRunsLiveEvents(): void {
   const token = useSession((state) => state.token);
   useEffect(() => {
@@ -82,9 +87,11 @@ export function useRunsLiveEvents(): void {
     const socket = liveSocketFor(token);
     socket.on('connect', onConnect);
     socket.on('execution:updated', onExecutionUpdated);
+    socket.on('execution:logs', onCloudLogs);
     return () => {
       socket.off('connect', onConnect);
       socket.off('execution:updated', onExecutionUpdated);
+      socket.off('execution:logs', onCloudLogs);
     };
   }, [token]);
 }

@@ -72,18 +72,34 @@ export const useExecuteScript = () =>
   });
 
 /**
- * Runs the code on screen (POST /api/scripts/execute { code, target?, scriptId? }). `scriptId`: the
+ * Runs the code on screen (POST /api/scripts/execute { code, target?, scriptId?, timeoutSeconds? }). `scriptId`: the
  * saved script the code comes from; the server counts the run as that script's when the code is
  * its saved code unchanged, and as custom code otherwise (docs/decisions/046-one-count-of-runs.md),
  * so the scripts' counts are fetched again afterwards.
  */
 export const useExecuteCode = () =>
   useMutation({
-    mutationFn: ({ code, target, scriptId }: { code: string; target?: ExecutionTarget; scriptId?: string | null }) =>
+    mutationFn: ({
+      code,
+      target,
+      scriptId,
+      timeoutSeconds,
+    }: {
+      code: string;
+      target?: ExecutionTarget;
+      scriptId?: string | null;
+      /** Target cloud: how long Roblox may run it (the server's default: 300 s). */
+      timeoutSeconds?: number;
+    }) =>
       apiRequest<ExecutionResult>(
         'POST',
         '/api/scripts/execute',
-        { code, ...targetBody(target), ...(scriptId ? { scriptId } : {}) },
+        {
+          code,
+          ...targetBody(target),
+          ...(scriptId ? { scriptId } : {}),
+          ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+        },
         { idempotent: true },
       ),
     onSettled: refreshScripts,

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SAVE_AND_EXECUTE_DELAY_MS } from '@moonrelay/contract/constants';
 import { ERRORS } from '@moonrelay/contract/messages';
+import { CLOUD_RUN_ERRORS } from '@moonrelay/contract/cloud-runs';
 import type { Script } from '@moonrelay/contract/scripts';
 import { useSession } from '../../../lib/session.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
@@ -11,6 +12,7 @@ import { ScriptEditor } from './ScriptEditor.tsx';
 import { storedScript } from './test-fixtures.ts';
 import { CHECK_DEBOUNCE_MS } from './useLuaCheck.ts';
 import type { GameStatus } from '@moonrelay/contract/game';
+import type { OpenCloudKeyStatus } from '@moonrelay/contract/open-cloud';
 import { connectedStatus, DISCONNECTED } from '../../../test/test-game.ts';
 
 // Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts and
@@ -61,6 +63,12 @@ const respondJson = async (body: unknown) =>
 const respondSchedules = () => respondJson({ schedules: [] });
 const GAME_STATUS = 'GET /api/game/status';
 let gameStatus: GameStatus = DISCONNECTED;
+/**
+ * Run in Roblox reads the saved Open Cloud key for its place: none saved unless a test says
+ * otherwise; null answers 404 (the key could not be read).
+ */
+const OPEN_CLOUD_KEY = 'GET /api/open-cloud/key';
+let openCloudKey: OpenCloudKeyStatus | null = { key: null };
 
 function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<void> } = {}) {
   const calls: { key: string; body: unknown }[] = [];
@@ -73,6 +81,7 @@ function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<voi
     else if (key.startsWith('GET /api/scripts/') && key.endsWith('/schedules')) return respondSchedules();
     // Whether a game is connected decides the main action; it is not what most tests look at.
     else if (key === GAME_STATUS) return respondJson(gameStatus);
+    else if (key === OPEN_CLOUD_KEY && openCloudKey) return respondJson(openCloudKey);
     else {
       calls.push({ key, body });
       // Other calls answer once `hold` settles, so a test can look at the screen meanwhile.
@@ -129,6 +138,7 @@ const toast = () => screen.findByTestId('toast');
 beforeEach(() => {
   checks = [];
   gameStatus = DISCONNECTED;
+  openCloudKey = { key: null };
   useSession.setState({ token: 'mrs_test' });
 });
 afterEach(() => {
@@ -846,6 +856,127 @@ describe('ScriptEditor Execute in the game', () => {
     expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
     expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();
     expect(screen.getByTestId('execution-status')).toHaveTextContent('Error');
+  });
+});
+
+describe('ScriptEditor Run in Roblox', () => {
+  const KEY = {
+    universeId: '4200000001',
+    maskedKey: 'rbxo…WXYZ',
+    createdAt: '2026-11-29T10:00:00.000Z',
+    updatedAt: '2026-11-29T10:00:00.000Z',
+    lastImportAt: null,
+    lastImportError: null,
+    placeId: '4200000002',
+    placeVersion: null,
+    scopes: ['universe.place.luau-execution-session:write'],
+  };
+  const QUEUED = {
+    success: true,
+    pending: true,
+    queued: true,
+    output: '',
+    error: null,
+    target: 'cloud',
+    executionId: 'e7',
+    durationMs: 0,
+    cloudState: 'waiting',
+  };
+  const RUN = {
+    id: 'e7',
+    scriptId: 's1',
+    scriptName: 'Script',
+    scriptVersion: null,
+    target: 'cloud',
+    serverId: null,
+    status: 'failed',
+    limitHit: null,
+    durationMs: 840,
+    startedBy: 'user',
+    actorId: 'u1',
+    actorName: 'Ada',
+    keyName: null,
+    cloudState: 'failed',
+    createdAt: '2026-11-29T10:00:00.000Z',
+    code: 'print("one")\nlocal x = 1\nerror("boom")',
+    codeComplete: true,
+    output: 'one\nError: TaskScript:3: boom',
+    error: 'SCRIPT_ERROR: TaskScript:3: boom',
+    cloud: {
+      state: 'failed',
+      universeId: '4200000001',
+      placeId: '4200000002',
+      placeVersion: null,
+      timeoutSeconds: 60,
+      taskPath: 'universes/4200000001/places/4200000002/luau-execution-session-tasks/t1',
+      waitingReason: null,
+      errorCode: 'SCRIPT_ERROR',
+      errorMessage: 'TaskScript:3: boom',
+      returnValues: null,
+      logs: [
+        { message: 'one', type: 'output', time: null },
+        { message: 'TaskScript:3: boom', type: 'error', time: null },
+      ],
+      startedAt: '2026-11-29T10:00:01.000Z',
+      finishedAt: '2026-11-29T10:00:02.000Z',
+    },
+  };
+
+  it('runs the code on screen in Roblox with the time limit chosen, and shows how Roblox ran it', async () => {
+    openCloudKey = { key: KEY };
+    const calls = stubApi({
+      'POST /api/scripts/execute': () => ({ body: QUEUED }),
+      'GET /api/executions/e7': () => ({ body: RUN }),
+    });
+    renderEditor(storedScript());
+    const run = await screen.findByRole('button', { name: 'Run in Roblox · place 4200000002' });
+    setCode(RUN.code);
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Time limit in Roblox' }), '1 min');
+    await userEvent.click(run);
+    await waitFor(() =>
+      expect(sent(calls, 'POST /api/scripts/execute')).toEqual([
+        {
+          key: 'POST /api/scripts/execute',
+          body: { code: RUN.code, target: 'cloud', scriptId: 's1', timeoutSeconds: 60 },
+        },
+      ]),
+    );
+    const shown = await toast();
+    expect(within(shown).getByText('Sent to Roblox')).toBeInTheDocument();
+    const pane = await screen.findByTestId('cloud-run-output');
+    await waitFor(() => expect(within(pane).getByTestId('cloud-state')).toHaveTextContent('Failed'));
+    expect(within(pane).getByTestId('execution-target')).toHaveTextContent('Roblox');
+    expect(within(pane).getByTestId('cloud-error')).toHaveTextContent('SCRIPT_ERROR');
+    expect(within(pane).getByTestId('cloud-error')).toHaveTextContent('TaskScript:3: boom');
+    expect(
+      within(pane)
+        .getAllByRole('listitem')
+        .map((line) => line.textContent),
+    ).toEqual(['one', 'Error: TaskScript:3: boom']);
+  });
+
+  it("offers the run when the key cannot be read, and shows the server's refusal (no place)", async () => {
+    openCloudKey = null;
+    const error = CLOUD_RUN_ERRORS.noPlace;
+    stubApi({ 'POST /api/scripts/execute': () => ({ status: 400, body: { error } }) });
+    renderEditor(storedScript());
+    const run = await screen.findByRole('button', { name: 'Run in Roblox' });
+    await waitFor(() => expect(run).toBeEnabled());
+    await userEvent.click(run);
+    const shown = await toast();
+    expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
+    expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();
+    expect(screen.getByTestId('execution-target')).toHaveTextContent('Roblox');
+    expect(screen.getByTestId('execution-output')).toHaveTextContent(error);
+  });
+
+  it('is disabled, saying why and where to set it, when no place is set', async () => {
+    openCloudKey = { key: { ...KEY, placeId: null } };
+    stubApi({});
+    renderEditor(storedScript());
+    expect(await screen.findByTestId('cloud-run-note')).toHaveTextContent('Run in Roblox needs the place it runs on');
+    expect(screen.getByTestId('run-in-roblox')).toBeDisabled();
+    expect(screen.getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings#open-cloud');
   });
 });
 

@@ -14,7 +14,7 @@ import {
 } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FlaskConical, Gamepad2, Play, Save, WandSparkles, Zap } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { SAVE_AND_EXECUTE_DELAY_MS } from '@moonrelay/contract/constants';
 import { VALIDATION } from '@moonrelay/contract/messages';
@@ -48,6 +48,9 @@ import {
   type ExecutionOutcome,
 } from '../../../lib/execution-result.ts';
 import { ExecutionOutput, type Execution } from '../../../components/ExecutionOutput.tsx';
+import { CloudRunOutput } from '../../../components/CloudRunOutput.tsx';
+import { CLOUD_RUN_TEXT } from '../../../lib/cloud-run.ts';
+import { CloudRunButton, CloudRunNote, useCloudReadiness } from './CloudRunControl.tsx';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 import { SaveScriptDialog } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
@@ -122,10 +125,15 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     save: canWith(permissions, 'scripts.write'),
     sandbox: canWith(permissions, 'runs.sandbox'),
     game: canWith(permissions, 'runs.sandbox', 'runs.game'),
+    // Roblox runs it with the game's real DataStores: the server asks what a game run asks.
+    cloud: canWith(permissions, 'runs.sandbox', 'runs.game'),
     saveAndRun: canWith(permissions, 'scripts.write', 'runs.sandbox', 'runs.game'),
     // Making or stopping a share link (the Share dialog asks the same of the role itself).
     share: canWith(permissions, 'scripts.write'),
   };
+  // Run in Roblox names the place it runs on, or says what Settings still needs.
+  const cloudReadiness = useCloudReadiness();
+  const cloudNoteId = useId();
   const refusedNotice = (reason: string | undefined) =>
     notify({ type: 'error', title: EDITOR_TOASTS.failureTitle, description: reason });
 
@@ -247,6 +255,20 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     setExecution({ status: 'running', target });
     // The script's id goes along: unchanged, the run counts as the script's; edited, as custom code.
     executeCode.mutate({ code: current, target, scriptId }, reportTo(target));
+  };
+
+  /**
+   * Runs the code on screen, saved or not, in Roblox itself (Open Cloud Luau Execution on the
+   * account's place). The call answers it waiting; the output pane then follows the run live.
+   */
+  const runInCloud = (timeoutSeconds: number) => {
+    if (running || formatting) return;
+    if (!can.cloud.allowed) return refusedNotice(can.cloud.reason);
+    if (cloudReadiness.kind === 'blocked') return refusedNotice(cloudReadiness.reason);
+    const current = getValues('code');
+    if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
+    setExecution({ status: 'running', target: 'cloud' });
+    executeCode.mutate({ code: current, target: 'cloud', scriptId, timeoutSeconds }, reportTo('cloud'));
   };
 
   /** Replaces the code with the server's formatting of it (Ace keeps the change undoable). */
@@ -399,6 +421,14 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           >
             <Gamepad2 size={16} /> Dry run
           </Button>
+          <CloudRunButton
+            readiness={cloudReadiness}
+            can={can.cloud}
+            busy={running || formatting}
+            loading={running && execution.target === 'cloud'}
+            noteId={cloudNoteId}
+            onRun={runInCloud}
+          />
           <Button
             variant="outline"
             onClick={() => void openSaveDialog()}
@@ -444,11 +474,12 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           ...(script ? [{ action: 'Share', can: can.share }] : []),
         ]}
       />
+      <CloudRunNote readiness={cloudReadiness} can={can.cloud} noteId={cloudNoteId} />
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}
       {scriptId && isDirty && (
         <Text fontSize="sm" color="fg.warning" mt="-3">
-          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute, Run in Sandbox and Dry run
-          run what you see.
+          Unsaved changes: Execute runs the saved version of this script; Save &amp; Execute, Run in Sandbox, Dry run
+          and Run in Roblox run what you see.
         </Text>
       )}
 
@@ -473,11 +504,15 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
       </Stack>
 
       <Box ref={outputRef} scrollMarginBlock="4">
-        <ExecutionOutput
-          execution={execution}
-          runningText={EDITOR_TEXT.running}
-          onDryRun={() => runInSandbox('dry-run', sandboxCode.current)}
-        />
+        {execution.target === 'cloud' && execution.status === 'queued' && execution.executionId ? (
+          <CloudRunOutput executionId={execution.executionId} />
+        ) : (
+          <ExecutionOutput
+            execution={execution}
+            runningText={execution.target === 'cloud' ? CLOUD_RUN_TEXT.sending : EDITOR_TEXT.running}
+            onDryRun={() => runInSandbox('dry-run', sandboxCode.current)}
+          />
+        )}
       </Box>
 
       {script && (

@@ -93,6 +93,12 @@ export function ScheduleForm({ schedule, saving, saveError, onSave, onCancel }: 
             </NativeSelect.Field>
             <NativeSelect.Indicator />
           </NativeSelect.Root>
+          {target === 'cloud' && (
+            <Field.HelperText data-testid="schedule-cloud-note">
+              Roblox runs it on the place set in Settings → Roblox Open Cloud, up to 5 minutes a run; each run shows on
+              the Runs page with its logs.
+            </Field.HelperText>
+          )}
         </Field.Root>
         {kind === 'cron' ? (
           <>
