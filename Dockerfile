@@ -9,7 +9,6 @@ COPY server/package.json server/
 COPY sandbox/package.json sandbox/
 COPY lua/package.json lua/
 COPY web/package.json web/
-COPY cli/package.json cli/
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
