@@ -120,3 +120,20 @@ export const SaveCloudPlaceRequestSchema = z
   .object({ placeId: PlaceIdSchema, placeVersion: PlaceVersionSchema.nullable().optional() })
   .meta({ id: 'SaveCloudPlaceRequest' });
 export type SaveCloudPlaceRequest = z.infer<typeof SaveCloudPlaceRequestSchema>;
+
+/**
+ * GET /api/open-cloud/place: where a cloud run of the account would run, and whether it can, for
+ * whoever may start one (the Open Cloud key itself is the key's managers' to see).
+ */
+export const CloudPlaceStatusSchema = z
+  .object({
+    universeId: z.string().nullable(),
+    placeId: z.string().nullable(),
+    placeVersion: z.string().nullable(),
+    /** Whether a cloud run can be started now (key, scope, place). */
+    ready: z.boolean(),
+    /** What is missing when it cannot: the refusal a run would get. */
+    reason: z.string().nullable(),
+  })
+  .meta({ id: 'CloudPlaceStatus' });
+export type CloudPlaceStatus = z.infer<typeof CloudPlaceStatusSchema>;

@@ -150,7 +150,7 @@ import {
   OpenCloudKeyStatusSchema,
   SaveOpenCloudKeyRequestSchema,
 } from './open-cloud.ts';
-import { SaveCloudPlaceRequestSchema } from './cloud-runs.ts';
+import { CloudPlaceStatusSchema, SaveCloudPlaceRequestSchema } from './cloud-runs.ts';
 import {
   CopyScriptRequestSchema,
   CreatedScriptShareSchema,
@@ -1823,6 +1823,19 @@ export const endpoints = {
     body: SaveOpenCloudKeyRequestSchema,
     response: OpenCloudKeySchema,
     errors: [400, 401, 403, 503],
+  }),
+  getCloudPlace: endpoint({
+    method: 'get',
+    path: '/api/open-cloud/place',
+    tag: 'Scripts',
+    summary:
+      'Where your cloud runs run (universe, place, pinned version) and whether one can start now; reason names what is missing (an Open Cloud key, its Luau Execution scope, a place).',
+    auth: 'session-or-key',
+    permission: 'runs.game',
+    keyScopes: ['execute'],
+    rateLimit: 'general',
+    response: CloudPlaceStatusSchema,
+    errors: [401, 403],
   }),
   saveCloudPlace: endpoint({
     method: 'put',

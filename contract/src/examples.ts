@@ -482,6 +482,17 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     error: { status: 400, body: { error: `${OPEN_CLOUD_ERRORS.keyRefused} Roblox said: Invalid API Key` } },
     note: 'Create the key in Creator Hub → Open Cloud → API Keys with the user-restriction API (universe.user-restriction:read and :write) for this universe. Roblox is asked once before the key is stored.',
   },
+  getCloudPlace: {
+    response: {
+      universeId: EXAMPLE_UNIVERSE_ID,
+      placeId: EXAMPLE_PLACE_ID,
+      placeVersion: null,
+      ready: true,
+      reason: null,
+    },
+    error: unauthorized(),
+    note: 'ready is false with the reason when the account has no Open Cloud key, the key lacks universe.place.luau-execution-session:write, or no place is set.',
+  },
   saveCloudPlace: {
     body: { placeId: EXAMPLE_PLACE_ID, placeVersion: null },
     response: openCloudKey,

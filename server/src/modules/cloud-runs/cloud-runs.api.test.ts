@@ -175,6 +175,19 @@ describeEachEngine('cloud runs (Open Cloud Luau Execution)', (engine) => {
       expect(refused.status).toBe(400);
       expect(refused.body.error).toContain('timeoutSeconds');
     }
+    // Whoever may run code in Roblox is told where it would run, or what is missing.
+    expect((await server.call('GET', '/api/open-cloud/place', { token: banOnly.token })).body).toEqual({
+      universeId: UNIVERSE,
+      placeId: PLACE,
+      placeVersion: null,
+      ready: false,
+      reason: CLOUD_RUN_ERRORS.missingScope(LUAU_EXECUTION_WRITE),
+    });
+    expect((await server.call('GET', '/api/open-cloud/place', { token: alice.token })).body).toMatchObject({
+      placeId: PLACE,
+      ready: true,
+      reason: null,
+    });
     // Nothing reached Roblox, and no run was recorded for the refusals.
     expect(roblox.luau.stats().creates).toBe(creates);
     const runs = await server.call('GET', '/api/executions?target=cloud', { token: alice.token });

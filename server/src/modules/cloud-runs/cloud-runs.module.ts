@@ -3,6 +3,7 @@ import { moduleEntry, type ModuleContext } from '../module.ts';
 import { systemClock } from '../open-cloud/clock.ts';
 import type { OpenCloudKeys } from '../open-cloud/open-cloud-keys.ts';
 import { createCloudRuns } from './cloud-runs.ts';
+import { mountCloudRunRoutes } from './cloud-runs.routes.ts';
 
 /**
  * Cloud runs (docs/decisions/050): code run by Roblox through Open Cloud Luau Execution with the
@@ -29,6 +30,7 @@ export function cloudRunsModule(
   });
   return moduleEntry({
     services: { cloudRuns },
+    routes: (api) => mountCloudRunRoutes(api, ctx.rateLimits, cloudRuns),
     start: async () => cloudRuns.start(),
     // Reads in flight are cut (their tasks are read again after the start); a create call out ends first.
     close: () => cloudRuns.stop(),

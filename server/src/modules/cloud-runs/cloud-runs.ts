@@ -5,6 +5,7 @@ import {
   CLOUD_TIMEOUT_DEFAULT_SECONDS,
   LUAU_EXECUTION_WRITE,
   type CloudLogLine,
+  type CloudPlaceStatus,
   type CloudRun,
 } from '@moonrelay/contract/cloud-runs';
 import type { ConsoleBatch } from '@moonrelay/contract/console';
@@ -401,8 +402,9 @@ export function createCloudRuns(deps: {
       });
       return;
     }
-    const results = Array.isArray(task.output?.results) ? task.output.results : [];
-    if (task.state === 'COMPLETE') await finish(current, { phase: 'succeeded', results });
+    const results = Array.isArray(task.output?.results) ? task.output.results : undefined;
+    // A run that ended well returned something, if only nothing ([]); a failed one keeps what Roblox gave, if any.
+    if (task.state === 'COMPLETE') await finish(current, { phase: 'succeeded', results: results ?? [] });
     else
       await finish(current, {
         // Roblox's own timeout is a timed-out run, as Moonrelay's margin is.
@@ -410,7 +412,7 @@ export function createCloudRuns(deps: {
           task.state === 'CANCELLED' ? 'cancelled' : task.error?.code === 'DEADLINE_EXCEEDED' ? 'timed_out' : 'failed',
         errorCode: task.error?.code ?? (task.state === 'CANCELLED' ? 'CANCELLED' : 'INTERNAL_ERROR'),
         error: task.error?.message ?? (task.state === 'CANCELLED' ? 'Roblox cancelled the task' : 'The task failed'),
-        results,
+        ...(results?.length ? { results } : {}),
       });
   }
 
@@ -539,23 +541,42 @@ export function createCloudRuns(deps: {
     return asked;
   }
 
+  /**
+   * Checks that the owner can run code in Roblox before anything is recorded: a key, its scope
+   * (as Roblox's introspection names it), a place, and a script within Roblox's limit.
+   */
+  async function cloudTarget(ownerId: string, code: string): Promise<CloudTarget> {
+    if (Buffer.byteLength(code, 'utf8') > CLOUD_SCRIPT_MAX_BYTES)
+      throw new AppError(413, CLOUD_RUN_ERRORS.scriptTooLarge);
+    const keyRow = await keysRepo.find(db, ownerId);
+    if (!keyRow) throw new AppError(400, CLOUD_RUN_ERRORS.noKey);
+    const scopes = await keyScopes(keyRow);
+    if (scopes && !scopes.includes(LUAU_EXECUTION_WRITE))
+      throw new AppError(400, CLOUD_RUN_ERRORS.missingScope(LUAU_EXECUTION_WRITE));
+    if (!keyRow.placeId) throw new AppError(400, CLOUD_RUN_ERRORS.noPlace);
+    return { universeId: keyRow.universeId, placeId: keyRow.placeId, placeVersion: keyRow.placeVersion };
+  }
+
   let loop: Promise<void> | undefined;
 
   return {
-    /**
-     * Checks that the owner can run code in Roblox before anything is recorded: a key, its scope
-     * (as Roblox's introspection names it), a place, and a script within Roblox's limit.
-     */
-    async target(ownerId: string, code: string): Promise<CloudTarget> {
-      if (Buffer.byteLength(code, 'utf8') > CLOUD_SCRIPT_MAX_BYTES)
-        throw new AppError(413, CLOUD_RUN_ERRORS.scriptTooLarge);
+    target: cloudTarget,
+
+    /** Where the owner's cloud runs would run, and what is missing when one cannot start. */
+    async placeStatus(ownerId: string): Promise<CloudPlaceStatus> {
       const keyRow = await keysRepo.find(db, ownerId);
-      if (!keyRow) throw new AppError(400, CLOUD_RUN_ERRORS.noKey);
-      const scopes = await keyScopes(keyRow);
-      if (scopes && !scopes.includes(LUAU_EXECUTION_WRITE))
-        throw new AppError(400, CLOUD_RUN_ERRORS.missingScope(LUAU_EXECUTION_WRITE));
-      if (!keyRow.placeId) throw new AppError(400, CLOUD_RUN_ERRORS.noPlace);
-      return { universeId: keyRow.universeId, placeId: keyRow.placeId, placeVersion: keyRow.placeVersion };
+      const place = {
+        universeId: keyRow?.universeId ?? null,
+        placeId: keyRow?.placeId ?? null,
+        placeVersion: keyRow?.placeVersion ?? null,
+      };
+      try {
+        await cloudTarget(ownerId, '');
+        return { ...place, ready: true, reason: null };
+      } catch (error) {
+        if (error instanceof AppError && error.status < 500) return { ...place, ready: false, reason: error.message };
+        throw error;
+      }
     },
 
     /** Writes the run's task (in the run's own transaction): durable before anything is sent. */
