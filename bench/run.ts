@@ -18,6 +18,7 @@ export const BENCHMARKS = [
   'players',
   'notifications',
   'teams',
+  'cloud-runs',
 ];
 
 /** Benchmarks whose file is not named after them. */
