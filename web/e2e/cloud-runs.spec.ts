@@ -2,7 +2,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LUAU_EXECUTION_WRITE } from '@moonrelay/contract/cloud-runs';
+import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE } from '@moonrelay/contract/cloud-runs';
 import { fakeOpenCloud } from '../../server/test/fake-open-cloud.ts';
 import { createUser, signInAs } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
@@ -62,13 +62,9 @@ describe('cloud runs: code run by Roblox itself', () => {
     await signInAs(page, suite.app, user, '/editor');
     await expectSignedIn(page, user.name);
 
-    // With no key saved, Run in Roblox says so and leads to where it is set.
+    // With no key saved, Run in Roblox says so, as the server would refuse a run, and leads to where it is set.
     const blocked = mainArea(page).getByTestId('run-in-roblox');
-    await expectVisible(
-      mainArea(page)
-        .getByTestId('cloud-run-note')
-        .getByText(/needs an Open Cloud key/),
-    );
+    await expectVisible(mainArea(page).getByTestId('cloud-run-note').getByText(CLOUD_RUN_ERRORS.noKey));
     expect(await blocked.isDisabled()).toBe(true);
     await screenshot(page, 'cloud-run-editor-no-key');
     await mainArea(page).getByRole('link', { name: 'Open Settings' }).click();
@@ -90,6 +86,8 @@ describe('cloud runs: code run by Roblox itself', () => {
     await expectToast(page, 'Open Cloud key saved');
     const cloudSettings = card.getByTestId('cloud-runs-settings');
     await expectVisible(cloudSettings.getByText(`This key may run code in Roblox (${LUAU_EXECUTION_WRITE}).`));
+    // It has no user-restriction scope: no bans are promised.
+    await expectVisible(card.getByTestId('open-cloud-bans').getByText(/This key is for cloud runs only/));
     await expectVisible(cloudSettings.getByText('No place set yet: cloud runs need one.'));
     const placeForm = cloudSettings.getByRole('form', { name: 'Cloud run place' });
     await placeForm.getByRole('textbox', { name: 'Place ID' }).fill(PLACE);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CloudLogLine } from '@moonrelay/contract/cloud-runs';
-import type { OpenCloudKey } from '@moonrelay/contract/open-cloud';
+import { CLOUD_RUN_ERRORS, type CloudLogLine, type CloudPlaceStatus } from '@moonrelay/contract/cloud-runs';
 import type { Run } from '@moonrelay/contract/runs';
 import { applyCloudLogs, cloudReadiness, CLOUD_RUN_TEXT, LUAU_WRITE_SCOPE, withLiveCloud } from './cloud-run.ts';
 
@@ -43,16 +42,13 @@ const run = (state: NonNullable<Run['cloud']>['state'], logs: CloudLogLine[]): R
   },
 });
 
-const key = (overrides: Partial<OpenCloudKey> = {}): OpenCloudKey => ({
+/** GET /api/open-cloud/place's answer: ready on place 2 unless told otherwise. */
+const place = (overrides: Partial<CloudPlaceStatus> = {}): CloudPlaceStatus => ({
   universeId: '1',
-  maskedKey: 'rbxo…WXYZ',
-  createdAt: '2026-11-29T10:00:00.000Z',
-  updatedAt: '2026-11-29T10:00:00.000Z',
-  lastImportAt: null,
-  lastImportError: null,
   placeId: '2',
   placeVersion: null,
-  scopes: [LUAU_WRITE_SCOPE],
+  ready: true,
+  reason: null,
   ...overrides,
 });
 
@@ -93,21 +89,22 @@ describe('cloud run lines told live', () => {
 
 describe('whether Run in Roblox can run', () => {
   it('names the place, and its pinned version', () => {
-    expect(cloudReadiness(key())).toEqual({ kind: 'ready', placeId: '2', placeVersion: null });
-    expect(cloudReadiness(key({ placeVersion: '7' }))).toEqual({ kind: 'ready', placeId: '2', placeVersion: '7' });
+    expect(cloudReadiness(place())).toEqual({ kind: 'ready', placeId: '2', placeVersion: null });
+    expect(cloudReadiness(place({ placeVersion: '7' }))).toEqual({ kind: 'ready', placeId: '2', placeVersion: '7' });
   });
 
-  it('says what is missing: a key, a place, the scope', () => {
-    expect(cloudReadiness(null)).toEqual({ kind: 'blocked', reason: CLOUD_RUN_TEXT.noKey });
-    expect(cloudReadiness(key({ placeId: null }))).toEqual({ kind: 'blocked', reason: CLOUD_RUN_TEXT.noPlace });
-    expect(cloudReadiness(key({ scopes: ['universe.user-restriction:write'] }))).toEqual({
-      kind: 'blocked',
-      reason: CLOUD_RUN_TEXT.noScope,
-    });
+  it("says what is missing in the server's words: a key, the scope, a place", () => {
+    const noKey = place({ universeId: null, placeId: null, ready: false, reason: CLOUD_RUN_ERRORS.noKey });
+    expect(cloudReadiness(noKey)).toEqual({ kind: 'blocked', reason: CLOUD_RUN_ERRORS.noKey });
+    const noScope = CLOUD_RUN_ERRORS.missingScope(LUAU_WRITE_SCOPE);
+    expect(cloudReadiness(place({ ready: false, reason: noScope }))).toEqual({ kind: 'blocked', reason: noScope });
+    const noPlace = place({ placeId: null, ready: false, reason: CLOUD_RUN_ERRORS.noPlace });
+    expect(cloudReadiness(noPlace)).toEqual({ kind: 'blocked', reason: CLOUD_RUN_ERRORS.noPlace });
+    expect(cloudReadiness(place({ ready: false }))).toEqual({ kind: 'blocked', reason: CLOUD_RUN_TEXT.notReady });
   });
 
-  it('leaves it to the server when the scopes or the key are not known', () => {
-    expect(cloudReadiness(key({ scopes: null })).kind).toBe('ready');
+  it('leaves it to the server when where it runs is not known', () => {
     expect(cloudReadiness(undefined)).toEqual({ kind: 'unknown' });
+    expect(cloudReadiness(place({ placeId: null }))).toEqual({ kind: 'unknown' });
   });
 });

@@ -1,12 +1,12 @@
 import type {
   CloudLogLine,
+  CloudPlaceStatus,
   CloudRunLogsEvent,
   CloudRunState,
   CLOUD_LOG_LINES_MAX as LinesMax,
   CLOUD_TIMEOUT_DEFAULT_SECONDS as TimeoutDefault,
   LUAU_EXECUTION_WRITE as LuauWrite,
 } from '@moonrelay/contract/cloud-runs';
-import type { OpenCloudKey } from '@moonrelay/contract/open-cloud';
 import type { Run } from '@moonrelay/contract/runs';
 
 /**
@@ -64,9 +64,10 @@ export const CLOUD_RUN_TEXT = {
   sending: 'Sending to Roblox...',
   timeoutLabel: 'Time limit in Roblox',
   settingsLink: 'Open Settings',
-  noKey: 'Run in Roblox needs an Open Cloud key: save one in Settings → Roblox Open Cloud.',
-  noPlace: 'Run in Roblox needs the place it runs on: set its place id in Settings → Roblox Open Cloud.',
-  noScope: `The saved Open Cloud key may not run code in Roblox: add the ${LUAU_WRITE_SCOPE} scope to it in Creator Hub, then save it again in Settings → Roblox Open Cloud.`,
+  /** After the reason, for a member whose role may not set the key or the place. */
+  askManager: 'Ask a team member whose role has opencloud.manage.',
+  /** The server said no run can start without saying why (it always says). */
+  notReady: 'Run in Roblox cannot start yet: see Settings → Roblox Open Cloud.',
   queued: { title: 'Sent to Roblox', description: 'Its log lines show below as Roblox runs it.' },
   cancelled: 'Cloud run cancelled',
   cancelFailed: 'Could not cancel the run',
@@ -77,22 +78,22 @@ export const placeText = (placeId: string, placeVersion: string | null) =>
   placeVersion ? `place ${placeId} v${placeVersion}` : `place ${placeId}`;
 
 /**
- * Whether Run in Roblox can work, from the saved key: `ready` names the place; `unknown` when the
- * key cannot be read here (a team member without opencloud.manage, or it is loading or failed), so
- * the server decides and explains; `blocked` says what to set first.
+ * Whether Run in Roblox can work, from GET /api/open-cloud/place: `ready` names the place;
+ * `unknown` while it loads, when it failed, or where the role may not ask (no runs.game: the
+ * button is disabled for that already), so the server decides and explains; `blocked` says what
+ * to set first, in the words a run would be refused with.
  */
 export type CloudReadiness =
   | { kind: 'ready'; placeId: string; placeVersion: string | null }
   | { kind: 'unknown' }
   | { kind: 'blocked'; reason: string };
 
-export function cloudReadiness(key: OpenCloudKey | null | undefined): CloudReadiness {
-  if (key === undefined) return { kind: 'unknown' };
-  if (key === null) return { kind: 'blocked', reason: CLOUD_RUN_TEXT.noKey };
-  // Null scopes: Roblox did not say what the key may do; the run's own check asks it again.
-  if (key.scopes && !key.scopes.includes(LUAU_WRITE_SCOPE)) return { kind: 'blocked', reason: CLOUD_RUN_TEXT.noScope };
-  if (!key.placeId) return { kind: 'blocked', reason: CLOUD_RUN_TEXT.noPlace };
-  return { kind: 'ready', placeId: key.placeId, placeVersion: key.placeVersion };
+export function cloudReadiness(place: CloudPlaceStatus | undefined): CloudReadiness {
+  if (!place) return { kind: 'unknown' };
+  if (!place.ready) return { kind: 'blocked', reason: place.reason ?? CLOUD_RUN_TEXT.notReady };
+  // Ready means a place is set; should it not be named, the run's own check still says what is missing.
+  if (!place.placeId) return { kind: 'unknown' };
+  return { kind: 'ready', placeId: place.placeId, placeVersion: place.placeVersion };
 }
 
 const sameLine = (a: CloudLogLine, b: CloudLogLine) =>

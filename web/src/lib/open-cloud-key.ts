@@ -4,9 +4,10 @@ import { apiRequest } from './api-client.ts';
 import { useSession } from './session.ts';
 
 /**
- * The saved Open Cloud key (GET /api/open-cloud/key: masked, with its universe, place and scopes).
- * Settings manages it; the editor reads it to name the place Run in Roblox runs on, or to say what
- * is missing. Both share one cached answer, so a place saved in Settings shows in the editor at once.
+ * The saved Open Cloud key (GET /api/open-cloud/key: masked, with its universe, place and scopes),
+ * for those whose role may manage it (opencloud.manage): Settings shows and changes it. The editor
+ * reads where cloud runs run from GET /api/open-cloud/place instead (lib/cloud-place.ts), which
+ * whoever may run in the game may ask.
  */
 export const OPEN_CLOUD_KEY_PATH = '/api/open-cloud/key';
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOUD_RUN_ERRORS, type SaveCloudPlaceRequest } from '@moonrelay/contract/cloud-runs';
 import type { OpenCloudKey } from '@moonrelay/contract/open-cloud';
+import { cloudPlaceQuery } from '../../../lib/cloud-place.ts';
 import { LUAU_WRITE_SCOPE } from '../../../lib/cloud-run.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { signInAs } from '../../../test/fixtures.ts';
@@ -47,6 +48,72 @@ beforeEach(() => {
   placeSaves = [];
 });
 afterEach(() => vi.unstubAllGlobals());
+
+describe('Settings → Roblox Open Cloud → the key', () => {
+  const BAN_SCOPES = ['universe.user-restriction:read', 'universe.user-restriction:write'];
+  const bans = () => screen.findByTestId('open-cloud-bans');
+
+  it('says a key for cloud runs only imports no bans, and which scopes bans need', async () => {
+    serve(() => ({ body: key }));
+    renderWithProviders(<OpenCloudCard />);
+    const shown = await bans();
+    expect(shown).toHaveTextContent('This key is for cloud runs only');
+    expect(shown).toHaveTextContent('universe.user-restriction:read and :write');
+    expect(shown).not.toHaveTextContent('Bans not imported yet');
+  });
+
+  it('says when bans were last imported, or not yet, for a key that may ban (or that Roblox did not describe)', async () => {
+    key = savedKey({ scopes: [...BAN_SCOPES, LUAU_WRITE_SCOPE] });
+    serve(() => ({ body: key }));
+    const { unmount } = renderWithProviders(<OpenCloudCard />);
+    expect(await bans()).toHaveTextContent('Bans not imported yet.');
+    unmount();
+
+    queryClient.clear();
+    key = savedKey({ scopes: null, lastImportAt: '2026-11-29T11:00:00.000Z' });
+    renderWithProviders(<OpenCloudCard />);
+    expect(await bans()).toHaveTextContent(/^Bans last imported .+\.$/);
+  });
+
+  it('has the editor read where cloud runs run again when the key is saved or the place is', async () => {
+    let placeReads = 0;
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/open-cloud/key': () => ({ body: { key } }),
+        'GET /api/open-cloud/place': () => {
+          placeReads += 1;
+          return {
+            body: { universeId: key.universeId, placeId: key.placeId, placeVersion: null, ready: true, reason: null },
+          };
+        },
+        'PUT /api/open-cloud/key': () => ({ body: key }),
+        'PUT /api/open-cloud/place': (body) => {
+          key = { ...key, placeId: (body as SaveCloudPlaceRequest).placeId };
+          return { body: key };
+        },
+      }),
+    );
+    // As the editor left it: read once, and cached.
+    await queryClient.fetchQuery(cloudPlaceQuery());
+    expect(placeReads).toBe(1);
+    renderWithProviders(<OpenCloudCard />);
+    await section();
+    await userEvent.type(within(placeForm()).getByRole('textbox', { name: 'Place ID' }), '4200000002');
+    await userEvent.click(within(placeForm()).getByRole('button', { name: 'Save place' }));
+    await waitFor(() => expect(queryClient.getQueryState(cloudPlaceQuery().queryKey)?.isInvalidated).toBe(true));
+
+    await queryClient.fetchQuery(cloudPlaceQuery());
+    expect(placeReads).toBe(2);
+    await userEvent.click(screen.getByRole('button', { name: 'Replace' }));
+    const form = screen.getByRole('form', { name: 'Open Cloud key' });
+    await userEvent.type(within(form).getByLabelText('Open Cloud API key'), 'rbxoc_new');
+    await userEvent.click(within(form).getByRole('button', { name: 'Replace key' }));
+    await waitFor(() => expect(queryClient.getQueryState(cloudPlaceQuery().queryKey)?.isInvalidated).toBe(true));
+    // Saved for cloud runs only: the toast does not promise an import of bans.
+    expect(await screen.findByText(/Roblox accepted it\. This key is for cloud runs only/)).toBeInTheDocument();
+  });
+});
 
 describe('Settings → Roblox Open Cloud → Cloud runs', () => {
   it('saves the place, and a pinned version of it', async () => {

@@ -25,6 +25,14 @@ import { LUAU_WRITE_SCOPE } from '../../../lib/cloud-run.ts';
 import { useOpenCloudKey, useRemoveOpenCloudKey, useSaveCloudPlace, useSaveOpenCloudKey } from '../api/open-cloud.ts';
 import { TEAM_SETTINGS_TEXT } from '../security-text.ts';
 
+/** The scopes of Roblox's user-restriction API, with which the key bans and imports bans. */
+const BAN_SCOPE_PREFIX = 'universe.user-restriction:';
+/** Whether the key may carry bans: unknown scopes (null) are tried, as the server does. */
+const mayBan = (scopes: string[] | null) =>
+  scopes === null || scopes.some((scope) => scope.startsWith(BAN_SCOPE_PREFIX));
+const CLOUD_ONLY_TEXT =
+  'This key is for cloud runs only: bans need the user-restriction API (universe.user-restriction:read and :write).';
+
 /** The universe id and API key, checked with Roblox when saved (a key Roblox refuses is not kept). */
 function KeyForm({ current, onDone }: { current: OpenCloudKey | null; onDone?: () => void }) {
   const [universeId, setUniverseId] = useState(current?.universeId ?? '');
@@ -35,9 +43,14 @@ function KeyForm({ current, onDone }: { current: OpenCloudKey | null; onDone?: (
     save.mutate(
       { universeId: universeId.trim(), apiKey },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           setApiKey('');
-          notify({ title: 'Open Cloud key saved', description: 'Roblox accepted it. Your bans are being imported.' });
+          notify({
+            title: 'Open Cloud key saved',
+            description: mayBan(saved.scopes)
+              ? 'Roblox accepted it. Your bans are being imported.'
+              : `Roblox accepted it. ${CLOUD_ONLY_TEXT}`,
+          });
           onDone?.();
         },
       },
@@ -299,10 +312,13 @@ export function OpenCloudCard() {
               {key.maskedKey}
             </Text>
           </Text>
-          <Text fontSize="sm" color="fg.muted">
-            {key.lastImportAt
-              ? `Bans last imported ${new Date(key.lastImportAt).toLocaleString()}.`
-              : 'Bans not imported yet.'}
+          <Text fontSize="sm" color="fg.muted" data-testid="open-cloud-bans">
+            {!mayBan(key.scopes)
+              ? // Roblox said what the key may do, and bans are not part of it: none will be imported.
+                CLOUD_ONLY_TEXT
+              : key.lastImportAt
+                ? `Bans last imported ${new Date(key.lastImportAt).toLocaleString()}.`
+                : 'Bans not imported yet.'}
           </Text>
           {key.lastImportError && (
             <Alert.Root status="warning" size="sm">

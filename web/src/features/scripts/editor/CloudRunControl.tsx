@@ -10,21 +10,21 @@ import {
   placeText,
   type CloudReadiness,
 } from '../../../lib/cloud-run.ts';
-import { useOpenCloudKey } from '../../../lib/open-cloud-key.ts';
+import { useCloudPlace } from '../../../lib/cloud-place.ts';
 import { useCan, type Can } from '../../../lib/team-access.ts';
 
 /** Where the key and the place are set (the card scrolls into view when the address names it). */
 export const CLOUD_SETTINGS_PATH = '/settings#open-cloud';
 
 /**
- * Whether Run in Roblox can run, from the saved Open Cloud key. A member whose role may not manage
- * the key cannot read it either: the button then stays enabled without a place, and the server's
- * refusal says what is missing.
+ * Whether Run in Roblox can run, and on which place, as the server would decide it
+ * (GET /api/open-cloud/place). Asked only where the role allows running in the game: without
+ * runs.game the button is disabled for that, and the call would be refused.
  */
 export function useCloudReadiness(): CloudReadiness {
-  const manage = useCan('opencloud.manage');
-  const key = useOpenCloudKey(manage.allowed);
-  return manage.allowed && key.data ? cloudReadiness(key.data.key) : { kind: 'unknown' };
+  const runsGame = useCan('runs.game');
+  const place = useCloudPlace(runsGame.allowed);
+  return runsGame.allowed ? cloudReadiness(place.data) : { kind: 'unknown' };
 }
 
 interface Props {
@@ -89,9 +89,19 @@ export function CloudRunButton({ readiness, can, busy, loading, noteId, onRun }:
 /**
  * Why Run in Roblox is disabled, written out (a disabled button shows no tooltip on a touch screen
  * and a keyboard skips it): the permission a team member's role lacks, or what Settings still
- * needs, with the way there.
+ * needs, with the way there for whoever may change it (`manage`: the role has opencloud.manage).
  */
-export function CloudRunNote({ readiness, can, noteId }: { readiness: CloudReadiness; can: Can; noteId: string }) {
+export function CloudRunNote({
+  readiness,
+  can,
+  manage,
+  noteId,
+}: {
+  readiness: CloudReadiness;
+  can: Can;
+  manage: boolean;
+  noteId: string;
+}) {
   if (!can.allowed) {
     return (
       // Read as one more line of the permission notes above it.
@@ -105,9 +115,13 @@ export function CloudRunNote({ readiness, can, noteId }: { readiness: CloudReadi
     // Close under the buttons, as the other notes about them.
     <Text fontSize="sm" color="fg.muted" id={noteId} data-testid="cloud-run-note" mt="-3">
       {readiness.reason}{' '}
-      <Link asChild color="fg.info" variant="underline">
-        <RouterLink to={CLOUD_SETTINGS_PATH}>{CLOUD_RUN_TEXT.settingsLink}</RouterLink>
-      </Link>
+      {manage ? (
+        <Link asChild color="fg.info" variant="underline">
+          <RouterLink to={CLOUD_SETTINGS_PATH}>{CLOUD_RUN_TEXT.settingsLink}</RouterLink>
+        </Link>
+      ) : (
+        CLOUD_RUN_TEXT.askManager
+      )}
     </Text>
   );
 }

@@ -4,16 +4,18 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SAVE_AND_EXECUTE_DELAY_MS } from '@moonrelay/contract/constants';
 import { ERRORS } from '@moonrelay/contract/messages';
-import { CLOUD_RUN_ERRORS } from '@moonrelay/contract/cloud-runs';
+import { CLOUD_RUN_ERRORS, type CloudPlaceStatus } from '@moonrelay/contract/cloud-runs';
 import type { Script } from '@moonrelay/contract/scripts';
+import { ROLE_PERMISSIONS } from '@moonrelay/contract/teams';
+import { CLOUD_RUN_TEXT } from '../../../lib/cloud-run.ts';
 import { useSession } from '../../../lib/session.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { ScriptEditor } from './ScriptEditor.tsx';
 import { storedScript } from './test-fixtures.ts';
 import { CHECK_DEBOUNCE_MS } from './useLuaCheck.ts';
 import type { GameStatus } from '@moonrelay/contract/game';
-import type { OpenCloudKeyStatus } from '@moonrelay/contract/open-cloud';
 import { connectedStatus, DISCONNECTED } from '../../../test/test-game.ts';
+import { chooseTeam, personalTeam, testTeam } from '../../../test/teams.ts';
 
 // Ace cannot be driven in jsdom: a textarea stands in for it (luau-mode.test.ts and
 // LuaCodeEditor.test.tsx use the real Ace). The diagnostics it is given are listed beside it.
@@ -64,11 +66,18 @@ const respondSchedules = () => respondJson({ schedules: [] });
 const GAME_STATUS = 'GET /api/game/status';
 let gameStatus: GameStatus = DISCONNECTED;
 /**
- * Run in Roblox reads the saved Open Cloud key for its place: none saved unless a test says
- * otherwise; null answers 404 (the key could not be read).
+ * Run in Roblox reads where cloud runs run (GET /api/open-cloud/place): no key saved unless a test
+ * says otherwise; null answers 404 (it could not be read).
  */
-const OPEN_CLOUD_KEY = 'GET /api/open-cloud/key';
-let openCloudKey: OpenCloudKeyStatus | null = { key: null };
+const CLOUD_PLACE = 'GET /api/open-cloud/place';
+const NO_CLOUD_KEY: CloudPlaceStatus = {
+  universeId: null,
+  placeId: null,
+  placeVersion: null,
+  ready: false,
+  reason: CLOUD_RUN_ERRORS.noKey,
+};
+let cloudPlace: CloudPlaceStatus | null = NO_CLOUD_KEY;
 
 function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<void> } = {}) {
   const calls: { key: string; body: unknown }[] = [];
@@ -81,7 +90,7 @@ function stubApi(routes: Record<string, Handler>, { hold }: { hold?: Promise<voi
     else if (key.startsWith('GET /api/scripts/') && key.endsWith('/schedules')) return respondSchedules();
     // Whether a game is connected decides the main action; it is not what most tests look at.
     else if (key === GAME_STATUS) return respondJson(gameStatus);
-    else if (key === OPEN_CLOUD_KEY && openCloudKey) return respondJson(openCloudKey);
+    else if (key === CLOUD_PLACE && cloudPlace) return respondJson(cloudPlace);
     else {
       calls.push({ key, body });
       // Other calls answer once `hold` settles, so a test can look at the screen meanwhile.
@@ -138,7 +147,7 @@ const toast = () => screen.findByTestId('toast');
 beforeEach(() => {
   checks = [];
   gameStatus = DISCONNECTED;
-  openCloudKey = { key: null };
+  cloudPlace = NO_CLOUD_KEY;
   useSession.setState({ token: 'mrs_test' });
 });
 afterEach(() => {
@@ -860,16 +869,12 @@ describe('ScriptEditor Execute in the game', () => {
 });
 
 describe('ScriptEditor Run in Roblox', () => {
-  const KEY = {
+  const PLACE: CloudPlaceStatus = {
     universeId: '4200000001',
-    maskedKey: 'rbxo…WXYZ',
-    createdAt: '2026-11-29T10:00:00.000Z',
-    updatedAt: '2026-11-29T10:00:00.000Z',
-    lastImportAt: null,
-    lastImportError: null,
     placeId: '4200000002',
     placeVersion: null,
-    scopes: ['universe.place.luau-execution-session:write'],
+    ready: true,
+    reason: null,
   };
   const QUEUED = {
     success: true,
@@ -923,7 +928,7 @@ describe('ScriptEditor Run in Roblox', () => {
   };
 
   it('runs the code on screen in Roblox with the time limit chosen, and shows how Roblox ran it', async () => {
-    openCloudKey = { key: KEY };
+    cloudPlace = PLACE;
     const calls = stubApi({
       'POST /api/scripts/execute': () => ({ body: QUEUED }),
       'GET /api/executions/e7': () => ({ body: RUN }),
@@ -955,26 +960,67 @@ describe('ScriptEditor Run in Roblox', () => {
     ).toEqual(['one', 'Error: TaskScript:3: boom']);
   });
 
-  it("offers the run when the key cannot be read, and shows the server's refusal (no place)", async () => {
-    openCloudKey = null;
+  it("offers the run when where it runs cannot be read, and shows the server's refusal (no place)", async () => {
+    cloudPlace = null;
     const error = CLOUD_RUN_ERRORS.noPlace;
     stubApi({ 'POST /api/scripts/execute': () => ({ status: 400, body: { error } }) });
     renderEditor(storedScript());
     const run = await screen.findByRole('button', { name: 'Run in Roblox' });
     await waitFor(() => expect(run).toBeEnabled());
+    // Where it runs can be read again meanwhile: the refusal has it read anew.
+    cloudPlace = { ...PLACE, placeId: null, ready: false, reason: error };
     await userEvent.click(run);
     const shown = await toast();
     expect(within(shown).getByText('Execution Failed')).toBeInTheDocument();
     expect(within(shown).getByText(`Failed to execute script. Please try again. (${error})`)).toBeInTheDocument();
     expect(screen.getByTestId('execution-target')).toHaveTextContent('Roblox');
     expect(screen.getByTestId('execution-output')).toHaveTextContent(error);
+    expect(await screen.findByTestId('cloud-run-note')).toHaveTextContent(error);
+    expect(run).toBeDisabled();
+  });
+
+  it("names the place for a team's developer, who may run in Roblox but not read the Open Cloud key", async () => {
+    chooseTeam('t1');
+    cloudPlace = { ...PLACE, placeVersion: '7' };
+    const calls = stubApi({ 'GET /api/teams': () => ({ body: [personalTeam(), testTeam()] }) });
+    renderEditor(storedScript());
+    const run = await screen.findByRole('button', { name: 'Run in Roblox · place 4200000002 v7' });
+    await waitFor(() => expect(run).toBeEnabled());
+    expect(sent(calls, 'GET /api/open-cloud/key')).toEqual([]);
+  });
+
+  it('tells a developer what is missing, without the way to Settings their role may not change', async () => {
+    chooseTeam('t1');
+    cloudPlace = { ...PLACE, placeId: null, ready: false, reason: CLOUD_RUN_ERRORS.noPlace };
+    stubApi({ 'GET /api/teams': () => ({ body: [personalTeam(), testTeam()] }) });
+    renderEditor(storedScript());
+    // Until the role is known the note names the permission; then what is missing.
+    await waitFor(() =>
+      expect(screen.getByTestId('cloud-run-note')).toHaveTextContent(
+        `${CLOUD_RUN_ERRORS.noPlace} ${CLOUD_RUN_TEXT.askManager}`,
+      ),
+    );
+    expect(screen.getByTestId('run-in-roblox')).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Open Settings' })).not.toBeInTheDocument();
+  });
+
+  it('does not ask where it would run for a role without runs.game', async () => {
+    chooseTeam('t1');
+    // Answered 404 and recorded, so a call would show.
+    cloudPlace = null;
+    const viewer = testTeam({ role: 'viewer', permissions: [...ROLE_PERMISSIONS.viewer] });
+    const calls = stubApi({ 'GET /api/teams': () => ({ body: [personalTeam(), viewer] }) });
+    renderEditor(storedScript());
+    expect(await screen.findByTestId('cloud-run-note')).toHaveTextContent('Needs the permission runs.sandbox');
+    expect(screen.getByTestId('run-in-roblox')).toBeDisabled();
+    expect(sent(calls, CLOUD_PLACE)).toEqual([]);
   });
 
   it('is disabled, saying why and where to set it, when no place is set', async () => {
-    openCloudKey = { key: { ...KEY, placeId: null } };
+    cloudPlace = { ...PLACE, placeId: null, ready: false, reason: CLOUD_RUN_ERRORS.noPlace };
     stubApi({});
     renderEditor(storedScript());
-    expect(await screen.findByTestId('cloud-run-note')).toHaveTextContent('Run in Roblox needs the place it runs on');
+    expect(await screen.findByTestId('cloud-run-note')).toHaveTextContent(CLOUD_RUN_ERRORS.noPlace);
     expect(screen.getByTestId('run-in-roblox')).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings#open-cloud');
   });

@@ -51,6 +51,7 @@ import { ExecutionOutput, type Execution } from '../../../components/ExecutionOu
 import { CloudRunOutput } from '../../../components/CloudRunOutput.tsx';
 import { CLOUD_RUN_TEXT } from '../../../lib/cloud-run.ts';
 import { CloudRunButton, CloudRunNote, useCloudReadiness } from './CloudRunControl.tsx';
+import { refreshCloudPlace } from '../../../lib/cloud-place.ts';
 import { LuaCodeEditor } from './LuaCodeEditor.tsx';
 import { SaveScriptDialog } from './SaveScriptDialog.tsx';
 import type { GameChoice, GameConfig } from './save-config.ts';
@@ -127,6 +128,8 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     game: canWith(permissions, 'runs.sandbox', 'runs.game'),
     // Roblox runs it with the game's real DataStores: the server asks what a game run asks.
     cloud: canWith(permissions, 'runs.sandbox', 'runs.game'),
+    // Setting the key or the place for cloud runs: the note links to Settings only for this.
+    cloudSettings: canWith(permissions, 'opencloud.manage'),
     saveAndRun: canWith(permissions, 'scripts.write', 'runs.sandbox', 'runs.game'),
     // Making or stopping a share link (the Share dialog asks the same of the role itself).
     share: canWith(permissions, 'scripts.write'),
@@ -268,7 +271,18 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
     const current = getValues('code');
     if (!current.trim()) return notify({ type: 'error', ...EDITOR_TOASTS.noCode });
     setExecution({ status: 'running', target: 'cloud' });
-    executeCode.mutate({ code: current, target: 'cloud', scriptId, timeoutSeconds }, reportTo('cloud'));
+    const reporting = reportTo('cloud');
+    executeCode.mutate(
+      { code: current, target: 'cloud', scriptId, timeoutSeconds },
+      {
+        ...reporting,
+        onError: (error) => {
+          reporting.onError(error);
+          // Refused (the key or the place changed since it was read): the button says so from now on.
+          void refreshCloudPlace();
+        },
+      },
+    );
   };
 
   /** Replaces the code with the server's formatting of it (Ace keeps the change undoable). */
@@ -474,7 +488,12 @@ export function ScriptEditor({ script, draftCode, recentGames, onCreated, initia
           ...(script ? [{ action: 'Share', can: can.share }] : []),
         ]}
       />
-      <CloudRunNote readiness={cloudReadiness} can={can.cloud} noteId={cloudNoteId} />
+      <CloudRunNote
+        readiness={cloudReadiness}
+        can={can.cloud}
+        manage={can.cloudSettings.allowed}
+        noteId={cloudNoteId}
+      />
       {script && <LastChangedByKey keyName={script.lastChangedByKey} />}
       {scriptId && isDirty && (
         <Text fontSize="sm" color="fg.warning" mt="-3">

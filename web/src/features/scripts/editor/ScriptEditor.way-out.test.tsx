@@ -36,8 +36,8 @@ function stubApi(routes: Record<string, Handler>) {
       return new Response(JSON.stringify({ schedules: [] }), { headers: { 'content-type': 'application/json' } });
     }
     // The game status (read for the editor's main action) answers 404 here: no game connected. So
-    // does the Open Cloud key, read for Run in Roblox's place.
-    if (key !== 'POST /api/lua/check' && key !== 'GET /api/game/status' && key !== 'GET /api/open-cloud/key')
+    // does where cloud runs run, read for Run in Roblox's place.
+    if (key !== 'POST /api/lua/check' && key !== 'GET /api/game/status' && key !== 'GET /api/open-cloud/place')
       calls.push({ key, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     return respond(input, init);
   });
