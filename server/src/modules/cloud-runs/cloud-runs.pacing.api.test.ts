@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LUAU_EXECUTION_WRITE, type CloudRunState } from '@moonrelay/contract/cloud-runs';
+import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE, type CloudRunState } from '@moonrelay/contract/cloud-runs';
 import type { BusEvent } from '../../platform/event-bus.ts';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { fakeOpenCloud, type FakeLuauStats } from '../../../test/fake-open-cloud.ts';
@@ -13,7 +13,8 @@ const ENDED: CloudRunState[] = ['succeeded', 'failed', 'timed_out', 'cancelled']
  * 1-second window here, Roblox's minute made short) and 10 unfinished tasks per place. Moonrelay
  * learns the budget from the headers of Roblox's first answer and makes its calls one at a time
  * until then, so it is never refused for going over a limit; 429 storms without Retry-After and
- * injected 500s only delay the runs. Every run ends once, and its task was created once.
+ * Roblox being unavailable (503) only delay the runs; a create answered 500 (Roblox may have made the
+ * task) is never sent again. Every run ends once, and its task was created at most once.
  */
 describeEachEngine('cloud runs paced by Roblox’s limits', (engine) => {
   // Tasks run 2 s: at 5 creates a second, ten pile up in the place before the first ends.
@@ -196,20 +197,36 @@ describeEachEngine('cloud runs paced by Roblox’s limits', (engine) => {
     }
   });
 
-  it('ends every run once through injected 500s, sending a create again only where Roblox made no task', async () => {
+  it('ends every run once through Roblox being unavailable (503), sending a create again where Roblox took none', async () => {
     const owner = await cloudOwner();
     roblox.luau.setTiming({ processingMs: 100 });
     try {
       const before = roblox.luau.stats();
       const codes = codesOf(5);
-      // The next six calls fail (creates, reads, log reads alike): the fake made no task for a create
-      // it failed, so sending that create again makes the one task.
-      roblox.luau.failNext(6, 500);
+      // The next six calls fail (creates, reads, log reads alike): a 503 means Roblox took nothing,
+      // so sending that create again makes the one task.
+      roblox.luau.failNext(6, 503);
       const ids = await queueAll(owner.token, codes);
       await eachSucceededOnce(owner, ids, codes);
       expect(delta(before)).toMatchObject({ refused429: 0, overLimit: 0 });
     } finally {
       roblox.luau.setTiming({ processingMs: 2_000 });
     }
+  });
+
+  it('does not send again a create Roblox answered 500 (it may have made the task): the run ends unknown', async () => {
+    const owner = await cloudOwner();
+    const code = 'print("answered 500")';
+    roblox.luau.failNext(1, 500);
+    const answer = await server.call('POST', '/api/scripts/execute', {
+      token: owner.token,
+      body: { code, target: 'cloud' },
+    });
+    const id: string = answer.body.executionId;
+    await ended(id);
+    const run = await server.call('GET', `/api/executions/${id}`, { token: owner.token });
+    expect(run.body.cloud).toMatchObject({ state: 'failed', errorCode: 'UNKNOWN' });
+    expect(run.body.cloud.errorMessage).toContain(CLOUD_RUN_ERRORS.createUnknown);
+    expect(roblox.luau.tasks().filter((task) => task.script === code)).toHaveLength(0);
   });
 });

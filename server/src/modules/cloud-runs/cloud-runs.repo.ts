@@ -53,11 +53,11 @@ export const cloudTasksRepo = {
     return Number(result.numUpdatedRows) > 0;
   },
 
-  /** Postpones the owner's due rows of these phases to `until` (a rate limit's window). */
-  async postpone(db: Db, ownerId: string, phases: string[], until: string): Promise<void> {
+  /** Postpones the owner's due rows of these phases to `until` (a rate limit's window), saying why. */
+  async postpone(db: Db, ownerId: string, phases: string[], until: string, reason?: string): Promise<void> {
     await db
       .updateTable('cloudTasks')
-      .set({ nextAttemptAt: until })
+      .set({ nextAttemptAt: until, ...(reason === undefined ? {} : { waitingReason: reason }) })
       .where('ownerId', '=', ownerId)
       .where('state', '=', 'pending')
       .where('phase', 'in', phases)

@@ -328,7 +328,17 @@ export function createCloudRuns(deps: {
       });
       return;
     }
-    if (answer.status === 429 || answer.status === 408 || answer.status >= 500) {
+    // 429 and 503 say Roblox took nothing: the create is sent again when allowed. A 500, 502, 504 or
+    // 408 may come after Roblox made the task: as with a lost answer, it is not sent again.
+    if (answer.status === 408 || (answer.status >= 500 && answer.status !== 503)) {
+      await finish(row, {
+        phase: 'failed',
+        errorCode: 'UNKNOWN',
+        error: `${CLOUD_RUN_ERRORS.createUnknown} (Roblox answered ${answer.status}: ${robloxErrorText(answer)})`,
+      });
+      return;
+    }
+    if (answer.status === 429 || answer.status === 503) {
       const wait = answer.status === 429 ? budgets.nextAllowed(row.ownerId, 'create') : later(row, answer);
       await move(row, {
         phase: 'waiting',
@@ -494,8 +504,8 @@ export function createCloudRuns(deps: {
       if (!canCall(ownerId, 'create')) {
         const until = budgets.nextAllowed(ownerId, 'create');
         const reason = `Waiting for Roblox: its limit of new tasks a minute (the next at ${iso(until)})`;
-        await cloudTasksRepo.postpone(db, ownerId, ['waiting'], iso(until));
-        if (row.waitingReason !== reason) await move(row, { waitingReason: reason });
+        // Every waiting run says so, not only the next one.
+        await cloudTasksRepo.postpone(db, ownerId, ['waiting'], iso(until), reason);
         break;
       }
       await lease.keep();
