@@ -19,6 +19,7 @@ export const BENCHMARKS = [
   'notifications',
   'teams',
   'cloud-runs',
+  'cli-push',
 ];
 
 /** Benchmarks whose file is not named after them. */
