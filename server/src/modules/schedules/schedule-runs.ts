@@ -56,10 +56,10 @@ export function createScheduleRuns(deps: {
     const run = (target: ExecutionTarget, serverId: string | undefined, runId: string) =>
       executions.runScheduled(row.userId, row.scriptId, target, serverId, runId, actor);
     switch (row.target) {
+      // A cloud run: Roblox runs it on the account's place (a nightly job against the real
+      // DataStores); the run is answered queued, and its result completes the run later.
       case 'sandbox':
       case 'dry-run':
-      // Roblox runs it on the account's place (a nightly job against the real DataStores): the run
-      // is answered queued, and its result completes the run later, as a game run's does.
       case 'cloud':
         return [await run(row.target, undefined, firstRunId)];
       case 'server':
