@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE, type CloudRunState } from '@moonrelay/contract/cloud-runs';
+import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE } from '@moonrelay/contract/cloud-runs';
 import type { BusEvent } from '../../platform/event-bus.ts';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
+import { cloudRunNews } from '../../../test/cloud-run-news.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const UNIVERSE = '4200000001';
@@ -48,26 +49,10 @@ describeEachEngine('cloud runs (Open Cloud Luau Execution)', (engine) => {
     return user;
   }
 
-  /** Every state each run was told in (on the bus, as the screens are told), and who waits for one. */
-  const told = new Map<string, CloudRunState[]>();
-  const waiters: { id: string; states: CloudRunState[]; resolve: () => void }[] = [];
-  beforeAll(() => {
-    server.app.services.bus.subscribe((event: BusEvent) => {
-      if (event.type !== 'execution:logs') return;
-      told.set(event.executionId, [...(told.get(event.executionId) ?? []), event.state]);
-      for (const waiter of [...waiters])
-        if (waiter.id === event.executionId && waiter.states.includes(event.state)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-    });
-  });
-  /** Resolves once the run was told to be in one of `states` (at once if it was already). */
-  const reaches = (id: string, states: CloudRunState[]) =>
-    new Promise<void>((resolve) => {
-      if ((told.get(id) ?? []).some((state) => states.includes(state))) resolve();
-      else waiters.push({ id, states, resolve });
-    });
+  /** Every state each run was told in (on the bus, as the screens are told). */
+  const news = cloudRunNews();
+  const { reaches } = news;
+  beforeAll(() => news.watch(server.app.services.bus));
 
   const run = (token: string, body: Record<string, unknown>) =>
     server.call('POST', '/api/scripts/execute', { token, body: { target: 'cloud', ...body } });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE, type CloudRunState } from '@moonrelay/contract/cloud-runs';
-import type { BusEvent } from '../../platform/event-bus.ts';
+import { CLOUD_RUN_ERRORS, type CloudRunState } from '@moonrelay/contract/cloud-runs';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { fakeOpenCloud, type FakeLuauStats } from '../../../test/fake-open-cloud.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { cloudOwner as addCloudOwner, cloudRunNews } from '../../../test/cloud-run-news.ts';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const UNIVERSE = '4300000001';
 const ENDED: CloudRunState[] = ['succeeded', 'failed', 'timed_out', 'cancelled'];
@@ -41,50 +41,19 @@ describeEachEngine('cloud runs paced by Roblox’s limits', (engine) => {
     await roblox.stop();
   });
 
-  /** A user whose saved key (Roblox owner of its own) may run code in Roblox, on a place of its own. */
-  async function cloudOwner() {
+  const cloudOwner = () => {
     owners += 1;
-    const apiKey = `rbx-pacing-key-${owners}-1234567890abcdefghijklmnop`;
-    const placeId = String(4300000100 + owners);
-    roblox.addKey(apiKey, UNIVERSE, [LUAU_EXECUTION_WRITE]);
-    roblox.luau.addPlace(UNIVERSE, placeId);
-    const user = await registerUser(server);
-    const saved = await server.call('PUT', '/api/open-cloud/key', {
-      token: user.token,
-      body: { universeId: UNIVERSE, apiKey, placeId },
+    return addCloudOwner(server, roblox, {
+      universeId: UNIVERSE,
+      keyName: `pacing-key-${owners}`,
+      placeId: String(4300000100 + owners),
     });
-    expect(saved.status).toBe(200);
-    return { ...user, apiKey, placeId };
-  }
+  };
 
   /** Every state each run was told in, its result events and its lines, as the screens are told. */
-  const told = new Map<string, CloudRunState[]>();
-  const results = new Map<string, boolean[]>();
-  const lines = new Map<string, string[]>();
-  const waiters: { id: string; resolve: () => void }[] = [];
-  beforeAll(() => {
-    server.app.services.bus.subscribe((event: BusEvent) => {
-      if (event.type === 'execution:logs') {
-        told.set(event.executionId, [...(told.get(event.executionId) ?? []), event.state]);
-        lines.set(event.executionId, [...(lines.get(event.executionId) ?? []), ...event.lines.map((l) => l.message)]);
-      }
-      if (event.type !== 'execution:result') return;
-      // The result is the last thing told of a run that ended.
-      const id = event.execution.executionId!;
-      results.set(id, [...(results.get(id) ?? []), event.execution.success]);
-      for (const waiter of [...waiters])
-        if (waiter.id === id) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-    });
-  });
-  /** Resolves once the run's result was told (at once if it was already). */
-  const ended = (id: string) =>
-    new Promise<void>((resolve) => {
-      if (results.has(id)) resolve();
-      else waiters.push({ id, resolve });
-    });
+  const news = cloudRunNews();
+  const { told, results, lines, ended } = news;
+  beforeAll(() => news.watch(server.app.services.bus));
 
   /** Queues every script at once: truly parallel HTTP calls, each answered queued. */
   async function queueAll(token: string, codes: string[]): Promise<string[]> {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE, type CloudRunState } from '@moonrelay/contract/cloud-runs';
-import type { BusEvent } from '../../platform/event-bus.ts';
+import { CLOUD_RUN_ERRORS, type CloudRunState } from '@moonrelay/contract/cloud-runs';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { fakeOpenCloud } from '../../../test/fake-open-cloud.ts';
-import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { cloudOwner as addCloudOwner, cloudRunNews } from '../../../test/cloud-run-news.ts';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 
 const UNIVERSE = '4400000001';
 
@@ -34,54 +34,22 @@ describeEachEngine('cloud runs across a restart', (engine) => {
     await roblox.stop();
   });
 
-  /** A user whose saved key (an owner at Roblox of its own) may run code in Roblox, on a place of its own. */
-  async function cloudOwner() {
+  const cloudOwner = () => {
     owners += 1;
-    const apiKey = `rbx-restart-key-${owners}-1234567890abcdefghijklmnop`;
-    const placeId = String(4400000100 + owners);
-    roblox.addKey(apiKey, UNIVERSE, [LUAU_EXECUTION_WRITE]);
-    roblox.luau.addPlace(UNIVERSE, placeId);
-    const user = await registerUser(server);
-    const saved = await server.call('PUT', '/api/open-cloud/key', {
-      token: user.token,
-      body: { universeId: UNIVERSE, apiKey, placeId },
+    return addCloudOwner(server, roblox, {
+      universeId: UNIVERSE,
+      keyName: `restart-key-${owners}`,
+      placeId: String(4400000100 + owners),
     });
-    expect(saved.status).toBe(200);
-    return { ...user, apiKey, placeId };
-  }
+  };
 
   /**
    * What the screens were told of each run, over every start of the instance: its states, its
    * lines, its results. Each start has a bus of its own, so `watch` listens again after one.
    */
-  const told = new Map<string, CloudRunState[]>();
-  const lines = new Map<string, string[]>();
-  const results = new Map<string, boolean[]>();
-  const waiters: { ready: () => boolean; resolve: () => void }[] = [];
-  function watch() {
-    server.app.services.bus.subscribe((event: BusEvent) => {
-      if (event.type === 'execution:logs') {
-        told.set(event.executionId, [...(told.get(event.executionId) ?? []), event.state]);
-        lines.set(event.executionId, [...(lines.get(event.executionId) ?? []), ...event.lines.map((l) => l.message)]);
-      } else if (event.type === 'execution:result') {
-        const id = event.execution.executionId!;
-        results.set(id, [...(results.get(id) ?? []), event.execution.success]);
-      } else return;
-      for (const waiter of [...waiters])
-        if (waiter.ready()) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-    });
-  }
-  /** Resolves once `ready` holds, checked as each run's news is told (at once if it holds already). */
-  const once = (ready: () => boolean) =>
-    new Promise<void>((resolve) => {
-      if (ready()) resolve();
-      else waiters.push({ ready, resolve });
-    });
-  /** The run's result was told (the last thing told of a run that ended). */
-  const ended = (id: string) => once(() => results.has(id));
+  const news = cloudRunNews();
+  const { told, lines, results, once, ended } = news;
+  const watch = () => news.watch(server.app.services.bus);
   const reached = (id: string, state: CloudRunState) => once(() => (told.get(id) ?? []).includes(state));
 
   /** Stops the instance (running `during` once the stop has begun) and starts it again. */
