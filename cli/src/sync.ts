@@ -198,6 +198,9 @@ export async function planPush(
       plan.conflicts.push({ file, id: server.id, base, server });
       continue;
     }
+    // Unless forced, the save names the version it was made on: a save from the dashboard landing
+    // between this read and the write is refused by the server (409), never overwritten unseen.
+    if (!options.force) body.baseVersion = server.version;
     const problem = issues(UpdateScriptRequestSchema.safeParse(body));
     if (problem) plan.invalid.push({ file, message: problem });
     else plan.updates.push({ local, server, body });

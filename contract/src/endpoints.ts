@@ -600,7 +600,8 @@ export const endpoints = {
     method: 'put',
     path: '/api/scripts/:id',
     tag: 'Scripts',
-    summary: 'Update a script with the full shape or any part of it (code only, for example).',
+    summary:
+      'Update a script with the full shape or any part of it (code only, for example). With baseVersion (the version your change was made on), a script changed since is refused with 409 and left as it is.',
     auth: 'session-or-key',
     permission: 'scripts.write',
     keyScopes: ['scripts:write'],
@@ -608,7 +609,7 @@ export const endpoints = {
     params: IdParamsSchema,
     body: UpdateScriptRequestSchema,
     response: ScriptSchema,
-    errors: [400, 401, 403, 404, 413],
+    errors: [400, 401, 403, 404, 409, 413],
     bodyLimitBytes: SCRIPT_BODY_LIMIT_BYTES,
   }),
   deleteScript: endpoint({

@@ -56,9 +56,26 @@ export const CreateScriptRequestSchema = z
 export type CreateScriptRequest = z.infer<typeof CreateScriptRequestSchema>;
 
 /** PUT takes the full shape or any part of it (the editor sometimes sends code only). */
+/** A save made on a version the script has since moved past (`baseVersion`): nothing is saved. */
+export const scriptMovedOn = (baseVersion: number, current: number) =>
+  `The script was changed since version ${baseVersion} (it is at version ${current} now): fetch it and apply your change again, or save without baseVersion to overwrite it`;
+
 export const UpdateScriptRequestSchema = z
-  .object({ name: ScriptNameSchema.optional(), code: ScriptCodeSchema.optional(), ...optionalScriptFields })
-  .refine((update) => Object.values(update).some((value) => value !== undefined), VALIDATION.scriptUpdateEmpty)
+  .object({
+    name: ScriptNameSchema.optional(),
+    code: ScriptCodeSchema.optional(),
+    ...optionalScriptFields,
+    /**
+     * The version this change was made on (the command line sends it): the save is refused with
+     * 409 when the script is at another version by then, so a change made elsewhere meanwhile is
+     * never overwritten unseen.
+     */
+    baseVersion: z.number().int().min(1).optional(),
+  })
+  .refine(
+    ({ baseVersion: _base, ...update }) => Object.values(update).some((value) => value !== undefined),
+    VALIDATION.scriptUpdateEmpty,
+  )
   // The refinement, for readers of the JSON Schema: at least one field.
   .meta({ id: 'UpdateScriptRequest', minProperties: 1 });
 export type UpdateScriptRequest = z.infer<typeof UpdateScriptRequestSchema>;

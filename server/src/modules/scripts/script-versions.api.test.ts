@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SCRIPT_VERSION_ERRORS, SCRIPT_VERSIONS_KEPT } from '@moonrelay/contract/script-versions';
 import { ERRORS } from '@moonrelay/contract/messages';
+import { scriptMovedOn } from '@moonrelay/contract/scripts';
 import { describeEachEngine } from '../../../test/engines.ts';
 import { registerUser, startTestServer, type TestServer } from '../../../test/test-server.ts';
 
@@ -23,6 +24,25 @@ describeEachEngine('script versions API', (engine) => {
     return res.body.id as string;
   };
   const versions = async (id: string) => (await call('GET', `/api/scripts/${id}/versions`)).body;
+
+  it('refuses a save made on a version the script has moved past (baseVersion), and of two at once on the same version takes one', async () => {
+    const id = await newScript();
+    const onFirst = await call('PUT', `/api/scripts/${id}`, { code: 'print("mine")', baseVersion: 1 });
+    expect(onFirst.body).toMatchObject({ version: 2, code: 'print("mine")' });
+    // Made on version 1 too, but version 2 came first: refused, nothing saved.
+    const stale = await call('PUT', `/api/scripts/${id}`, { code: 'print("theirs")', baseVersion: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(scriptMovedOn(1, 2));
+    expect((await call('GET', `/api/scripts/${id}`)).body).toMatchObject({ version: 2, code: 'print("mine")' });
+    // Two saves on version 2 at once: one lands, the other is refused, none is lost unseen.
+    const both = await Promise.all(
+      ['print("a")', 'print("b")'].map((code) => call('PUT', `/api/scripts/${id}`, { code, baseVersion: 2 })),
+    );
+    expect(both.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect((await call('GET', `/api/scripts/${id}`)).body.version).toBe(3);
+    // baseVersion alone changes nothing, so it is no update.
+    expect((await call('PUT', `/api/scripts/${id}`, { baseVersion: 3 })).status).toBe(400);
+  });
 
   it('keeps each save that changes the script as a version, with who saved it and how; a save that changes nothing adds none', async () => {
     const id = await newScript();

@@ -60,14 +60,16 @@ export const scriptsRepo = {
     id: string,
     patch: ScriptPatch,
     newVersion: boolean,
+    /** Only while the script is still at this version (a save made on it); any version without. */
+    atVersion?: number,
   ): Promise<ScriptRow | undefined> {
-    return db
+    let update = db
       .updateTable('scripts')
       .set(newVersion ? { ...patch, version: sql<number>`version + 1` } : patch)
       .where('id', '=', id)
-      .where('userId', '=', userId)
-      .returningAll()
-      .executeTakeFirst();
+      .where('userId', '=', userId);
+    if (atVersion !== undefined) update = update.where('version', '=', atVersion);
+    return update.returningAll().executeTakeFirst();
   },
 
   async deleteForUser(db: Db, userId: string, id: string): Promise<boolean> {

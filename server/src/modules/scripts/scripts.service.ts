@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import type { ScriptVersion, ScriptVersionList } from '@moonrelay/contract/script-versions';
-import type { CreateScriptRequest, Script, UpdateScriptRequest } from '@moonrelay/contract/scripts';
+import {
+  scriptMovedOn,
+  type CreateScriptRequest,
+  type Script,
+  type UpdateScriptRequest,
+} from '@moonrelay/contract/scripts';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
@@ -72,9 +77,17 @@ export function createScriptsService(deps: { db: Db }) {
    * in one transaction. The number comes from the UPDATE itself (version + 1), so saves that race
    * each get their own number, in the order they committed, and none is lost.
    */
-  function save(userId: string, id: string, patch: ScriptPatch, origin: VersionOrigin): Promise<ScriptRow> {
+  function save(
+    userId: string,
+    id: string,
+    patch: ScriptPatch,
+    origin: VersionOrigin,
+    baseVersion?: number,
+  ): Promise<ScriptRow> {
     return inTransaction(db, async (trx) => {
       const current = await owned(userId, id, trx);
+      if (baseVersion !== undefined && current.version !== baseVersion)
+        throw new AppError(409, scriptMovedOn(baseVersion, current.version));
       const bump = changesContent(current, patch);
       const changedBy = bump ? { lastChangedByKey: origin.keyName ?? null } : {};
       const row = await scriptsRepo.updateForUser(
@@ -83,8 +96,14 @@ export function createScriptsService(deps: { db: Db }) {
         id,
         { ...patch, ...changedBy, updatedAt: nowIso() },
         bump,
+        baseVersion,
       );
-      if (!row) throw notFound();
+      // Gone, or (with baseVersion) saved by someone else between the read and this write.
+      if (!row) {
+        const now = await scriptsRepo.findForUser(trx, userId, id);
+        if (now && baseVersion !== undefined) throw new AppError(409, scriptMovedOn(baseVersion, now.version));
+        throw notFound();
+      }
       if (bump) await scriptVersions.record(trx, row, origin);
       return row;
     });
@@ -137,11 +156,13 @@ export function createScriptsService(deps: { db: Db }) {
       channel: SaveChannel = BY_SESSION,
     ): Promise<Script> {
       return toScript(
-        await save(userId, id, toPatch(update), {
-          savedBy: channel.by ?? userId,
-          via: channel.via,
-          keyName: keyNameOf(channel),
-        }),
+        await save(
+          userId,
+          id,
+          toPatch(update),
+          { savedBy: channel.by ?? userId, via: channel.via, keyName: keyNameOf(channel) },
+          update.baseVersion,
+        ),
       );
     },
 
