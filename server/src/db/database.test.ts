@@ -74,6 +74,7 @@ describeEachEngine('data layer', (engine) => {
       '030-script-shares',
       '031-schedule-makers',
       '032-run-actors',
+      '033-cloud-runs',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { writeInChunks } from '../../db/bulk-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { CloudTaskLogsTable, CloudTasksTable } from '../../db/schema.ts';
 import { keysRepo } from '../open-cloud/open-cloud.repo.ts';
@@ -84,13 +85,14 @@ export const cloudTasksRepo = {
 
 export const cloudLogsRepo = {
   async append(db: Db, rows: CloudTaskLogRow[]): Promise<void> {
-    if (rows.length === 0) return;
     // A page read twice (a restart between reading it and noting its token) is kept once.
-    await db
-      .insertInto('cloudTaskLogs')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['executionId', 'seq']).doNothing())
-      .execute();
+    await writeInChunks(db, rows, (chunk) =>
+      db
+        .insertInto('cloudTaskLogs')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['executionId', 'seq']).doNothing())
+        .execute(),
+    );
   },
 
   list(db: Db, executionId: string, limit: number): Promise<CloudTaskLogRow[]> {
