@@ -100,6 +100,15 @@ describeEachEngine('cloud runs (Open Cloud Luau Execution)', (engine) => {
     expect(listed.body.runs).toEqual([expect.objectContaining({ id, cloudState: 'succeeded', status: 'succeeded' })]);
   });
 
+  it('keeps a line with characters text cannot hold, made safe, and ends the run (PostgreSQL refuses NUL)', async () => {
+    const alice = await cloudOwner();
+    const answer = await run(alice.token, { code: 'print("nul" .. string.char(0) .. "here")' });
+    const id: string = answer.body.executionId;
+    await reaches(id, ['succeeded', 'failed']);
+    const detail = await server.call('GET', `/api/executions/${id}`, { token: alice.token });
+    expect(detail.body).toMatchObject({ status: 'succeeded', output: 'nul\uFFFDhere' });
+  });
+
   it("keeps Roblox's error code and message, naming the line", async () => {
     const alice = await cloudOwner();
     const answer = await run(alice.token, { code: 'local a = 1\nlocal b = 2\nerror("boom")' });

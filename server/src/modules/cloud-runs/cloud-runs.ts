@@ -9,6 +9,7 @@ import {
   type CloudRun,
 } from '@moonrelay/contract/cloud-runs';
 import type { ConsoleBatch } from '@moonrelay/contract/console';
+import { CONSOLE_LINE_MAX_CHARS } from '@moonrelay/contract/constants';
 import type { ExecutionResponse } from '@moonrelay/contract/executions';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -17,6 +18,7 @@ import type { EventBus } from '../../platform/event-bus.ts';
 import type { JobQueue } from '../../platform/job-queue.ts';
 import { createOutbox, leaseThrough, type HeldKey } from '../../platform/outbox.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
+import { consoleText } from '../console/console-text.ts';
 import { executionsRepo } from '../executions/executions.repo.ts';
 import { runsRepo } from '../executions/runs.repo.ts';
 import { toRunSummary } from '../executions/runs.service.ts';
@@ -138,7 +140,7 @@ export function createCloudRuns(deps: {
   let lastSeq = 0;
   const nextSeq = (nowMs: number) => (lastSeq = Math.max(lastSeq + 1, nowMs * 1000));
 
-  /** Calls one endpoint within the owner's budget; undefined when the budget says wait (rows postponed). */
+  /** Calls one endpoint, spending one of the owner's budget for it and noting what Roblox says is left. */
   async function withinBudget(
     ownerId: string,
     endpoint: CloudEndpoint,
@@ -183,7 +185,9 @@ export function createCloudRuns(deps: {
     const kept = lines.slice(0, room).map((line, index) => ({
       executionId: row.executionId,
       seq: row.logCount + index,
-      message: line.message,
+      // Printed by a script: made safe to store and show as the console's lines are (no NUL, which
+      // PostgreSQL's text cannot hold, no control characters or lone surrogates).
+      message: consoleText(line.message),
       type: LOG_TYPES[line.messageType] ?? 'output',
       time:
         line.createTime && !Number.isNaN(Date.parse(line.createTime)) ? new Date(line.createTime).toISOString() : null,
@@ -196,7 +200,7 @@ export function createCloudRuns(deps: {
       lines: told.map((line) => ({
         time: line.time ? Date.parse(line.time) : clock.now(),
         level: CONSOLE_LEVEL[line.type],
-        text: line.message,
+        text: line.message.slice(0, CONSOLE_LINE_MAX_CHARS),
       })),
     });
     return kept.length;
