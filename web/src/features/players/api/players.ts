@@ -6,6 +6,7 @@ import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { createRefreshPacer } from '../../../lib/refresh-pacer.ts';
 import { liveSocketFor, useLiveSocketState } from '../../../lib/socket.ts';
+import { createFrameBatch } from './frame-batch.ts';
 
 /** While the live socket is down, the lists are fetched again this often. */
 export const PLAYERS_POLL_MS = 10_000;
@@ -70,7 +71,9 @@ const onlinePagesLoaded = () =>
 
 /**
  * Joins and leaves arrive as `players:changed` (coalesced by the server): the lists are fetched
- * again, spaced by how many pages that costs.
+ * again, spaced by how many pages that costs. Events arriving within one frame (a burst as a full
+ * server connects, or the socket coming back) count as one change, so the first of a burst does not
+ * refresh on its own and leave the rest to a second refresh.
  */
 export function usePlayersLiveEvents(): void {
   const token = useSession((state) => state.token);
@@ -81,12 +84,14 @@ export function usePlayersLiveEvents(): void {
       () => void queryClient.invalidateQueries({ queryKey: PLAYERS_KEY }),
       () => Math.max(1, onlinePagesLoaded()) * REFRESH_GAP_PER_PAGE_MS,
     );
-    const changed = () => pacer.changed();
+    const frame = createFrameBatch(() => pacer.changed());
+    const changed = () => frame.request();
     socket.on('players:changed', changed);
     socket.on('connect', changed);
     return () => {
       socket.off('players:changed', changed);
       socket.off('connect', changed);
+      frame.stop();
       pacer.stop();
     };
   }, [token]);
