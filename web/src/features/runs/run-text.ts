@@ -10,6 +10,8 @@ export const RUNS_TEXT = {
   emptyFiltered: 'No runs match these filters.',
   loadFailed: 'Failed to load runs',
   loadMore: 'Load more',
+  /** The runs' scroll area, a tab stop while it scrolls. */
+  listLabel: 'Run history',
   openInEditor: 'Open in editor',
   runAgain: 'Run again',
   codeExcerptOnly: 'Only the first 500 characters of this run’s code were kept (it ran before full code was kept).',

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { io } from 'socket.io-client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Run, RunPage, RunSummary } from '@moonrelay/contract/runs';
 import { closeLiveSocket } from '../../../lib/socket.ts';
 import { FakeSocket } from '../../../test/fake-socket.ts';
@@ -9,6 +9,7 @@ import { signInAs } from '../../../test/fixtures.ts';
 import { chooseTeam, testTeam } from '../../../test/teams.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { useRunsLiveEvents } from '../live/useRunsLiveEvents.ts';
+import { RUN_ROW_HEIGHT } from './RunRow.tsx';
 import { RunsScreen } from './RunsScreen.tsx';
 
 let socket: FakeSocket;
@@ -122,15 +123,39 @@ const rowOf = (id: string) => rows().find((row) => row.dataset.runId === id)!;
 const listRequests = () =>
   requests.filter((request) => request.url.startsWith('/api/executions?') || request.url === '/api/executions');
 
+/** jsdom lays nothing out: the runs' scroll area is given the height of 15 rows. */
+const VIEW_HEIGHT = 15 * RUN_ROW_HEIGHT;
+const isScroller = (element: Element) => element.getAttribute('data-testid') === 'runs-scroller';
+let layout: MockInstance[] = [];
+/** The scroll area's content is this tall (it scrolls when taller than the view). */
+function contentHeight(height: number) {
+  layout.push(
+    vi.spyOn(Element.prototype, 'scrollHeight', 'get').mockImplementation(function (this: Element) {
+      return isScroller(this) ? height : 0;
+    }),
+  );
+}
+const scroller = () => screen.getByTestId('runs-scroller');
+function scrollTo(top: number) {
+  scroller().scrollTop = top;
+  fireEvent.scroll(scroller());
+}
+
 beforeEach(() => {
+  layout = [
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+      return isScroller(this) ? VIEW_HEIGHT : 0;
+    }),
+  ];
   socket = new FakeSocket();
   vi.mocked(io).mockClear();
   signInAs();
-  pages = { '': { runs: [GREETER, GAME, LIMIT], nextCursor: 'c1' }, 'cursor=c1': { runs: [OLDER], nextCursor: null } };
+  pages = { '': { runs: [GREETER, GAME, LIMIT], nextCursor: null } };
   runs = {};
   serve();
 });
 afterEach(() => {
+  for (const spy of layout) spy.mockRestore();
   closeLiveSocket();
   vi.unstubAllGlobals();
 });
@@ -149,12 +174,6 @@ describe('RunsScreen', () => {
     expect(within(rowOf('r2')).getByTestId('run-duration')).toHaveTextContent('—');
     expect(within(rowOf('r1')).getByTestId('run-status')).toHaveTextContent('Stopped: memory limit');
     expect(within(rowOf('r3')).getByTestId('run-duration')).toHaveTextContent('7 ms');
-
-    // The next page, by its cursor.
-    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    await waitFor(() => expect(rows()).toHaveLength(4));
-    expect(rows().at(-1)!.dataset.runId).toBe('r0');
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
   it("names who started each of a team's runs and lists one member's runs", async () => {
@@ -398,5 +417,114 @@ describe('RunsScreen', () => {
         'This run is not in your history. It may have been removed by the history’s retention.',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('marks the open run’s row, and only it', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows().filter((row) => row.hasAttribute('data-selected'))).toEqual([]);
+    await userEvent.click(rowOf('r2'));
+    await waitFor(() => expect(rowOf('r2')).toHaveAttribute('data-selected'));
+    expect(rowOf('r2')).toHaveAttribute('aria-selected', 'true');
+    expect(rowOf('r3')).not.toHaveAttribute('data-selected');
+    expect(rowOf('r1')).not.toHaveAttribute('data-selected');
+  });
+
+  it('brings the next page by itself when the runs loaded do not fill the view', async () => {
+    pages = {
+      '': { runs: [GREETER, GAME, LIMIT], nextCursor: 'c1' },
+      'cursor=c1': { runs: [OLDER], nextCursor: null },
+    };
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows().map((row) => row.dataset.runId)).toEqual(['r3', 'r2', 'r1', 'r0']));
+    expect(listRequests().map((request) => request.url)).toEqual(['/api/executions', '/api/executions?cursor=c1']);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+});
+
+describe('RunsScreen with a long history', () => {
+  const STEP_MS = 1000;
+  const many = (count: number, from = 0) =>
+    Array.from({ length: count }, (_, offset) =>
+      summary({
+        id: `run-${from + offset}`,
+        createdAt: new Date(Date.parse('2026-03-01T12:00:00.000Z') - (from + offset) * STEP_MS).toISOString(),
+      }),
+    );
+  const table = () => screen.getByRole('table', { name: 'Runs' });
+  const cursorRequests = () => listRequests().filter((request) => request.url.includes('cursor='));
+
+  beforeEach(() => {
+    pages = {
+      '': { runs: many(1000), nextCursor: 'c1' },
+      'cursor=c1': { runs: many(50, 1000), nextCursor: null },
+    };
+  });
+
+  it('draws only the rows in view of a thousand runs, in a table that still counts them', async () => {
+    contentHeight(1000 * RUN_ROW_HEIGHT);
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    // The 15 rows in view and a few past the edge, not a thousand.
+    expect(rows().length).toBeGreaterThanOrEqual(15);
+    expect(rows().length).toBeLessThan(40);
+    expect(rows()[0]!.dataset.runId).toBe('run-0');
+    expect(rows()[0]).toHaveAttribute('aria-rowindex', '2');
+    // More remain on the server: how many is not known.
+    expect(table()).toHaveAttribute('aria-rowcount', '-1');
+    // Far from the end: no page is asked for.
+    expect(cursorRequests()).toEqual([]);
+    // The scroll area scrolls, so the keyboard can reach it.
+    const region = screen.getByRole('region', { name: 'Run history' });
+    await waitFor(() => expect(region).toHaveAttribute('tabindex', '0'));
+
+    // Halfway down: the rows there, with their places in the whole list, and space for the others.
+    scrollTo(500 * RUN_ROW_HEIGHT);
+    await waitFor(() => expect(rows().some((row) => row.dataset.runId === 'run-500')).toBe(true));
+    expect(rows().some((row) => row.dataset.runId === 'run-0')).toBe(false);
+    expect(rowOf('run-500')).toHaveAttribute('aria-rowindex', '502');
+    expect(rows().length).toBeLessThan(50);
+    const spacers = table().querySelectorAll('tbody > tr[aria-hidden]');
+    expect(spacers).toHaveLength(2);
+    const heights = [...spacers].map((spacer) => parseInt((spacer as HTMLElement).style.height, 10));
+    expect(heights[0]! + heights[1]! + rows().length * RUN_ROW_HEIGHT).toBe(1000 * RUN_ROW_HEIGHT);
+    expect(cursorRequests()).toEqual([]);
+  });
+
+  it('asks for the next page as the end of the loaded runs comes into view', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    expect(cursorRequests()).toEqual([]);
+
+    scrollTo(1000 * RUN_ROW_HEIGHT - VIEW_HEIGHT);
+    await waitFor(() => expect(cursorRequests().map((request) => request.url)).toEqual(['/api/executions?cursor=c1']));
+    await waitFor(() => expect(table()).toHaveAttribute('aria-rowcount', '1051'));
+    // The last page came: nothing more to ask for, by scrolling or by the button.
+    scrollTo(1050 * RUN_ROW_HEIGHT - VIEW_HEIGHT);
+    await waitFor(() => expect(rows().at(-1)!.dataset.runId).toBe('run-1049'));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(cursorRequests()).toHaveLength(1);
+  });
+
+  it('loads the next page by the button too, the keyboard’s way', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    const more = await screen.findByRole('button', { name: 'Load more' });
+    more.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(cursorRequests().map((request) => request.url)).toEqual(['/api/executions?cursor=c1']));
+    await waitFor(() => expect(table()).toHaveAttribute('aria-rowcount', '1051'));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the time of each drawn run a link Tab reaches, one row after another', async () => {
+    renderWithProviders(<Screen />, { route: '/runs' });
+    await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    const links = rows().map((row) => within(row).getByRole('link'));
+    links[0]!.focus();
+    expect(links[0]).toHaveAttribute('href', '/runs?id=run-0');
+    await userEvent.tab();
+    expect(links[1]).toHaveFocus();
+    await userEvent.tab();
+    expect(links[2]).toHaveFocus();
   });
 });

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Center, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import { messageOf } from '../../../lib/api-client.ts';
@@ -63,6 +63,8 @@ export function RunsScreen({ scripts }: Props) {
     return `?${next.toString()}`;
   };
   const filtered = hasFilters(new URLSearchParams(filterKey));
+  const { fetchNextPage } = runs;
+  const loadNext = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
 
   return (
     <Stack gap="6">
@@ -96,9 +98,15 @@ export function RunsScreen({ scripts }: Props) {
                 runs={list}
                 emptyText={filtered ? RUNS_TEXT.emptyFiltered : RUNS_TEXT.empty}
                 selectedId={selectedId}
+                more={runs.hasNextPage}
+                // Not while a refresh of the loaded pages is on its way (asked again once it has
+                // come), nor again by itself after a page failed to come: the button asks again.
+                loadAhead={!runs.isFetching && !runs.isFetchNextPageError}
+                onNeedMore={loadNext}
                 hrefOf={hrefOf}
                 onSelect={(run) => update({ id: run.id })}
               />
+              {/* Scrolling loads the next page by itself; the button is the keyboard's way, and a retry. */}
               {runs.hasNextPage && (
                 <Center>
                   <Button

@@ -1,43 +1,136 @@
-import { Badge, Link, Table, Text } from '@chakra-ui/react';
+import { Box, Table } from '@chakra-ui/react';
 import type { RunSummary } from '@moonrelay/contract/runs';
-import { isSimulatedServerId } from '@moonrelay/contract/simulated';
-import { Link as RouterLink } from 'react-router-dom';
-import { EXECUTION_TARGETS, formatDuration } from '../../../components/ExecutionOutput.tsx';
-import { formatDateTime, shortId } from '../../../lib/format.ts';
-import { SimulatedBadge } from '../../../components/SimulatedBadge.tsx';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef } from 'react';
+import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
 import { useSession } from '../../../lib/session.ts';
-import { formatRunTime, runName, startedByText } from '../run-text.ts';
-import { RunStatusBadge } from '../../../components/RunStatusBadge.tsx';
+import { RUNS_TEXT, startedByText } from '../run-text.ts';
+import { RUN_ROW_HEIGHT, RUN_ROWS_CSS, RunRow, wideOnly } from './RunRow.tsx';
 
 const COLUMNS = 7;
-/** Columns a phone leaves out (the run's details show them). */
-const wideOnly = { display: { base: 'none', md: 'table-cell' } } as const;
+/**
+ * Rows drawn past each edge of the view: Tab always has a next row to reach (focusing it scrolls it
+ * into view, which draws the ones after it), and the header's height, which the row positions
+ * leave out, is covered.
+ */
+const OVERSCAN = 8;
+/** The next page is asked for once the drawn rows come within this many of the last one loaded. */
+const LOAD_AHEAD_ROWS = 20;
+const rowHeight = () => RUN_ROW_HEIGHT;
+
+/**
+ * On wider screens the columns keep one width (the script's name takes the rest) however different
+ * the runs in view are: with widths from the drawn rows' content, the columns would shift as the
+ * list scrolls. Below that width the table scrolls sideways rather than squeeze the script's name.
+ */
+const widths = {
+  time: { w: { md: '11rem' } },
+  startedBy: { w: { md: '10rem' } },
+  target: { w: { md: '6.5rem' } },
+  server: { w: { md: '7rem' } },
+  status: { w: { md: '12.5rem' } },
+  duration: { w: { md: '6rem' } },
+} as const;
 
 interface Props {
   runs: RunSummary[];
   /** Shown in place of the rows when `runs` is empty. */
   emptyText: string;
   selectedId: string | null;
+  /** Whether older runs remain to be loaded. */
+  more: boolean;
+  /** Whether the next page may be asked for now (none on its way, the last one did not fail). */
+  loadAhead: boolean;
+  /** Asks for the next page: the end of the loaded runs comes into view. */
+  onNeedMore(): void;
   /** The address that opens a run (the page's filters kept). */
   hrefOf(run: RunSummary): string;
   onSelect(run: RunSummary): void;
 }
 
-/** The runs, newest first: when, what, who started it, where, on which server, how it ended and how long it took. */
-export function RunsTable({ runs, emptyText, selectedId, hrefOf, onSelect }: Props) {
+/**
+ * The runs, newest first, in a scroll area that draws only the rows in view: two hundred thousand
+ * runs cost the page what a screenful does. Rows not drawn are stood in for by empty rows of
+ * their height, so the table, its header and its row numbers stay whole for screen readers.
+ */
+export function RunsTable({ runs, emptyText, selectedId, more, loadAhead, onNeedMore, hrefOf, onSelect }: Props) {
   const myId = useSession((state) => state.user?.id);
+  const scroller = useRef<HTMLDivElement | null>(null);
+  const focusable = useFocusableWhenScrolling<HTMLDivElement>();
+  const { ref: focusableRef } = focusable;
+  const setScroller = useCallback(
+    (element: HTMLDivElement | null) => {
+      scroller.current = element;
+      focusableRef(element);
+    },
+    [focusableRef],
+  );
+
+  const virtualizer = useVirtualizer({
+    count: runs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: rowHeight,
+    getItemKey: useCallback((index: number) => runs[index]!.id, [runs]),
+    overscan: OVERSCAN,
+  });
+  const drawn = virtualizer.getVirtualItems();
+  const first = drawn[0];
+  const last = drawn.at(-1);
+  const before = first?.start ?? 0;
+  const after = last ? virtualizer.getTotalSize() - last.end : 0;
+
+  // Asked whenever the drawn rows are near the end and a page may be asked for, and looked at
+  // again each time that changes (a fetch ends): a refresh of the loaded pages that was on its way
+  // when the end came near would otherwise leave the list at its last page.
+  const nearEnd = last !== undefined && last.index + LOAD_AHEAD_ROWS >= runs.length;
+  const needMore = useRef(onNeedMore);
+  useEffect(() => {
+    needMore.current = onNeedMore;
+  }, [onNeedMore]);
+  useEffect(() => {
+    if (more && loadAhead && nearEnd) needMore.current();
+  }, [more, loadAhead, nearEnd, runs.length]);
+
   return (
-    <Table.ScrollArea>
-      <Table.Root size="sm" interactive aria-label="Runs">
+    // No scroll anchoring: the browser keeping a row in place as the space above it changes would
+    // scroll again, and again.
+    <Box
+      ref={setScroller}
+      tabIndex={focusable.tabIndex}
+      role="region"
+      aria-label={RUNS_TEXT.listLabel}
+      maxH="min(70vh, 42rem)"
+      overflow="auto"
+      overflowAnchor="none"
+      focusVisibleRing="inside"
+      data-testid="runs-scroller"
+    >
+      <Table.Root
+        size="sm"
+        interactive
+        stickyHeader
+        tableLayout={{ base: 'auto', md: 'fixed' }}
+        minW={{ md: '62rem' }}
+        css={RUN_ROWS_CSS}
+        aria-label="Runs"
+        // Unknown (-1) while older pages remain; the header row is the first.
+        aria-rowcount={runs.length === 0 ? undefined : more ? -1 : runs.length + 1}
+      >
         <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Time</Table.ColumnHeader>
+          <Table.Row aria-rowindex={runs.length === 0 ? undefined : 1}>
+            <Table.ColumnHeader {...widths.time}>Time</Table.ColumnHeader>
             <Table.ColumnHeader>Script</Table.ColumnHeader>
-            <Table.ColumnHeader {...wideOnly}>Started by</Table.ColumnHeader>
-            <Table.ColumnHeader {...wideOnly}>Target</Table.ColumnHeader>
-            <Table.ColumnHeader {...wideOnly}>Server</Table.ColumnHeader>
-            <Table.ColumnHeader>Status</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end" {...wideOnly}>
+            <Table.ColumnHeader {...widths.startedBy} {...wideOnly}>
+              Started by
+            </Table.ColumnHeader>
+            <Table.ColumnHeader {...widths.target} {...wideOnly}>
+              Target
+            </Table.ColumnHeader>
+            <Table.ColumnHeader {...widths.server} {...wideOnly}>
+              Server
+            </Table.ColumnHeader>
+            <Table.ColumnHeader {...widths.status}>Status</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end" {...widths.duration} {...wideOnly}>
               Duration
             </Table.ColumnHeader>
           </Table.Row>
@@ -50,85 +143,27 @@ export function RunsTable({ runs, emptyText, selectedId, hrefOf, onSelect }: Pro
               </Table.Cell>
             </Table.Row>
           ) : (
-            runs.map((run) => (
-              <RunRow
-                key={run.id}
-                run={run}
-                startedBy={startedByText(run, myId)}
-                selected={run.id === selectedId}
-                href={hrefOf(run)}
-                onSelect={() => onSelect(run)}
-              />
-            ))
+            <>
+              {before > 0 && <tr aria-hidden style={{ height: before }} />}
+              {drawn.map(({ index }) => {
+                const run = runs[index]!;
+                return (
+                  <RunRow
+                    key={run.id}
+                    run={run}
+                    index={index}
+                    startedBy={startedByText(run, myId)}
+                    selected={run.id === selectedId}
+                    href={hrefOf(run)}
+                    onSelect={onSelect}
+                  />
+                );
+              })}
+              {after > 0 && <tr aria-hidden style={{ height: after }} />}
+            </>
           )}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
-  );
-}
-
-interface RowProps {
-  run: RunSummary;
-  startedBy: string;
-  selected: boolean;
-  href: string;
-  onSelect(): void;
-}
-
-function RunRow({ run, startedBy, selected, href, onSelect }: RowProps) {
-  const target = EXECUTION_TARGETS[run.target];
-  const ran = run.status !== 'pending' && run.status !== 'not_connected';
-  return (
-    <Table.Row
-      data-testid="run-row"
-      data-run-id={run.id}
-      aria-selected={selected}
-      bg={selected ? 'bg.emphasized' : undefined}
-      cursor="pointer"
-      onClick={onSelect}
-    >
-      <Table.Cell whiteSpace="nowrap">
-        {/* The time opens the run by keyboard too; the row's click does the same. */}
-        <Link asChild variant="plain">
-          <RouterLink to={href} title={formatDateTime(run.createdAt)} onClick={(event) => event.stopPropagation()}>
-            {formatRunTime(run.createdAt)}
-          </RouterLink>
-        </Link>
-      </Table.Cell>
-      <Table.Cell maxW="xs">
-        <Text
-          truncate
-          fontWeight={run.scriptName ? 'medium' : undefined}
-          color={run.scriptName ? undefined : 'fg.muted'}
-        >
-          {runName(run)}
-        </Text>
-      </Table.Cell>
-      <Table.Cell maxW="3xs" {...wideOnly}>
-        <Text truncate title={startedBy}>
-          {startedBy}
-        </Text>
-      </Table.Cell>
-      <Table.Cell {...wideOnly}>
-        <Badge variant="outline" colorPalette={target.palette}>
-          {target.label}
-        </Badge>
-      </Table.Cell>
-      <Table.Cell
-        fontFamily={run.serverId ? 'mono' : undefined}
-        fontSize="xs"
-        title={run.serverId ?? undefined}
-        {...wideOnly}
-      >
-        {/* A simulated server's id cut to 8 characters would read "simulate…": its mark says it. */}
-        {isSimulatedServerId(run.serverId) ? <SimulatedBadge size="sm" /> : run.serverId ? shortId(run.serverId) : '—'}
-      </Table.Cell>
-      <Table.Cell>
-        <RunStatusBadge run={run} />
-      </Table.Cell>
-      <Table.Cell textAlign="end" whiteSpace="nowrap" data-testid="run-duration" {...wideOnly}>
-        {ran ? formatDuration(run.durationMs) : '—'}
-      </Table.Cell>
-    </Table.Row>
+    </Box>
   );
 }
