@@ -20,6 +20,7 @@ export const BENCHMARKS = [
   'teams',
   'cloud-runs',
   'cli-push',
+  'lists',
 ];
 
 /** Benchmarks whose file is not named after them. */

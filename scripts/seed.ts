@@ -69,10 +69,14 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.listen(port, config.host, resolve));
     const address = server.address();
     const listening = typeof address === 'object' && address ? address.port : port;
-    const { stopPresence, ...result } = seeded;
-    console.log(`SEEDED ${JSON.stringify({ ...result, port: listening, seconds: total })}`);
+    const { userId, token, apiKey, counts, timings, scriptIds, consoleServerIds, destinationIds } = seeded;
+    const summary = {
+      ...{ userId, token, apiKey, counts, timings, port: listening, seconds: Math.round(total * 10) / 10 },
+      ...{ scriptId: scriptIds[0], serverId: consoleServerIds[0], destinationId: destinationIds[0] },
+    };
+    console.log(`SEEDED ${JSON.stringify(summary)}`);
     closeApp = async () => {
-      stopPresence();
+      seeded.stopPresence();
       app.drain();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
