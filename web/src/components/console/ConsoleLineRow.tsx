@@ -1,5 +1,5 @@
 import { ChevronDown, ChevronRight, ExternalLink, FileCode, TriangleAlert } from 'lucide-react';
-import { memo, useId, useState, type ReactNode } from 'react';
+import { memo, useId, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ConsoleLine } from '@moonrelay/contract/console';
 import { shortId } from '../../lib/format.ts';
@@ -10,7 +10,9 @@ import { savedScriptPlace, type ScriptRef } from './script-line.ts';
 /**
  * One entry of the console. Every text from a game is a React text child, so it is always shown as
  * text (escaped), never read as HTML. Rows are plain elements styled by the log (console-styles.ts)
- * and memoized by their entry: a new line renders one row, not the hundreds before it.
+ * and memoized by their entry: a new line renders one row, not the hundreds before it. Whether a
+ * stack is open is kept by the log, not the row: a row scrolled out of the virtual list is gone,
+ * and comes back as the reader left it.
  */
 
 /** What an error line may link to. */
@@ -56,6 +58,8 @@ interface LineProps {
   line: ConsoleLine;
   showServer: boolean;
   links: LineLinks;
+  stackOpen: boolean;
+  onToggleStack(): void;
 }
 
 function Notice({ iso, children }: { iso?: string; children: ReactNode }) {
@@ -69,8 +73,7 @@ function Notice({ iso, children }: { iso?: string; children: ReactNode }) {
   );
 }
 
-function PrintedLine({ line, showServer, links }: LineProps) {
-  const [stackOpen, setStackOpen] = useState(false);
+function PrintedLine({ line, showServer, links, stackOpen, onToggleStack }: LineProps) {
   const stackId = useId();
   const tone = line.level === 'error' ? 'error' : line.level === 'warning' ? 'warning' : undefined;
   return (
@@ -97,7 +100,7 @@ function PrintedLine({ line, showServer, links }: LineProps) {
           className="console-toggle"
           aria-expanded={stackOpen}
           aria-controls={stackId}
-          onClick={() => setStackOpen((open) => !open)}
+          onClick={onToggleStack}
         >
           {stackOpen ? <ChevronDown size={12} aria-hidden /> : <ChevronRight size={12} aria-hidden />} Stack
         </button>
@@ -116,10 +119,15 @@ export const ConsoleEntryRow = memo(function ConsoleEntryRow({
   entry,
   showServer,
   links,
+  stackOpen,
+  onToggleStack,
 }: {
   entry: ConsoleEntry;
   showServer: boolean;
   links: LineLinks;
+  stackOpen: boolean;
+  /** Stable across renders (it takes the entry's key), so the memo holds. */
+  onToggleStack(key: string): void;
 }) {
   if (entry.kind === 'drop') {
     return <Notice iso={entry.drop.time}>{dropText(entry.drop, shortId(entry.drop.serverId))}</Notice>;
@@ -130,5 +138,13 @@ export const ConsoleEntryRow = memo(function ConsoleEntryRow({
   if (line.dropped) {
     return <Notice iso={line.time}>{showServer ? `${shortId(line.serverId)}: ${line.text}` : line.text}</Notice>;
   }
-  return <PrintedLine line={line} showServer={showServer} links={links} />;
+  return (
+    <PrintedLine
+      line={line}
+      showServer={showServer}
+      links={links}
+      stackOpen={stackOpen}
+      onToggleStack={() => onToggleStack(entry.key)}
+    />
+  );
 });

@@ -17,7 +17,10 @@ const newest = (oldestFirst: ConsoleLine[], nextCursor: string | null = null): F
   lines: [...oldestFirst].reverse(),
   nextCursor,
 });
-const live = (lines: ConsoleLine[], drops: ConsoleDrop[] = []): FeedAction => ({ type: 'live', lines, drops });
+const live = (lines: ConsoleLine[], drops: ConsoleDrop[] = []): FeedAction => ({
+  type: 'live',
+  events: [{ lines, drops }],
+});
 const shown = (state: FeedState) =>
   state.entries.map((entry) =>
     entry.kind === 'line' ? entry.line.id : entry.kind === 'drop' ? `drop ${entry.drop.count}` : `gap ${entry.count}`,
@@ -59,6 +62,22 @@ describe('the console feed', () => {
       live(consoleLines(2, 2), [{ serverId: SERVER_B, count: 120, time: '2026-03-01T12:00:01.000Z' }]),
     ]);
     expect(shown(state)).toEqual(['1', 'drop 120', '2']);
+  });
+
+  it("keeps each event's drop before its own lines when a frame brings several events", () => {
+    const drop = (count: number) => ({ serverId: SERVER_B, count, time: '2026-03-01T12:00:01.000Z' });
+    const state = run([
+      newest(consoleLines(1, 1)),
+      {
+        type: 'live',
+        events: [
+          { lines: consoleLines(2, 3), drops: [drop(5)] },
+          { lines: consoleLines(4, 4), drops: [drop(7), drop(9)] },
+        ],
+      },
+    ]);
+    expect(shown(state)).toEqual(['1', 'drop 5', '2', '3', 'drop 7', 'drop 9', '4']);
+    expect(new Set(state.entries.map((entry) => entry.key)).size).toBe(state.entries.length);
   });
 
   it('sets new lines aside while paused, counts them, and shows them on resume', () => {

@@ -70,13 +70,19 @@ export const initialFeed = (paused = false): FeedState => ({
 
 const lineKey = (line: ConsoleLine) => `line:${line.id}`;
 
+/** One live socket event's new lines and drops. */
+export interface LiveEvent {
+  lines: readonly ConsoleLine[];
+  drops: readonly ConsoleDrop[];
+}
+
 export type FeedAction =
   /** The newest page (newest first), on load and on each poll or reconnect. */
   | { type: 'newest'; lines: readonly ConsoleLine[]; nextCursor: string | null }
   /** An older page (newest first) fetched with `olderCursor`. */
   | { type: 'older'; lines: readonly ConsoleLine[]; nextCursor: string | null }
-  /** New lines and drops from the live socket, already filtered, oldest first. */
-  | { type: 'live'; lines: readonly ConsoleLine[]; drops: readonly ConsoleDrop[] }
+  /** Live socket events, already filtered, oldest first: all that came in one frame. */
+  | { type: 'live'; events: readonly LiveEvent[] }
   | { type: 'pause' }
   | { type: 'resume' };
 
@@ -222,12 +228,12 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
       return onOlder(state, action.lines, action.nextCursor);
     case 'live': {
       // A drop comes before the lines of its event: they are what followed the lost ones.
-      const drops = action.drops.map((drop, index) => ({
-        kind: 'drop' as const,
-        key: `drop:${state.nextSeq}:${index}`,
-        drop,
-      }));
-      return append(state, [...drops, ...lineEntries(action.lines)]);
+      let drop = 0;
+      const fresh = action.events.flatMap((event) => [
+        ...event.drops.map((each) => ({ kind: 'drop' as const, key: `drop:${state.nextSeq}:${drop++}`, drop: each })),
+        ...lineEntries(event.lines),
+      ]);
+      return append(state, fresh);
     }
     case 'pause':
       return state.paused ? state : { ...state, paused: true };

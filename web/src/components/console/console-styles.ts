@@ -6,6 +6,27 @@ import { defineStyle } from '@chakra-ui/react';
  * computation each time (measured: seconds of main-thread work in a 6,000-line flood).
  */
 export const CONSOLE_LOG_CSS = defineStyle({
+  // The virtual list (useConsoleVirtualizer.ts): the box as tall as all rows, its head, and each
+  // row's slot, which the list moves into place.
+  '& .console-rows': { position: 'relative', width: 'full' },
+  '& .console-slot': { position: 'absolute', top: '0', left: '0', width: 'full' },
+  '& .console-head': {
+    position: 'absolute',
+    top: '0',
+    left: '0',
+    width: 'full',
+    display: 'flex',
+    justifyContent: 'center',
+    alignItems: 'center',
+    alignContent: 'center',
+    flexWrap: 'wrap',
+    columnGap: '2',
+    px: '3',
+    overflow: 'hidden',
+    fontFamily: 'body',
+    lineHeight: '1.4',
+    textAlign: 'center',
+  },
   '& .console-row': {
     display: 'flex',
     flexWrap: 'wrap',

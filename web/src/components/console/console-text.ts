@@ -21,6 +21,7 @@ export const CONSOLE_TEXT = {
   pause: 'Pause',
   resume: 'Resume',
   paused: 'Paused: new lines wait here.',
+  jumpToLatest: 'jump to latest',
   copy: 'Copy',
   copyLabel: 'Copy the lines shown as text',
   copied: 'Copied!',

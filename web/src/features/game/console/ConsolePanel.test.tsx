@@ -6,6 +6,7 @@ import type { ConsoleErrorCounts, ConsoleLine, ConsoleLinesEvent, ConsolePage } 
 import type { GameStatus } from '@moonrelay/contract/game';
 import { lineClock } from '../../../components/console/console-format.ts';
 import { consoleLine, consoleLines, pageOf, SERVER_A, SERVER_B } from '../../../components/console/test-console.ts';
+import { manualFrames } from '../../../components/console/test-frames.ts';
 import { closeLiveSocket, useLiveSocketState } from '../../../lib/socket.ts';
 import { FakeSocket } from '../../../test/fake-socket.ts';
 import { signInAs, testScript } from '../../../test/fixtures.ts';
@@ -15,6 +16,7 @@ import { agoIso, connectedStatus, testServer } from '../../../test/test-game.ts'
 import { ConsolePanel } from './ConsolePanel.tsx';
 
 let socket: FakeSocket;
+let frames: ReturnType<typeof manualFrames>;
 vi.mock('socket.io-client', () => ({ io: vi.fn(() => socket) }));
 
 interface Api {
@@ -62,10 +64,14 @@ function renderPanel(api: Api = {}) {
 
 const texts = () => screen.queryAllByTestId('console-line-text').map((element) => element.textContent);
 const log = () => screen.getByRole('log', { name: 'Console lines' });
-const gameSends = (lines: ConsoleLine[], event: Partial<ConsoleLinesEvent> = {}) =>
+/** A socket event, and the next frame, when the log takes in what came. */
+const gameSends = (lines: ConsoleLine[], event: Partial<ConsoleLinesEvent> = {}) => {
   act(() => socket.serverSends('console:lines', { userId: 'u1', lines, drops: [], ...event }));
+  act(() => frames.runFrame());
+};
 
 beforeEach(() => {
+  frames = manualFrames();
   socket = new FakeSocket();
   vi.mocked(io).mockClear();
   signInAs();
