@@ -6,7 +6,7 @@ import { queryClient } from '../../../lib/query-client.ts';
 import { useSession } from '../../../lib/session.ts';
 import { createRefreshPacer } from '../../../lib/refresh-pacer.ts';
 import { liveSocketFor, useLiveSocketState } from '../../../lib/socket.ts';
-import { createFrameBatch } from './frame-batch.ts';
+import { oncePerFrame } from './once-per-frame.ts';
 
 /** While the live socket is down, the lists are fetched again this often. */
 export const PLAYERS_POLL_MS = 10_000;
@@ -84,7 +84,7 @@ export function usePlayersLiveEvents(): void {
       () => void queryClient.invalidateQueries({ queryKey: PLAYERS_KEY }),
       () => Math.max(1, onlinePagesLoaded()) * REFRESH_GAP_PER_PAGE_MS,
     );
-    const frame = createFrameBatch(() => pacer.changed());
+    const frame = oncePerFrame(() => pacer.changed());
     const changed = () => frame.request();
     socket.on('players:changed', changed);
     socket.on('connect', changed);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createFrameBatch, type FrameClock } from './frame-batch.ts';
+import { oncePerFrame, type FrameClock } from './once-per-frame.ts';
 
 /** Frames the test paints by hand. */
 function handFrames() {
@@ -20,11 +20,11 @@ function handFrames() {
   return { clock, paint, waiting };
 }
 
-describe('createFrameBatch', () => {
+describe('oncePerFrame', () => {
   it('runs once per frame however many requests came before it', () => {
     const frames = handFrames();
     const run = vi.fn();
-    const batch = createFrameBatch(run, frames.clock);
+    const batch = oncePerFrame(run, frames.clock);
     for (let i = 0; i < 100; i++) batch.request();
     expect(frames.waiting.size).toBe(1);
     expect(run).not.toHaveBeenCalled();
@@ -42,7 +42,7 @@ describe('createFrameBatch', () => {
   it('runs nothing once stopped', () => {
     const frames = handFrames();
     const run = vi.fn();
-    const batch = createFrameBatch(run, frames.clock);
+    const batch = oncePerFrame(run, frames.clock);
     batch.request();
     batch.stop();
     frames.paint();

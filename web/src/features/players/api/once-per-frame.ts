@@ -3,7 +3,7 @@
  * paints, `run` happens once, just before that paint. A hidden tab paints no frames, so it does no
  * work for events until it is looked at again, and then once.
  */
-export interface FrameBatch {
+export interface OncePerFrame {
   /** Something changed: `run` before the next frame, unless it is already due then. */
   request(): void;
   /** Forgets a run still due (the screen went away). */
@@ -21,7 +21,7 @@ const browserFrames: FrameClock = {
   cancelAnimationFrame: (frame) => cancelAnimationFrame(frame),
 };
 
-export function createFrameBatch(run: () => void, frames: FrameClock = browserFrames): FrameBatch {
+export function oncePerFrame(run: () => void, frames: FrameClock = browserFrames): OncePerFrame {
   let due: number | null = null;
   return {
     request() {
