@@ -75,6 +75,7 @@ describeEachEngine('data layer', (engine) => {
       '031-schedule-makers',
       '032-run-actors',
       '033-cloud-runs',
+      '034-run-filter-indexes',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -32,6 +32,7 @@ import * as scriptShares from './030-script-shares.ts';
 import * as scheduleMakers from './031-schedule-makers.ts';
 import * as runActors from './032-run-actors.ts';
 import * as cloudRuns from './033-cloud-runs.ts';
+import * as runFilterIndexes from './034-run-filter-indexes.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '031-schedule-makers': scheduleMakers,
   '032-run-actors': runActors,
   '033-cloud-runs': cloudRuns,
+  '034-run-filter-indexes': runFilterIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,6 +26,9 @@ export const RUN_ROWS_CSS = defineStyle({
   '& .run-name': { fontWeight: 'medium' },
   '& .run-name[data-custom]': { fontWeight: 'normal', color: 'fg.muted' },
   '& .run-server[data-server]': { fontFamily: 'mono' },
+  // The space standing in for rows not drawn is no row to point at: the interactive table's hover
+  // colour stays off it.
+  '& tbody tr[data-spacer]:hover': { bg: 'transparent' },
 });
 
 interface Props {

@@ -144,7 +144,7 @@ export function RunsTable({ runs, emptyText, selectedId, more, loadAhead, onNeed
             </Table.Row>
           ) : (
             <>
-              {before > 0 && <tr aria-hidden style={{ height: before }} />}
+              {before > 0 && <tr aria-hidden data-spacer style={{ height: before }} />}
               {drawn.map(({ index }) => {
                 const run = runs[index]!;
                 return (
@@ -159,7 +159,7 @@ export function RunsTable({ runs, emptyText, selectedId, more, loadAhead, onNeed
                   />
                 );
               })}
-              {after > 0 && <tr aria-hidden style={{ height: after }} />}
+              {after > 0 && <tr aria-hidden data-spacer style={{ height: after }} />}
             </>
           )}
         </Table.Body>
