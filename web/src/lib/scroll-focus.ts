@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 
 /**
  * A box that scrolls must be reachable by keyboard, or its hidden part is out of reach for anyone
@@ -43,4 +43,26 @@ export function useFocusableWhenScrolling<T extends HTMLElement>(): {
   }, [element]);
 
   return { ref, tabIndex: scrolls ? 0 : undefined };
+}
+
+/**
+ * A scrolling list's box as a list that draws only the rows in view needs it: the element itself
+ * (read by the row window or virtualizer on scroll), and a tab stop while it scrolls.
+ */
+export function useFocusableScroller<T extends HTMLElement>(): {
+  scroller: RefObject<T | null>;
+  ref: (element: T | null) => void;
+  tabIndex: 0 | undefined;
+} {
+  const scroller = useRef<T | null>(null);
+  const focusable = useFocusableWhenScrolling<T>();
+  const { ref: focusableRef } = focusable;
+  const ref = useCallback(
+    (element: T | null) => {
+      scroller.current = element;
+      focusableRef(element);
+    },
+    [focusableRef],
+  );
+  return { scroller, ref, tabIndex: focusable.tabIndex };
 }

@@ -2,7 +2,7 @@ import { Box, Table } from '@chakra-ui/react';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef } from 'react';
-import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
+import { useFocusableScroller } from '../../../lib/scroll-focus.ts';
 import { useSession } from '../../../lib/session.ts';
 import { RUNS_TEXT, startedByText } from '../run-text.ts';
 import { RUN_ROW_HEIGHT, RUN_ROWS_CSS, RunRow, wideOnly } from './RunRow.tsx';
@@ -55,16 +55,7 @@ interface Props {
  */
 export function RunsTable({ runs, emptyText, selectedId, more, loadAhead, onNeedMore, hrefOf, onSelect }: Props) {
   const myId = useSession((state) => state.user?.id);
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const focusable = useFocusableWhenScrolling<HTMLDivElement>();
-  const { ref: focusableRef } = focusable;
-  const setScroller = useCallback(
-    (element: HTMLDivElement | null) => {
-      scroller.current = element;
-      focusableRef(element);
-    },
-    [focusableRef],
-  );
+  const { scroller, ref: setScroller, tabIndex: scrollerTabIndex } = useFocusableScroller<HTMLDivElement>();
 
   const virtualizer = useVirtualizer({
     count: runs.length,
@@ -96,7 +87,7 @@ export function RunsTable({ runs, emptyText, selectedId, more, loadAhead, onNeed
     // scroll again, and again.
     <Box
       ref={setScroller}
-      tabIndex={focusable.tabIndex}
+      tabIndex={scrollerTabIndex}
       role="region"
       aria-label={RUNS_TEXT.listLabel}
       maxH="min(70vh, 42rem)"

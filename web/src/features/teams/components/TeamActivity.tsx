@@ -11,13 +11,13 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AuditEntry } from '@moonrelay/contract/admin';
 import type { TeamDetails, TeamMember } from '@moonrelay/contract/teams';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRowWindow } from '../../../lib/row-window.ts';
-import { useFocusableWhenScrolling } from '../../../lib/scroll-focus.ts';
+import { useFocusableScroller } from '../../../lib/scroll-focus.ts';
 import { canWith } from '../../../lib/team-access.ts';
 import {
   ACTIVITY_KINDS,
@@ -223,22 +223,13 @@ function ActivityLog({ teamId, members }: { teamId: string; members: readonly Te
  * a screenful does. The scroll area is a tab stop while it scrolls, so a keyboard can scroll it.
  */
 function ActivityRows({ entries, names, more }: { entries: AuditEntry[]; names: Names; more: boolean }) {
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const focusable = useFocusableWhenScrolling<HTMLDivElement>();
-  const { ref: focusableRef } = focusable;
-  const setScroller = useCallback(
-    (element: HTMLDivElement | null) => {
-      scroller.current = element;
-      focusableRef(element);
-    },
-    [focusableRef],
-  );
+  const { scroller, ref: setScroller, tabIndex: scrollerTabIndex } = useFocusableScroller<HTMLDivElement>();
   const rows = useRowWindow(scroller, entries.length, ROW_HEIGHT);
 
   return (
     <Box
       ref={setScroller}
-      tabIndex={focusable.tabIndex}
+      tabIndex={scrollerTabIndex}
       role="region"
       aria-label={ACTIVITY_TEXT.listLabel}
       focusVisibleRing="inside"
