@@ -1,10 +1,10 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLOUD_RUN_ERRORS, LUAU_EXECUTION_WRITE } from '@moonrelay/contract/cloud-runs';
 import { fakeOpenCloud } from '../../server/test/fake-open-cloud.ts';
 import { createUser, signInAs } from './support/app.ts';
+import { seriousAxeProblems } from './support/axe.ts';
 import { screenshot } from './support/browser.ts';
 import { expectPath, expectVisible } from './support/expect.ts';
 import { SCREENSHOTS_DIR } from './support/paths.ts';
@@ -31,16 +31,6 @@ const HELD_CODE = [
   'return 7, { coins = 3 }',
 ].join('\n');
 const FAILING_CODE = ['local coins = 3', 'print("about to fail")', 'error("boom")'].join('\n');
-
-/** What axe finds critical or serious on the page as it is (the rules support/accessibility.ts checks). */
-async function axeProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** The editor's output pane while it shows a cloud run. */
 const cloudPane = (page: Page) => {
@@ -94,7 +84,7 @@ describe('cloud runs: code run by Roblox itself', () => {
     await placeForm.getByRole('button', { name: 'Save place' }).click();
     await expectToast(page, 'Place saved');
     await expectVisible(cloudSettings.getByTestId('cloud-place-current').getByText(PLACE));
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousAxeProblems(page)).toEqual([]);
     // The card alone: the whole Settings page is too long to read the part in.
     await card.screenshot({ path: path.join(SCREENSHOTS_DIR, 'cloud-runs-settings.png'), animations: 'disabled' });
 
@@ -127,7 +117,7 @@ describe('cloud runs: code run by Roblox itself', () => {
     );
     await pane.scrollIntoViewIfNeeded();
     await screenshot(page, 'cloud-run-editor-1280');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousAxeProblems(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
     await pane.scrollIntoViewIfNeeded();
     await expectVisible(returnValues);
@@ -155,7 +145,7 @@ describe('cloud runs: code run by Roblox itself', () => {
     await expectVisible(part.getByTestId('cloud-error').getByText('TaskScript:3: boom'));
     await expectVisible(part.getByRole('log', { name: 'Roblox log' }).getByText('about to fail'));
     await screenshot(page, 'cloud-run-detail-1280');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousAxeProblems(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
     await expectVisible(part.getByTestId('cloud-error'));
     await screenshot(page, 'cloud-run-detail-390');

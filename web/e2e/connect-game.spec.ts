@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createUser, signInAs } from './support/app.ts';
 import { screenshot } from './support/browser.ts';
 import { expectVisible } from './support/expect.ts';
+import { seriousAxeProblems } from './support/axe.ts';
 import { browserSuite } from './support/suite.ts';
 import { mainArea } from './support/ui.ts';
 
@@ -25,17 +25,6 @@ const clippedInside = (page: Page, testId: string) =>
       })
       .map((element) => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').slice(0, 40)}"`),
   );
-
-/** axe-core's serious and critical findings (WCAG 2.1 A/AA, best practice) within the notice: contrast, names. */
-async function noticeViolations(page: Page, testId: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include(`[data-testid="${testId}"]`)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** Chromium logs the integration-scripts call's 400 (a host not served) as a console error. */
 const HOST_NOT_SERVED_400 = /status of 400 \(Bad Request\) \[[^\]]*\/api\/game\/integration-scripts/;
@@ -70,7 +59,7 @@ describe('connecting a real game: the dashboard opened at this machine', () => {
 
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       expect(await clippedInside(page, 'reachability-notice')).toEqual([]);
-      expect(await noticeViolations(page, 'reachability-notice')).toEqual([]);
+      expect(await seriousAxeProblems(page, '[data-testid="reachability-notice"]')).toEqual([]);
       await screenshot(page, shot);
 
       // By keyboard: from the notice's text, Tab lands on the guide's link, and Enter opens the guide.
@@ -94,7 +83,7 @@ describe('connecting a real game: the dashboard opened at this machine', () => {
     await expectVisible(notice.getByText('Ask the operator of this Moonrelay to set its public address.'));
     expect(await notice.innerText()).not.toContain('PUBLIC_URL');
     expect(await guideLink(page).count()).toBe(0);
-    expect(await noticeViolations(page, 'reachability-notice')).toEqual([]);
+    expect(await seriousAxeProblems(page, '[data-testid="reachability-notice"]')).toEqual([]);
     await screenshot(page, 'connect-game-unreachable-member-phone');
   });
 });
@@ -119,7 +108,7 @@ describe('connecting a real game: the dashboard opened at a host it does not ser
     const paste = (await steps(page).getByRole('listitem').allInnerTexts())[2]!;
     expect(paste).toMatch(/^Set Moonrelay’s public address \(see Game Integration below\)/);
     expect(await clippedInside(page, 'host-not-served')).toEqual([]);
-    expect(await noticeViolations(page, 'host-not-served')).toEqual([]);
+    expect(await seriousAxeProblems(page, '[data-testid="host-not-served"]')).toEqual([]);
     await screenshot(page, 'connect-game-host-not-served-admin');
   });
 
@@ -138,7 +127,7 @@ describe('connecting a real game: the dashboard opened at a host it does not ser
       /^Ask the operator of this Moonrelay to set its public address/,
     );
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    expect(await noticeViolations(page, 'host-not-served')).toEqual([]);
+    expect(await seriousAxeProblems(page, '[data-testid="host-not-served"]')).toEqual([]);
     await screenshot(page, 'connect-game-host-not-served-member-phone');
   });
 });

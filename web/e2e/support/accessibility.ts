@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeCatalogue } from '../../../server/test/fake-catalogue.ts';
 import { signInAs } from './app.ts';
+import { axeViolations } from './axe.ts';
 import { screenshot } from './browser.ts';
 import { expectVisible } from './expect.ts';
 import { browserSuite } from './suite.ts';
@@ -24,11 +24,8 @@ const ADMIN_TABS = ['Users', 'Connections', 'Mass Execution', 'Recent Executions
 
 /** The violations axe reports as critical or serious, one line each with the elements they touch. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
   return (
-    results.violations
+    (await axeViolations(page))
       // Serious and critical, and a skipped heading level (moderate for axe, but it breaks the outline
       // screen-reader users move by, and Lighthouse's accessibility score counts it).
       .filter(
