@@ -15,31 +15,19 @@
  * run (the machines are shared: compare ratios). The target is a p99 of 100 ms at most; the calls
  * past it are named at the end.
  */
-import { once } from 'node:events';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Agent } from 'undici';
 import { MODERATED_PLAYER_ID } from '../scripts/seed/heavy.ts';
-import { benchServers, freePort, HOST, type Server } from './support/processes.ts';
+import { serveHeavyAccount } from './support/heavy-seed.ts';
+import { benchServers } from './support/processes.ts';
 import { fmt, percentile, positiveInteger } from './support/stats.ts';
 
 const TARGET_P99_MS = 100;
 /** How far down the deep pages are (pages of the list's default size). */
 const DEEP_PAGES = 20;
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-interface Seeded {
-  userId: string;
-  token: string;
-  port: number;
-  seconds: number;
-  timings: Record<string, number>;
-  counts: Record<string, number>;
-  scriptId: string;
-  serverId: string;
-  destinationId: string;
-}
 
 interface Target {
   name: string;
@@ -98,26 +86,6 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
-/** Waits for the seed's `SEEDED {json}` line (it is then serving). */
-async function seededLine(server: Server): Promise<Seeded> {
-  let text = '';
-  const stdout = server.child.stdout;
-  if (!stdout) throw new Error('the seed has no output');
-  for (;;) {
-    const found = /^SEEDED (.*)$/m.exec(text);
-    if (found) return JSON.parse(found[1]!) as Seeded;
-    const [chunk] = (await Promise.race([
-      once(stdout, 'data'),
-      once(server.child, 'exit').then(() => {
-        throw new Error('the seed exited before serving');
-      }),
-    ])) as [Buffer];
-    text += chunk.toString();
-    for (const line of chunk.toString().split('\n'))
-      if (/^\s+\S.*: [\d.]+ s$/.test(line)) console.log(`  ${line.trim()}`);
-  }
-}
-
 async function measure(
   servers: ReturnType<typeof benchServers>,
   engine: string,
@@ -127,23 +95,9 @@ async function measure(
   samples: number,
 ): Promise<Record<string, unknown>> {
   console.log(`\n${engine}: seeding the heavy account at scale ${scale}`);
-  const port = await freePort();
-  const seed = servers.start(
-    `seed (${engine})`,
-    'npx',
-    ['tsx', 'scripts/seed.ts', 'heavy', `--scale=${scale}`, `--database=${database}`, `--serve=${port}`],
-    {
-      HOST,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      REGISTRATIONS_PER_IP_PER_HOUR: '100000000',
-    },
-  );
-  const seeded = await seededLine(seed);
+  const seeded = await serveHeavyAccount(servers, { label: engine, database, dataDir, scale });
   console.log(`${engine}: seeded in ${seeded.seconds} s ${JSON.stringify(seeded.counts)}`);
-  const base = `http://${HOST}:${port}`;
+  const { base } = seeded;
   const agent = new Agent({ connections: 1 });
   const get = async (pathname: string): Promise<{ ms: number; body: unknown }> => {
     const started = performance.now();
