@@ -13,7 +13,14 @@ import {
   SignInMethodsSchema,
   UserSchema,
 } from './auth.ts';
-import { CreateScriptRequestSchema, ScriptListSchema, ScriptSchema, UpdateScriptRequestSchema } from './scripts.ts';
+import {
+  CreateScriptRequestSchema,
+  ScriptListQuerySchema,
+  ScriptListSchema,
+  ScriptPageSchema,
+  ScriptSchema,
+  UpdateScriptRequestSchema,
+} from './scripts.ts';
 import { GAME_PING_BODY_LIMIT_BYTES, SCRIPT_CODE_MAX_BYTES } from './constants.ts';
 import { ScriptVersionListSchema, ScriptVersionParamsSchema, ScriptVersionSchema } from './script-versions.ts';
 import {
@@ -568,6 +575,20 @@ export const endpoints = {
     rateLimit: 'general',
     response: ScriptListSchema,
     errors: [401, 403],
+  }),
+  listScriptPage: endpoint({
+    method: 'get',
+    path: '/api/scripts/page',
+    tag: 'Scripts',
+    summary:
+      "A page of the user's scripts without their code, most recently updated first (My Scripts): q searches name and description (any case), type is all, auto or manual; page with the answered nextCursor. total counts every script, matching those q and type match. A key of the game scope alone lists the auto-execute scripts.",
+    auth: 'session-or-key',
+    permission: 'scripts.read',
+    keyScopes: ['scripts:read', 'game'],
+    rateLimit: 'general',
+    query: ScriptListQuerySchema,
+    response: ScriptPageSchema,
+    errors: [400, 401, 403],
   }),
   getScript: endpoint({
     method: 'get',

@@ -644,6 +644,34 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     response: [script],
     error: unauthorized(ERRORS.invalidApiKey),
   },
+  listScriptPage: {
+    query: { q: 'hello', type: 'manual', limit: '20' },
+    response: {
+      scripts: [
+        {
+          id: script.id,
+          name: script.name,
+          description: script.description,
+          isAutoExecute: script.isAutoExecute,
+          isPublic: script.isPublic,
+          executionCount: script.executionCount,
+          createdAt: script.createdAt,
+          updatedAt: script.updatedAt,
+        },
+      ],
+      nextCursor: null,
+      total: 1,
+      matching: 1,
+    },
+    error: {
+      status: 400,
+      body: {
+        error: 'limit: Too big: expected number to be <=100',
+        issues: [{ path: 'limit', message: 'limit: Too big: expected number to be <=100' }],
+      },
+    },
+    note: 'When nextCursor is not null, pass it as cursor (with the same q and type) for the next page. Each script comes without its code: GET /api/scripts/{id} has it.',
+  },
   createScript: {
     body: { name: 'Hello', description: 'Says hello', code: 'print("Hello from Moonrelay")', isAutoExecute: false },
     response: script,

@@ -105,3 +105,59 @@ export const ScriptSchema = z
 export type Script = z.infer<typeof ScriptSchema>;
 
 export const ScriptListSchema = z.array(ScriptSchema).meta({ id: 'ScriptList' });
+
+/**
+ * My Scripts a page at a time (GET /api/scripts/page): the scripts without their code, most
+ * recently updated first, searched and filtered by the database, paged by an opaque cursor so a
+ * page never repeats or skips a script while others are saved. GET /api/scripts still answers
+ * every script with its code (the game client reads it).
+ */
+export const SCRIPTS_PAGE_SIZE_DEFAULT = 50;
+export const SCRIPTS_PAGE_SIZE_MAX = 100;
+export const SCRIPT_SEARCH_MAX_LENGTH = 200;
+
+export const SCRIPT_LIST_ERRORS = {
+  invalidCursor: 'cursor: not a cursor this list answered',
+} as const;
+
+/** All scripts, the auto-execute ones, or the manual ones (My Scripts' type filter). */
+export const ScriptTypeFilterSchema = z.enum(['all', 'auto', 'manual']);
+export type ScriptTypeFilter = z.infer<typeof ScriptTypeFilterSchema>;
+
+export const ScriptListQuerySchema = z.object({
+  /** Scripts whose name or description contains this text, ignoring case. */
+  q: z.string().trim().max(SCRIPT_SEARCH_MAX_LENGTH).optional(),
+  type: ScriptTypeFilterSchema.default('all'),
+  /** The nextCursor of the previous page. */
+  cursor: z.string().min(1).max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(SCRIPTS_PAGE_SIZE_MAX).default(SCRIPTS_PAGE_SIZE_DEFAULT),
+});
+export type ScriptListQuery = z.input<typeof ScriptListQuerySchema>;
+
+/** A script as My Scripts lists it: everything its row and card show, not its code. */
+export const ScriptSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    isAutoExecute: z.boolean(),
+    isPublic: z.boolean(),
+    executionCount: z.number().int(),
+    createdAt: IsoDateTimeSchema,
+    updatedAt: IsoDateTimeSchema,
+  })
+  .meta({ id: 'ScriptSummary' });
+export type ScriptSummary = z.infer<typeof ScriptSummarySchema>;
+
+export const ScriptPageSchema = z
+  .object({
+    scripts: z.array(ScriptSummarySchema),
+    /** Pass as `cursor` (with the same q and type) for the next page; null on the last page. */
+    nextCursor: z.string().nullable(),
+    /** Every script of the account, whatever q and type say. */
+    total: z.number().int(),
+    /** The scripts q and type match, on every page together. */
+    matching: z.number().int(),
+  })
+  .meta({ id: 'ScriptPage' });
+export type ScriptPage = z.infer<typeof ScriptPageSchema>;

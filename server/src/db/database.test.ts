@@ -76,6 +76,7 @@ describeEachEngine('data layer', (engine) => {
       '032-run-actors',
       '033-cloud-runs',
       '034-run-filter-indexes',
+      '035-script-list-index',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

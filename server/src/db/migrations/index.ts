@@ -33,6 +33,7 @@ import * as scheduleMakers from './031-schedule-makers.ts';
 import * as runActors from './032-run-actors.ts';
 import * as cloudRuns from './033-cloud-runs.ts';
 import * as runFilterIndexes from './034-run-filter-indexes.ts';
+import * as scriptListIndex from './035-script-list-index.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '032-run-actors': runActors,
   '033-cloud-runs': cloudRuns,
   '034-run-filter-indexes': runFilterIndexes,
+  '035-script-list-index': scriptListIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,6 +12,10 @@ export function mountScriptRoutes(router: Router<AppState>, limits: RateLimits, 
     const all = await scripts.list(principal.userId);
     return hasScope(principal, 'scripts:read') ? all : all.filter((script) => script.isAutoExecute);
   });
+  // Before getScript: /api/scripts/:id would otherwise take 'page' for a script's id (and answer 404).
+  mountEndpoint(router, endpoints.listScriptPage, limits, ({ principal, query }) =>
+    scripts.page(principal.userId, query, { autoExecuteOnly: !hasScope(principal, 'scripts:read') }),
+  );
   mountEndpoint(router, endpoints.getScript, limits, ({ principal, params }) =>
     scripts.get(principal.userId, params.id),
   );

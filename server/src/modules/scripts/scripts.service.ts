@@ -1,17 +1,23 @@
 import crypto from 'node:crypto';
 import type { ScriptVersion, ScriptVersionList } from '@moonrelay/contract/script-versions';
+import type { z } from 'zod';
 import {
+  SCRIPT_LIST_ERRORS,
   scriptMovedOn,
   type CreateScriptRequest,
   type Script,
+  type ScriptListQuerySchema,
+  type ScriptPage,
+  type ScriptSummary,
   type UpdateScriptRequest,
 } from '@moonrelay/contract/scripts';
 import { ERRORS } from '@moonrelay/contract/messages';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { changesContent, patchOf, scriptVersions, type VersionOrigin } from './script-versions.ts';
-import { scriptsRepo, type ScriptPatch, type ScriptRow } from './scripts.repo.ts';
+import { scriptsRepo, type ScriptPatch, type ScriptPosition, type ScriptRow } from './scripts.repo.ts';
 
 const flag = (value: boolean | undefined) => (value ? 1 : 0) as 0 | 1;
 
@@ -34,6 +40,34 @@ export function toScript(row: ScriptRow): Script {
     version: Number(row.version),
     lastChangedByKey: row.lastChangedByKey,
   };
+}
+
+type SummaryRow = Pick<
+  ScriptRow,
+  'id' | 'name' | 'description' | 'isAutoExecute' | 'isPublic' | 'executionCount' | 'createdAt' | 'updatedAt'
+>;
+
+export function toScriptSummary(row: SummaryRow): ScriptSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    isAutoExecute: row.isAutoExecute === 1,
+    isPublic: row.isPublic === 1,
+    executionCount: Number(row.executionCount),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A page's cursor: the last script's updatedAt and id; anything else this list never answered is a 400. */
+function startOf(cursor: string | undefined): ScriptPosition | undefined {
+  const at = decodeCursor(cursor, SCRIPT_LIST_ERRORS.invalidCursor);
+  if (!at) return undefined;
+  if (Number.isNaN(Date.parse(at.time)) || at.time.includes('\u0000') || at.id.includes('\u0000')) {
+    throw new AppError(400, SCRIPT_LIST_ERRORS.invalidCursor);
+  }
+  return { updatedAt: at.time, id: at.id };
 }
 
 /** Only the fields the request carries are changed; `null` clears an optional field. */
@@ -112,6 +146,32 @@ export function createScriptsService(deps: { db: Db }) {
   return {
     async list(userId: string): Promise<Script[]> {
       return (await scriptsRepo.listForUser(db, userId)).map(toScript);
+    },
+
+    /**
+     * One page of My Scripts: summaries without code, most recently updated first, searched and
+     * filtered by the database. `autoExecuteOnly`: the caller (a key of the game scope alone) may
+     * see the auto-execute scripts only, and counts only those.
+     */
+    async page(
+      userId: string,
+      query: z.output<typeof ScriptListQuerySchema>,
+      { autoExecuteOnly = false }: { autoExecuteOnly?: boolean } = {},
+    ): Promise<ScriptPage> {
+      const { cursor, limit, q, type } = query;
+      const start = startOf(cursor);
+      const filters = { q, type, autoExecuteOnly };
+      // One more than asked tells whether another page follows.
+      const rows = await scriptsRepo.listPage(db, userId, filters, start, limit + 1);
+      const { total, matching } = await scriptsRepo.countPage(db, userId, filters);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        scripts: page.map(toScriptSummary),
+        nextCursor: rows.length > limit && last ? encodeCursor(last.updatedAt, last.id) : null,
+        total,
+        matching,
+      };
     },
 
     async get(userId: string, id: string): Promise<Script> {
