@@ -1,7 +1,7 @@
 import { Input } from '@chakra-ui/react';
 import { useState } from 'react';
 import type { OnlinePlayersFilter } from '../api/players.ts';
-import { useDebouncedCallback } from './use-debounced-callback.ts';
+import { useDebouncedCallback } from '../../../lib/use-debounced-callback.ts';
 
 /** The list is asked for again this long after the typing stops, not on every key. */
 export const FILTER_DEBOUNCE_MS = 200;

@@ -50,6 +50,8 @@ export function applyRunUpdate(pages: RunPages, filters: RunFilters, run: RunSum
 
 /** The scripts feature's list (its query key is its GET path), which carries each script's executionCount. */
 const SCRIPTS_QUERY_KEY = ['/api/scripts'] as const;
+/** My Scripts' pages (GET /api/scripts/page), which carry the counts too. */
+const SCRIPT_PAGES_KEY = ['/api/scripts', 'page'] as const;
 
 /**
  * `execution:updated`: every cached list takes the run, and its full record is fetched again if
@@ -67,6 +69,7 @@ export function onExecutionUpdated({ run }: ExecutionUpdatedEvent): void {
   void queryClient.invalidateQueries({ queryKey: runQuery(run.id).queryKey });
   if (run.scriptId !== null) {
     void queryClient.invalidateQueries({ queryKey: SCRIPTS_QUERY_KEY, exact: true }, { cancelRefetch: false });
+    void queryClient.invalidateQueries({ queryKey: SCRIPT_PAGES_KEY }, { cancelRefetch: false });
   }
 }
 

@@ -1,5 +1,19 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { CreateScriptRequest, Script, UpdateScriptRequest } from '@moonrelay/contract/scripts';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+} from '@tanstack/react-query';
+import type {
+  CreateScriptRequest,
+  Script,
+  ScriptPage,
+  ScriptSummary,
+  ScriptTypeFilter,
+  UpdateScriptRequest,
+} from '@moonrelay/contract/scripts';
 import { DUPLICATE_SCRIPT_SUFFIX } from '@moonrelay/contract/constants';
 import type { LuaCheckResponse } from '@moonrelay/contract/executions';
 import type { ExecutionResult, ExecutionTarget } from '../../../lib/execution-result.ts';
@@ -20,6 +34,52 @@ export function useScripts() {
   const token = useSession((state) => state.token);
   const read = useCan('scripts.read');
   return useQuery({ ...scriptsQuery(), enabled: Boolean(token) && read.allowed });
+}
+
+/** What My Scripts asks the server for: the search (name or description) and the type. */
+export interface ScriptListFilter {
+  q: string;
+  type: ScriptTypeFilter;
+}
+
+/**
+ * Every cached page list of My Scripts, whatever its filter. Under the list's own key, so each
+ * refresh of `['/api/scripts']` (a save, a run, a delete, here and in the other features) refreshes
+ * these too; the live run events, which refresh the list alone (exact), name this key as well.
+ */
+export const scriptPagesKey = ['/api/scripts', 'page'] as const;
+
+function scriptPageQueryString({ q, type }: ScriptListFilter, cursor: string | undefined): string {
+  const query = new URLSearchParams();
+  if (q.trim()) query.set('q', q.trim());
+  if (type !== 'all') query.set('type', type);
+  if (cursor) query.set('cursor', cursor);
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+/** My Scripts a page at a time (GET /api/scripts/page): summaries without code, newest first. */
+export const scriptPagesQuery = (filter: ScriptListFilter) =>
+  infiniteQueryOptions({
+    queryKey: [...scriptPagesKey, { q: filter.q.trim(), type: filter.type }],
+    queryFn: ({ pageParam }) =>
+      apiRequest<ScriptPage>('GET', `/api/scripts/page${scriptPageQueryString(filter, pageParam)}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
+/**
+ * The pages of My Scripts for this filter; asked for only where the role may read scripts. While
+ * another search's first page is on its way, the last one's rows stay (no flash of 'Loading').
+ */
+export function useScriptPages(filter: ScriptListFilter) {
+  const token = useSession((state) => state.token);
+  const read = useCan('scripts.read');
+  return useInfiniteQuery({
+    ...scriptPagesQuery(filter),
+    enabled: Boolean(token) && read.allowed,
+    placeholderData: keepPreviousData,
+  });
 }
 
 const refreshScripts = () => queryClient.invalidateQueries({ queryKey: scriptsQuery().queryKey });
@@ -43,16 +103,21 @@ export const useDeleteScript = () =>
     onSuccess: refreshScripts,
   });
 
-/** A copy named '{name} (Copy)', always manual (spec section 9). */
+/**
+ * A copy named '{name} (Copy)', always manual (spec section 9). The lists carry no code: the
+ * script's code is read (GET /api/scripts/{id}) before the copy is made.
+ */
 export const useDuplicateScript = () =>
   useMutation({
-    mutationFn: (script: Script) =>
-      apiRequest<Script>('POST', '/api/scripts', {
+    mutationFn: async (summary: ScriptSummary) => {
+      const script = await apiRequest<Script>('GET', `/api/scripts/${encodeURIComponent(summary.id)}`);
+      return apiRequest<Script>('POST', '/api/scripts', {
         name: `${script.name}${DUPLICATE_SCRIPT_SUFFIX}`,
         description: script.description,
         code: script.code,
         isAutoExecute: false,
-      } satisfies CreateScriptRequest),
+      } satisfies CreateScriptRequest);
+    },
     onSuccess: refreshScripts,
   });
 

@@ -1,45 +1,59 @@
-import { Alert, Button, Card, Flex, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Card, Center, Flex, Stack, Text } from '@chakra-ui/react';
 import { Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
-import { useScripts } from '../api/scripts.ts';
+import { useDebouncedCallback } from '../../../lib/use-debounced-callback.ts';
+import { useScriptPages } from '../api/scripts.ts';
 import { useScriptListCan } from './script-actions.tsx';
 import { SCRIPT_LIST_ACTIONS } from './script-list-text.ts';
-import { filterScripts, type ScriptTypeFilter } from './script-filter.ts';
+import type { ScriptTypeFilter } from './script-filter.ts';
 import { ScriptFilters } from './ScriptFilters.tsx';
 import { ScriptsTable } from './ScriptsTable.tsx';
 import { ScriptCards } from './ScriptCards.tsx';
 import { useNarrowScreen } from '../narrow-screen.ts';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 
+/** The list is asked for again this long after the typing stops, not on every key. */
+export const SEARCH_DEBOUNCE_MS = 200;
+
 /**
- * The My Scripts screen (spec section 2): every script of the user, searchable, with its actions. A
- * team member's role may not allow reading the scripts (the list is then not asked for), or some of
+ * The My Scripts screen (spec section 2): every script of the user, searchable, with its actions.
+ * The server searches and pages the list (GET /api/scripts/page, summaries without code), and the
+ * rows are drawn only while in view, so a thousand scripts cost what a screenful does. A team
+ * member's role may not allow reading the scripts (the list is then not asked for), or some of
  * the actions: those are disabled, and the notes under the list say which permission each needs.
  */
 export function MyScripts() {
   const can = useScriptListCan();
-  const scripts = useScripts();
+  // The field shows each key at once; the server is asked once the typing pauses.
   const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const askFor = useDebouncedCallback(setQ, SEARCH_DEBOUNCE_MS);
   const [type, setType] = useState<ScriptTypeFilter>('all');
-  const all = scripts.data;
-  const visible = useMemo(() => filterScripts(all ?? [], search, type), [all, search, type]);
+  const pages = useScriptPages({ q, type });
+  const first = pages.data?.pages[0];
+  const list = useMemo(() => pages.data?.pages.flatMap((page) => page.scripts) ?? [], [pages.data]);
+  // The account's count, whatever the search: the heading says how many there are in all.
+  const total = first?.total;
   // A phone gets cards: the table's columns do not fit it, and a table scrolling sideways hid them.
   const List = useNarrowScreen() ? ScriptCards : ScriptsTable;
+  const { fetchNextPage } = pages;
+  const loadNext = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
 
-  const emptyText = !all
-    ? 'Loading scripts...'
-    : all.length === 0
-      ? 'No scripts yet. Create your first script to get started.'
-      : 'No scripts match your search criteria.';
+  const emptyText =
+    total === undefined
+      ? 'Loading scripts...'
+      : total === 0
+        ? 'No scripts yet. Create your first script to get started.'
+        : 'No scripts match your search criteria.';
 
   return (
     <Stack gap="6">
       <Flex justify="space-between" align={{ base: 'stretch', sm: 'center' }} gap="4" wrap="wrap">
         <Stack gap="1">
-          <PageHeading title="My Scripts">{all ? `My Scripts (${all.length})` : 'My Scripts'}</PageHeading>
+          <PageHeading title="My Scripts">{total === undefined ? 'My Scripts' : `My Scripts (${total})`}</PageHeading>
           <Text color="fg.muted">Search, run, duplicate and manage your saved Lua scripts.</Text>
         </Stack>
         {/* A link cannot be disabled: without scripts.write it is a disabled button. */}
@@ -58,21 +72,53 @@ export function MyScripts() {
 
       <Card.Root>
         <Card.Header>
-          <ScriptFilters search={search} onSearchChange={setSearch} type={type} onTypeChange={setType} />
+          <ScriptFilters
+            search={search}
+            onSearchChange={(text) => {
+              setSearch(text);
+              askFor(text);
+            }}
+            type={type}
+            onTypeChange={setType}
+          />
         </Card.Header>
         <Card.Body gap="4">
           {/* Not asked for where the role may not read scripts: the notes below say why. */}
-          {!can.read.allowed ? null : !all && scripts.isError ? (
+          {!can.read.allowed ? null : !pages.data && pages.isError ? (
             // A failed refresh keeps the list it already has; the error shows only when there is none.
             <Alert.Root status="error">
               <Alert.Indicator />
               <Alert.Content>
                 <Alert.Title>Failed to load scripts</Alert.Title>
-                <Alert.Description>{messageOf(scripts.error, scripts.error.message)}</Alert.Description>
+                <Alert.Description>{messageOf(pages.error, pages.error.message)}</Alert.Description>
               </Alert.Content>
             </Alert.Root>
           ) : (
-            <List scripts={visible} emptyText={emptyText} can={can} />
+            <Stack gap="4">
+              <List
+                scripts={list}
+                emptyText={emptyText}
+                can={can}
+                more={pages.hasNextPage}
+                // Not while the loaded pages are being fetched again (asked again once they have
+                // come), nor again by itself after a page failed to come: the button asks again.
+                loadAhead={!pages.isFetching && !pages.isFetchNextPageError}
+                onNeedMore={loadNext}
+              />
+              {/* Scrolling loads the next page by itself; the button is the keyboard's way, and a retry. */}
+              {pages.hasNextPage && (
+                <Center>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    loading={pages.isFetchingNextPage}
+                    onClick={() => void pages.fetchNextPage()}
+                  >
+                    Load more
+                  </Button>
+                </Center>
+              )}
+            </Stack>
           )}
           <PermissionNotes
             notes={[

@@ -7,13 +7,18 @@ import { chooseTeam, teamApi } from '../../../test/teams.ts';
 import { MyScripts } from './MyScripts.tsx';
 import { RecentScripts } from './RecentScripts.tsx';
 import { ScriptStats } from './ScriptStats.tsx';
-import { makeScript, signIn } from './test-scripts.ts';
+import { SCRIPT_ROW_HEIGHT } from './ScriptsTable.tsx';
+import { layOutScripts, makeScript, scriptPages, signIn } from './test-scripts.ts';
 
 const SCRIPTS = [makeScript({ id: 's1', name: 'Fly' })];
 
 /** `ui` for a person holding `permissions` in Studio (chosen unless `personal`). */
 function renderAs(ui: ReactElement, permissions: readonly TeamPermission[], { personal = false } = {}) {
-  const api = teamApi(permissions, { 'GET /api/scripts': () => ({ body: SCRIPTS }) });
+  const api = teamApi(permissions, {
+    // My Scripts pages its list; the dashboard's cards read the whole list.
+    'GET /api/scripts/page': scriptPages(() => SCRIPTS),
+    'GET /api/scripts': () => ({ body: SCRIPTS }),
+  });
   if (!personal) chooseTeam('t1');
   renderWithProviders(ui);
   return api;
@@ -25,8 +30,15 @@ const rowOf = (name: string) => {
   return row;
 };
 
-beforeEach(signIn);
-afterEach(() => vi.unstubAllGlobals());
+let layout: ReturnType<typeof layOutScripts> = [];
+beforeEach(() => {
+  signIn();
+  layout = layOutScripts({ view: 15 * SCRIPT_ROW_HEIGHT });
+});
+afterEach(() => {
+  for (const spy of layout) spy.mockRestore();
+  vi.unstubAllGlobals();
+});
 
 describe("the script lists: what a team member's role allows", () => {
   it('does not ask a moderator for the scripts: My Scripts says why, New Script is disabled', async () => {
@@ -37,6 +49,7 @@ describe("the script lists: what a team member's role allows", () => {
     expect(screen.getByRole('button', { name: /New Script/ })).toBeDisabled();
     expect(screen.queryByRole('link', { name: /New Script/ })).not.toBeInTheDocument();
     expect(calls).toContain('GET /api/teams');
+    expect(calls).not.toContain('GET /api/scripts/page');
     expect(calls).not.toContain('GET /api/scripts');
   });
 
@@ -57,6 +70,9 @@ describe("the script lists: what a team member's role allows", () => {
     ).toBeInTheDocument();
     expect(screen.getByText('Execute in the game: Needs the permission runs.sandbox')).toBeInTheDocument();
     expect(calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
+    // The screen asks for its page of summaries, not every script with its code.
+    expect(calls).toContain('GET /api/scripts/page');
+    expect(calls).not.toContain('GET /api/scripts');
   });
 
   it("says why on the dashboard's cards too, asking nothing", async () => {

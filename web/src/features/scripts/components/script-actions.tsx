@@ -1,6 +1,7 @@
 import { Text } from '@chakra-ui/react';
-import { useState } from 'react';
-import type { Script } from '@moonrelay/contract/scripts';
+import { useMemo, useState } from 'react';
+import type { ScriptSummary } from '@moonrelay/contract/scripts';
+import type { TeamPermission } from '@moonrelay/contract/teams';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { canWith, useTeamPermissions, type Can } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
@@ -20,11 +21,16 @@ export interface ScriptListCan {
 
 export function useScriptListCan(): ScriptListCan {
   const permissions = useTeamPermissions();
-  return {
-    read: canWith(permissions, 'scripts.read'),
-    run: canWith(permissions, 'runs.sandbox', 'runs.game'),
-    change: canWith(permissions, 'scripts.write'),
-  };
+  // The same object while the role stays the same, so the list's memoised rows are not drawn again.
+  const held = permissions === 'all' ? 'all' : [...permissions].sort().join(' ');
+  return useMemo(() => {
+    const set = held === 'all' ? 'all' : new Set(held.split(' ').filter(Boolean) as TeamPermission[]);
+    return {
+      read: canWith(set, 'scripts.read'),
+      run: canWith(set, 'runs.sandbox', 'runs.game'),
+      change: canWith(set, 'scripts.write'),
+    };
+  }, [held]);
 }
 
 /** What a script's actions in My Scripts do (Execute, Duplicate, Delete), for its row or its card. */
@@ -41,7 +47,7 @@ export interface ScriptActions {
   confirmDelete(): void;
 }
 
-export function useScriptActions(script: Script): ScriptActions {
+export function useScriptActions(script: ScriptSummary): ScriptActions {
   const { run, isRunning } = useRunScript();
   const duplicate = useDuplicateScript();
   const remove = useDeleteScript();
@@ -81,7 +87,7 @@ export function useScriptActions(script: Script): ScriptActions {
 }
 
 /** The confirmation before a script is deleted. */
-export function DeleteScriptDialog({ script, actions }: { script: Script; actions: ScriptActions }) {
+export function DeleteScriptDialog({ script, actions }: { script: ScriptSummary; actions: ScriptActions }) {
   return (
     <ConfirmDialog
       open={actions.confirmingDelete}
