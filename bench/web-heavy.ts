@@ -22,7 +22,6 @@
  * `--presets=desktop` runs one preset; `--phases=interactions,scroll,memory` some phases.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
