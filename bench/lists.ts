@@ -7,8 +7,9 @@
  * (TEST_POSTGRES_URL, or postgres@127.0.0.1:5432), then serves it from a child process (which keeps
  * the live servers pinging) and times every list call a screen makes over real HTTP: the first page
  * and a deep page (by cursor, or page number where the call pages so) of the Runs, Players and
- * Console lists with their filters, the scripts and a script's versions, the admin screens (users,
- * connections, audit log), a player's moderation history and the bans, a destination's delivery log.
+ * Console lists with their filters, the scripts (whole, and My Scripts' pages: first, deep, a
+ * search) and a script's versions, the admin screens (users, connections, audit log), a player's
+ * moderation history and the bans, a destination's delivery log.
  *
  * One call at a time, the calls interleaved, `--samples` (default 40) of each after a warm-up
  * round. Printed: p50 and p99 per call and the p50's ratio to `GET /api/user` measured in the same
@@ -129,6 +130,8 @@ async function measure(
   const playersDeep = await deepCursor('/api/players');
   const onlineDeep = await deepCursor('/api/players/online');
   const consoleDeep = await deepCursor('/api/game/console');
+  // My Scripts' pages; at scale 0.1 (100 scripts) the deepest is the second.
+  const scriptsDeep = await deepCursor('/api/scripts/page');
   const { userId, scriptId, destinationId } = seeded;
   const targets: Target[] = [
     { name: 'baseline GET /api/user', path: '/api/user' },
@@ -154,6 +157,9 @@ async function measure(
     { name: 'console q', path: '/api/game/console?q=DataStore' },
     { name: 'console server+level+q', path: `/api/game/console?serverId=${seeded.serverId}&level=warning&q=queue` },
     { name: 'scripts', path: '/api/scripts' },
+    { name: 'scripts page', path: '/api/scripts/page' },
+    { name: 'scripts page deep', path: `/api/scripts/page?cursor=${scriptsDeep}` },
+    { name: 'scripts page q', path: '/api/scripts/page?q=REWARDS' },
     { name: 'script versions', path: `/api/scripts/${scriptId}/versions` },
     { name: 'admin users', path: '/api/admin/users' },
     { name: 'admin connections', path: '/api/admin/connections' },

@@ -1,5 +1,6 @@
 import { Input, InputGroup, NativeSelect, Stack } from '@chakra-ui/react';
 import { Search } from 'lucide-react';
+import { SCRIPT_SEARCH_MAX_LENGTH } from '@moonrelay/contract/scripts';
 import { SCRIPT_TYPE_FILTERS, type ScriptTypeFilter } from './script-filter.ts';
 
 interface Props {
@@ -18,6 +19,7 @@ export function ScriptFilters({ search, onSearchChange, type, onTypeChange }: Pr
           aria-label="Search scripts"
           placeholder="Search scripts..."
           value={search}
+          maxLength={SCRIPT_SEARCH_MAX_LENGTH}
           onChange={(event) => onSearchChange(event.target.value)}
         />
       </InputGroup>
