@@ -41,17 +41,23 @@ export function startedByText(run: RunSummary, myId: string | undefined): string
   return run.keyName ? `${person}, with the API key “${run.keyName}”` : person;
 }
 
+/** The formats of a run's time, made once (formatters are costly to make; a list shows many). */
+const RUN_TIME = {
+  today: new Intl.DateTimeFormat('en', { timeStyle: 'medium' }),
+  thisYear: new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }),
+  earlier: new Intl.DateTimeFormat('en', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }),
+};
+
 /** When a run happened, briefly: the time of day for today's runs ("4:32:20 PM"), else "Nov 25, 4:32 PM". */
 export function formatRunTime(iso: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return 'Unknown';
-  if (date.toDateString() === now.toDateString()) return date.toLocaleTimeString('en', { timeStyle: 'medium' });
-  const sameYear = date.getFullYear() === now.getFullYear();
-  return date.toLocaleString('en', {
-    month: 'short',
-    day: 'numeric',
-    ...(sameYear ? {} : { year: 'numeric' }),
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+  if (date.toDateString() === now.toDateString()) return RUN_TIME.today.format(date);
+  return (date.getFullYear() === now.getFullYear() ? RUN_TIME.thisYear : RUN_TIME.earlier).format(date);
 }

@@ -1,4 +1,4 @@
-import { Badge, defineStyle, Link, Table, Text } from '@chakra-ui/react';
+import { Badge, defineStyle, Link, Table } from '@chakra-ui/react';
 import type { RunSummary } from '@moonrelay/contract/runs';
 import { isSimulatedServerId } from '@moonrelay/contract/simulated';
 import { memo } from 'react';
@@ -23,8 +23,16 @@ export const wideOnly = { display: { base: 'none', md: 'table-cell' } } as const
 export const RUN_ROWS_CSS = defineStyle({
   '& tbody tr[data-run-id]': { height: `${RUN_ROW_HEIGHT}px`, cursor: 'pointer' },
   '& tbody tr[data-selected]': { bg: 'bg.emphasized' },
+  // The cells' layout, by class rather than style props on each cell: a row drawn while scrolling
+  // then costs Chakra no style resolution of its own.
+  '& .run-truncate': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& .run-text': { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& td.run-wide': { display: { base: 'none', md: 'table-cell' } },
+  '& td.run-script': { maxW: 'xs' },
+  '& td.run-duration': { textAlign: 'end', whiteSpace: 'nowrap' },
   '& .run-name': { fontWeight: 'medium' },
   '& .run-name[data-custom]': { fontWeight: 'normal', color: 'fg.muted' },
+  '& .run-server': { fontSize: 'xs' },
   '& .run-server[data-server]': { fontFamily: 'mono' },
   // The space standing in for rows not drawn is no row to point at: the interactive table's hover
   // colour stays off it.
@@ -59,7 +67,7 @@ export const RunRow = memo(function RunRow({ run, index, startedBy, selected, hr
       aria-rowindex={index + 2}
       onClick={() => onSelect(run)}
     >
-      <Table.Cell truncate>
+      <Table.Cell className="run-truncate">
         {/* The time opens the run by keyboard too; the row's click does the same. */}
         <Link asChild variant="plain">
           <RouterLink to={href} title={formatDateTime(run.createdAt)} onClick={(event) => event.stopPropagation()}>
@@ -67,36 +75,33 @@ export const RunRow = memo(function RunRow({ run, index, startedBy, selected, hr
           </RouterLink>
         </Link>
       </Table.Cell>
-      <Table.Cell maxW="xs">
-        <Text truncate className="run-name" data-custom={run.scriptName === null || undefined}>
+      <Table.Cell className="run-script">
+        <span className="run-text run-name" data-custom={run.scriptName === null || undefined}>
           {runName(run)}
-        </Text>
+        </span>
       </Table.Cell>
-      <Table.Cell {...wideOnly}>
-        <Text truncate title={startedBy}>
+      <Table.Cell className="run-wide">
+        <span className="run-text" title={startedBy}>
           {startedBy}
-        </Text>
+        </span>
       </Table.Cell>
-      <Table.Cell {...wideOnly}>
+      <Table.Cell className="run-wide">
         <Badge variant="outline" colorPalette={target.palette}>
           {target.label}
         </Badge>
       </Table.Cell>
       <Table.Cell
-        className="run-server"
+        className="run-server run-truncate run-wide"
         data-server={run.serverId !== null || undefined}
-        fontSize="xs"
-        truncate
         title={run.serverId ?? undefined}
-        {...wideOnly}
       >
         {/* A simulated server's id cut to 8 characters would read "simulate…": its mark says it. */}
         {isSimulatedServerId(run.serverId) ? <SimulatedBadge size="sm" /> : run.serverId ? shortId(run.serverId) : '—'}
       </Table.Cell>
-      <Table.Cell truncate>
+      <Table.Cell className="run-truncate">
         <RunStatusBadge run={run} />
       </Table.Cell>
-      <Table.Cell textAlign="end" whiteSpace="nowrap" data-testid="run-duration" {...wideOnly}>
+      <Table.Cell className="run-duration run-wide" data-testid="run-duration">
         {ran ? formatDuration(run.durationMs) : '—'}
       </Table.Cell>
     </Table.Row>
