@@ -46,7 +46,9 @@ export function ScriptCards({ scripts, emptyText, can, more, loadAhead, onNeedMo
   const first = drawn[0];
   const last = drawn.at(-1);
   const before = first?.start ?? 0;
-  const after = last ? virtualizer.getTotalSize() - last.end : 0;
+  // Before the first cards are drawn the list is all space: a box of no height would show the
+  // virtualizer no room to draw them in (a table has its header row for that).
+  const after = last ? virtualizer.getTotalSize() - last.end : virtualizer.getTotalSize();
   useLoadAhead(last?.index, scripts.length, { more, loadAhead, onNeedMore });
 
   if (scripts.length === 0) {
