@@ -11,11 +11,12 @@ import { Sidebar } from './Sidebar.tsx';
  * with the app title and a menu button instead, which opens the same sidebar over the screen.
  */
 export function AppShell({ children }: { children: ReactNode }) {
-  const { pathname } = useLocation();
-  const [menu, setMenu] = useState({ open: false, pathname });
-  // Following a link in the menu closes it.
-  if (menu.pathname !== pathname) setMenu({ open: false, pathname });
-  const setOpen = (open: boolean) => setMenu({ open, pathname });
+  // Every navigation has a key of its own, a link to the screen already shown included.
+  const { key } = useLocation();
+  const [menu, setMenu] = useState({ open: false, key });
+  // Following a link in the menu closes it, the current screen's link too.
+  if (menu.key !== key) setMenu({ open: false, key });
+  const setOpen = (open: boolean) => setMenu({ open, key });
 
   return (
     <Flex minH="100vh" bg="bg">

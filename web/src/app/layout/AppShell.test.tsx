@@ -1,0 +1,25 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signInAs, testUser } from '../../test/fixtures.ts';
+import { jsonFetch, renderWithProviders } from '../../test/render.tsx';
+import { AppShell } from './AppShell.tsx';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the menu on a narrow screen', () => {
+  it.each([
+    ['another screen', 'Settings'],
+    ['the screen already shown', 'Dashboard'],
+  ])('closes once a link to %s is followed', async (_, link) => {
+    const user = testUser();
+    signInAs(user);
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/user': () => ({ body: user }) }));
+    renderWithProviders(<AppShell>screen</AppShell>, { route: '/dashboard' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('dialog');
+    await userEvent.click(await within(menu).findByRole('link', { name: link }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
