@@ -19,6 +19,9 @@
  *   sends 200 lines a second; the JS heap after a forced garbage collection each minute, against
  *   the 150 MB target.
  *
+ * - **axe** on every screen with the account's data on it (the rules of web/e2e/support/axe.ts):
+ *   critical and serious findings, against none.
+ *
  * `--presets=desktop` runs one preset; `--phases=interactions,scroll,memory` some phases.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,6 +29,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../web/e2e/support/chromium.ts';
+import { seriousAxeProblems } from '../web/e2e/support/axe.ts';
 import { serveHeavyAccount, type HeavySeed } from './support/heavy-seed.ts';
 import { benchServers, repoRoot } from './support/processes.ts';
 import { fmt, percentile, positiveInteger } from './support/stats.ts';
@@ -35,7 +39,7 @@ const PRESETS = {
   mobile: { viewport: { width: 390, height: 844 }, touch: true, cpuSlowdown: 4, targetP75: 200 },
 };
 type PresetName = keyof typeof PRESETS;
-const PHASES = ['interactions', 'scroll', 'memory'] as const;
+const PHASES = ['interactions', 'scroll', 'axe', 'memory'] as const;
 const LONG_TASK_TARGET_MS = 200;
 const HEAP_TARGET_MB = 150;
 /** Interactions shorter than this are not reported by the Event Timing API. */
@@ -43,16 +47,16 @@ const EVENT_THRESHOLD_MS = 16;
 const CONSOLE_LINES_PER_SECOND = 200;
 
 /** The screens opened from the sidebar, with the heading that says each is there. */
-const SCREENS: { link: string; heading: string | RegExp }[] = [
+const SCREENS: { link: string; heading: string | RegExp; ready?: string }[] = [
   { link: 'Dashboard', heading: 'Dashboard' },
-  { link: 'My Scripts', heading: /^My Scripts/ },
-  { link: 'Runs', heading: 'Runs' },
-  { link: 'Console', heading: 'Console' },
-  { link: 'Players', heading: 'Players' },
-  { link: 'API Docs', heading: 'API Documentation' },
+  { link: 'My Scripts', heading: /^My Scripts/, ready: '[data-testid="script-row"], [data-testid="script-card"]' },
+  { link: 'Runs', heading: 'Runs', ready: '[data-testid="run-row"]' },
+  { link: 'Console', heading: 'Console', ready: '[data-testid="console-line"]' },
+  { link: 'Players', heading: 'Players', ready: '[data-testid="player-row"]' },
+  { link: 'API Docs', heading: 'API Documentation', ready: '[data-testid="endpoint-card"]' },
   { link: 'Settings', heading: 'Settings' },
-  { link: 'Admin Panel', heading: 'Admin Panel' },
-  { link: 'Script Editor', heading: 'Script Editor' },
+  { link: 'Admin Panel', heading: 'Admin Panel', ready: 'tbody tr' },
+  { link: 'Script Editor', heading: 'Script Editor', ready: '.ace_line' },
 ];
 const ADMIN_TABS = ['Users', 'Connections', 'Recent Executions', 'Audit Logs'];
 
@@ -118,6 +122,7 @@ export async function run(args: string[]): Promise<void> {
       const out: Record<string, unknown> = {};
       if (phases.includes('interactions')) out.interactions = await interactions(page, preset, seeded, rounds);
       if (phases.includes('scroll')) out.scroll = await scrollRuns(page, preset);
+      if (phases.includes('axe')) out.axe = await axeEveryScreen(page, preset);
       if (phases.includes('memory') && consoleMinutes > 0 && preset === presets[0]) {
         out.memory = await consoleMemory(page, seeded, consoleMinutes);
       }
@@ -194,13 +199,17 @@ async function timed(page: Page, action: () => Promise<void>): Promise<number> {
 
 /** Goes to a screen through the sidebar (the menu on a phone) and waits for its heading. */
 async function openFromSidebar(page: Page, preset: PresetName, screen: (typeof SCREENS)[number]) {
-  if (PRESETS[preset].touch) await page.getByRole('button', { name: 'Open menu', exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: screen.link, exact: true })
-    .last()
-    .click();
-  await heading(page, screen.heading).waitFor();
+  try {
+    if (PRESETS[preset].touch) await page.getByRole('button', { name: 'Open menu', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: screen.link, exact: true })
+      .last()
+      .click();
+    await heading(page, screen.heading).waitFor();
+  } catch (error) {
+    throw new Error(`opening ${screen.link} from the sidebar (${preset}): ${(error as Error).message}`);
+  }
 }
 
 async function interactions(page: Page, preset: PresetName, seeded: HeavySeed & { base: string }, rounds: number) {
@@ -328,13 +337,12 @@ async function scrollRuns(page: Page, preset: PresetName) {
   const from = await now(page);
   const started = Date.now();
   let wheels = 0;
-  const target = main(page).locator('[data-testid="run-row"][aria-rowindex="1001"]');
-  while ((await target.count()) === 0) {
+  // The furthest row drawn (its aria-rowindex counts the header row as the first).
+  const furthest = () =>
+    rows.evaluateAll((list) => Math.max(0, ...list.map((row) => Number(row.getAttribute('aria-rowindex')))));
+  while ((await furthest()) < 1001) {
     if (Date.now() - started > 120_000) {
-      const furthest = await rows.evaluateAll((list) =>
-        Math.max(...list.map((row) => Number(row.getAttribute('aria-rowindex')))),
-      );
-      throw new Error(`Runs did not reach its 1,000th row in 2 minutes (row ${furthest - 1} drawn last)`);
+      throw new Error(`Runs did not reach its 1,000th row in 2 minutes (row ${(await furthest()) - 1} drawn last)`);
     }
     await page.mouse.wheel(0, 1200);
     wheels += 1;
@@ -350,6 +358,32 @@ async function scrollRuns(page: Page, preset: PresetName) {
       `(target: none over ${LONG_TASK_TARGET_MS} ms) ${longest > LONG_TASK_TARGET_MS ? 'MISSED' : 'met'}`,
   );
   return { seconds, wheels, longTasks: tasks.length, longestMs: longest };
+}
+
+/** axe-core on every screen once its data is in (its first row, where it lists something). */
+async function axeEveryScreen(page: Page, preset: PresetName) {
+  const found: Record<string, string[]> = {};
+  for (const screen of SCREENS) {
+    await openFromSidebar(page, preset, screen);
+    if (screen.ready) {
+      await main(page)
+        .locator(screen.ready)
+        .first()
+        .waitFor()
+        .catch((error: Error) => {
+          throw new Error(`${screen.link} showed no ${screen.ready} (${preset}): ${error.message}`);
+        });
+    }
+    found[screen.link] = await seriousAxeProblems(page);
+  }
+  const failing = Object.entries(found).filter(([, problems]) => problems.length > 0);
+  console.log(
+    `\n${preset}: axe on ${SCREENS.length} screens with the heavy account's data: ` +
+      (failing.length
+        ? failing.map(([name, problems]) => `${name}: ${problems.join('; ')}`).join(' | ')
+        : 'no serious finding'),
+  );
+  return found;
 }
 
 /** The Console open while a game server sends 200 lines a second: the JS heap each minute. */
