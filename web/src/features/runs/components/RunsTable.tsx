@@ -1,8 +1,6 @@
 import { Box, Table } from '@chakra-ui/react';
 import type { RunSummary } from '@moonrelay/contract/runs';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef } from 'react';
-import { useFocusableScroller } from '../../../lib/scroll-focus.ts';
+import { usePagedRows } from '../../../lib/paged-rows.ts';
 import { useSession } from '../../../lib/session.ts';
 import { RUNS_TEXT, startedByText } from '../run-text.ts';
 import { RUN_ROW_HEIGHT, RUN_ROWS_CSS, RunRow, wideOnly } from './RunRow.tsx';
@@ -14,9 +12,8 @@ const COLUMNS = 7;
  * leave out, is covered.
  */
 const OVERSCAN = 8;
-/** The next page is asked for once the drawn rows come within this many of the last one loaded. */
-const LOAD_AHEAD_ROWS = 20;
 const rowHeight = () => RUN_ROW_HEIGHT;
+const runId = (run: RunSummary) => run.id;
 
 /**
  * On wider screens the columns keep one width (the script's name takes the rest) however different
@@ -55,39 +52,18 @@ interface Props {
  */
 export function RunsTable({ runs, emptyText, selectedId, more, loadAhead, onNeedMore, hrefOf, onSelect }: Props) {
   const myId = useSession((state) => state.user?.id);
-  const { scroller, ref: setScroller, tabIndex: scrollerTabIndex } = useFocusableScroller<HTMLDivElement>();
-
-  const virtualizer = useVirtualizer({
-    count: runs.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: rowHeight,
-    getItemKey: useCallback((index: number) => runs[index]!.id, [runs]),
-    overscan: OVERSCAN,
-  });
-  const drawn = virtualizer.getVirtualItems();
-  const first = drawn[0];
-  const last = drawn.at(-1);
-  const before = first?.start ?? 0;
-  const after = last ? virtualizer.getTotalSize() - last.end : 0;
-
-  // Asked whenever the drawn rows are near the end and a page may be asked for, and looked at
-  // again each time that changes (a fetch ends): a refresh of the loaded pages that was on its way
-  // when the end came near would otherwise leave the list at its last page.
-  const nearEnd = last !== undefined && last.index + LOAD_AHEAD_ROWS >= runs.length;
-  const needMore = useRef(onNeedMore);
-  useEffect(() => {
-    needMore.current = onNeedMore;
-  }, [onNeedMore]);
-  useEffect(() => {
-    if (more && loadAhead && nearEnd) needMore.current();
-  }, [more, loadAhead, nearEnd, runs.length]);
+  const { scrollerRef, tabIndex, drawn, before, after } = usePagedRows(
+    runs,
+    { keyOf: runId, estimateSize: rowHeight, overscan: OVERSCAN },
+    { more, loadAhead, onNeedMore },
+  );
 
   return (
     // No scroll anchoring: the browser keeping a row in place as the space above it changes would
     // scroll again, and again.
     <Box
-      ref={setScroller}
-      tabIndex={scrollerTabIndex}
+      ref={scrollerRef}
+      tabIndex={tabIndex}
       role="region"
       aria-label={RUNS_TEXT.listLabel}
       maxH="min(70vh, 42rem)"

@@ -1,14 +1,13 @@
 import { Box, Button, defineStyle, Flex, Heading, HStack, SimpleGrid, Text } from '@chakra-ui/react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { Copy, Pencil, Play, Trash2 } from 'lucide-react';
-import { memo, useCallback } from 'react';
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import type { ScriptSummary } from '@moonrelay/contract/scripts';
-import { useFocusableScroller } from '../../../lib/scroll-focus.ts';
+import { usePagedRows } from '../../../lib/paged-rows.ts';
 import { LastModified } from './LastModified.tsx';
 import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
 import { DeleteScriptDialog, useScriptActions, type ScriptListCan } from './script-actions.tsx';
-import { useLoadAhead, type ScriptListProps } from './ScriptsTable.tsx';
+import { scriptId, type ScriptListProps } from './ScriptsTable.tsx';
 
 /**
  * A card's height before it is measured (a two-line description, the actions in two rows, and
@@ -34,22 +33,11 @@ const SCRIPT_CARDS_CSS = defineStyle({
  * the others, and the next page comes as the end of the loaded cards comes into view.
  */
 export function ScriptCards({ scripts, emptyText, can, more, loadAhead, onNeedMore }: ScriptListProps) {
-  const { scroller, ref: setScroller, tabIndex } = useFocusableScroller<HTMLDivElement>();
-  const virtualizer = useVirtualizer({
-    count: scripts.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: cardEstimate,
-    getItemKey: useCallback((index: number) => scripts[index]!.id, [scripts]),
-    overscan: OVERSCAN,
-  });
-  const drawn = virtualizer.getVirtualItems();
-  const first = drawn[0];
-  const last = drawn.at(-1);
-  const before = first?.start ?? 0;
-  // Before the first cards are drawn the list is all space: a box of no height would show the
-  // virtualizer no room to draw them in (a table has its header row for that).
-  const after = last ? virtualizer.getTotalSize() - last.end : virtualizer.getTotalSize();
-  useLoadAhead(last?.index, scripts.length, { more, loadAhead, onNeedMore });
+  const { scrollerRef, tabIndex, measure, drawn, before, after } = usePagedRows(
+    scripts,
+    { keyOf: scriptId, estimateSize: cardEstimate, overscan: OVERSCAN },
+    { more, loadAhead, onNeedMore },
+  );
 
   if (scripts.length === 0) {
     return (
@@ -60,7 +48,7 @@ export function ScriptCards({ scripts, emptyText, can, more, loadAhead, onNeedMo
   }
   return (
     <Box
-      ref={setScroller}
+      ref={scrollerRef}
       tabIndex={tabIndex}
       role="region"
       aria-label="Script cards"
@@ -82,7 +70,7 @@ export function ScriptCards({ scripts, emptyText, can, more, loadAhead, onNeedMo
               // Unknown (-1) while more pages remain.
               setSize={more ? -1 : scripts.length}
               can={can}
-              measure={virtualizer.measureElement}
+              measure={measure}
             />
           );
         })}

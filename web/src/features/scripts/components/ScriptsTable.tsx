@@ -1,9 +1,8 @@
 import { Box, defineStyle, HStack, Table, Text } from '@chakra-ui/react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { Copy, Pencil, Play, Trash2 } from 'lucide-react';
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { memo } from 'react';
 import type { ScriptSummary } from '@moonrelay/contract/scripts';
-import { useFocusableScroller } from '../../../lib/scroll-focus.ts';
+import { usePagedRows } from '../../../lib/paged-rows.ts';
 import { ActionIconButton } from './ActionIconButton.tsx';
 import { LastModified } from './LastModified.tsx';
 import { ScriptTypeBadge } from './ScriptTypeBadge.tsx';
@@ -14,9 +13,8 @@ const COLUMNS = 5;
 export const SCRIPT_ROW_HEIGHT = 60;
 /** Rows drawn past each edge of the view: Tab always has a next row to reach, and the header is covered. */
 const OVERSCAN = 8;
-/** The next page is asked for once the drawn rows come within this many of the last one loaded. */
-const LOAD_AHEAD_ROWS = 20;
 const rowHeight = () => SCRIPT_ROW_HEIGHT;
+export const scriptId = (script: ScriptSummary) => script.id;
 
 /**
  * How a row looks, declared once for the whole table: each row says what it is in data attributes,
@@ -55,51 +53,22 @@ export interface ScriptListProps {
 }
 
 /**
- * Asks for the next page whenever the drawn items are near the end and a page may be asked for,
- * looked at again each time that changes (a fetch ends): a refresh of the loaded pages on its way
- * when the end came near would otherwise leave the list at its last page.
- */
-export function useLoadAhead(
-  lastDrawn: number | undefined,
-  loaded: number,
-  { more, loadAhead, onNeedMore }: Pick<ScriptListProps, 'more' | 'loadAhead' | 'onNeedMore'>,
-): void {
-  const nearEnd = lastDrawn !== undefined && lastDrawn + LOAD_AHEAD_ROWS >= loaded;
-  const needMore = useRef(onNeedMore);
-  useEffect(() => {
-    needMore.current = onNeedMore;
-  }, [onNeedMore]);
-  useEffect(() => {
-    if (more && loadAhead && nearEnd) needMore.current();
-  }, [more, loadAhead, nearEnd, loaded]);
-}
-
-/**
  * My Scripts from the md breakpoint up (ScriptCards below it): a scroll area that draws only the
  * rows in view. Rows not drawn are stood in for by empty rows of their height, so the table, its
  * header and its row numbers stay whole for screen readers.
  */
 export function ScriptsTable({ scripts, emptyText, can, more, loadAhead, onNeedMore }: ScriptListProps) {
-  const { scroller, ref: setScroller, tabIndex } = useFocusableScroller<HTMLDivElement>();
-  const virtualizer = useVirtualizer({
-    count: scripts.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: rowHeight,
-    getItemKey: useCallback((index: number) => scripts[index]!.id, [scripts]),
-    overscan: OVERSCAN,
-  });
-  const drawn = virtualizer.getVirtualItems();
-  const first = drawn[0];
-  const last = drawn.at(-1);
-  const before = first?.start ?? 0;
-  const after = last ? virtualizer.getTotalSize() - last.end : 0;
-  useLoadAhead(last?.index, scripts.length, { more, loadAhead, onNeedMore });
+  const { scrollerRef, tabIndex, drawn, before, after } = usePagedRows(
+    scripts,
+    { keyOf: scriptId, estimateSize: rowHeight, overscan: OVERSCAN },
+    { more, loadAhead, onNeedMore },
+  );
 
   return (
     // No scroll anchoring: the browser keeping a row in place as the space above it changes would
     // scroll again, and again.
     <Box
-      ref={setScroller}
+      ref={scrollerRef}
       tabIndex={tabIndex}
       role="region"
       aria-label="Scripts"
