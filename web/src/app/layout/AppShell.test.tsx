@@ -18,7 +18,8 @@ describe('the menu on a narrow screen', () => {
     renderWithProviders(<AppShell>screen</AppShell>, { route: '/dashboard' });
 
     await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
-    const menu = await screen.findByRole('dialog');
+    // A dialog named for screen readers (axe's aria-dialog-name).
+    const menu = await screen.findByRole('dialog', { name: 'Menu' });
     await userEvent.click(await within(menu).findByRole('link', { name: link }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

@@ -55,7 +55,10 @@ export function AppShell({ children }: { children: ReactNode }) {
         <Portal>
           <Drawer.Backdrop />
           <Drawer.Positioner>
-            <Drawer.Content maxW="64">{menu.open && <Sidebar />}</Drawer.Content>
+            {/* Named for screen readers: the sidebar inside has no heading that would name it. */}
+            <Drawer.Content maxW="64" aria-label="Menu">
+              {menu.open && <Sidebar />}
+            </Drawer.Content>
           </Drawer.Positioner>
         </Portal>
       </Drawer.Root>
