@@ -87,8 +87,11 @@ describe('MyScripts', () => {
     await userEvent.type(search, 'FLY');
     await waitFor(() => expect(rowNames()).toEqual(['Fly Hack']));
     expect(asked.at(-1)).toBe('?q=FLY');
+    // The matches are counted beside the search; without one, no count is said.
+    expect(screen.getByTestId('scripts-matching')).toHaveTextContent('1 of 3 scripts matches');
     await userEvent.clear(search);
     await waitFor(() => expect(rowNames()).toEqual(['Fly Hack', 'Speed', 'Teleport']));
+    expect(screen.queryByTestId('scripts-matching')).not.toBeInTheDocument();
 
     const type = screen.getByRole('combobox', { name: 'Filter scripts by type' });
     expect(
@@ -99,6 +102,7 @@ describe('MyScripts', () => {
     await userEvent.selectOptions(type, 'Auto-Execute');
     await waitFor(() => expect(rowNames()).toEqual(['Fly Hack', 'Teleport']));
     expect(asked.at(-1)).toBe('?type=auto');
+    expect(screen.getByTestId('scripts-matching')).toHaveTextContent('2 of 3 scripts match');
     await userEvent.selectOptions(type, 'Manual');
     await waitFor(() => expect(rowNames()).toEqual(['Speed']));
 

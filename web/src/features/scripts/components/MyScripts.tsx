@@ -37,6 +37,8 @@ export function MyScripts() {
   const list = useMemo(() => pages.data?.pages.flatMap((page) => page.scripts) ?? [], [pages.data]);
   // The account's count, whatever the search: the heading says how many there are in all.
   const total = first?.total;
+  // How many the search and type match, on every page: said once the answer is this filter's own.
+  const matching = (q.trim() || type !== 'all') && first && !pages.isPlaceholderData ? first.matching : undefined;
   // A phone gets cards: the table's columns do not fit it, and a table scrolling sideways hid them.
   const List = useNarrowScreen() ? ScriptCards : ScriptsTable;
   const { fetchNextPage } = pages;
@@ -81,6 +83,11 @@ export function MyScripts() {
             type={type}
             onTypeChange={setType}
           />
+          {matching !== undefined && total !== undefined && (
+            <Text fontSize="sm" color="fg.muted" role="status" data-testid="scripts-matching">
+              {`${matching.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? 'script' : 'scripts'} ${matching === 1 ? 'matches' : 'match'}`}
+            </Text>
+          )}
         </Card.Header>
         <Card.Body gap="4">
           {/* Not asked for where the role may not read scripts: the notes below say why. */}
