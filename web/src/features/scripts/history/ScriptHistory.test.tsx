@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ScriptVersion } from '@moonrelay/contract/script-versions';
+import { SCRIPT_VERSIONS_KEPT, type ScriptVersion } from '@moonrelay/contract/script-versions';
 import { useSession } from '../../../lib/session.ts';
 import { testScript } from '../../../test/fixtures.ts';
 import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
@@ -112,5 +112,42 @@ describe('ScriptHistory', () => {
     );
     expect(restore).toHaveBeenCalledTimes(1);
     expect(await screen.findByText('Version restored')).toBeInTheDocument();
+  });
+
+  it(`draws only the rows in view of the ${SCRIPT_VERSIONS_KEPT} versions kept, and the others as it scrolls`, async () => {
+    const newest = 250;
+    const kept = Array.from({ length: SCRIPT_VERSIONS_KEPT }, (_, i) =>
+      summary(version(newest - i, `print(${newest - i})`, { current: i === 0 })),
+    );
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/scripts/s1/versions': () => ({ body: { scriptId: 's1', current: newest, items: kept } }),
+        'GET /api/scripts/s1/versions/249': () => ({ body: version(249, 'print(249)') }),
+        'GET /api/scripts/s1/versions/250': () => ({ body: version(250, 'print(250)', { current: true }) }),
+      }),
+    );
+    renderWithProviders(
+      <ScriptHistory script={testScript({ id: 's1', version: newest })} dirty={false} onRestored={vi.fn()} />,
+    );
+    await userEvent.click(screen.getByRole('button', { name: /History/ }));
+    const table = await screen.findByRole('table', { name: 'Versions' });
+    // The header and the rows of a screenful and a few past it, not a hundred.
+    const rows = () => within(table).getAllByRole('row').slice(1);
+    expect(rows().length).toBeGreaterThanOrEqual(8);
+    expect(rows().length).toBeLessThan(30);
+    expect(table).toHaveAttribute('aria-rowcount', String(SCRIPT_VERSIONS_KEPT + 1));
+    expect(rows()[0]).toHaveAttribute('aria-rowindex', '2');
+    expect(screen.queryByRole('button', { name: `Restore version ${newest - SCRIPT_VERSIONS_KEPT + 1}` })).toBeNull();
+
+    // Scrolled to the end: the oldest version kept, with its place in the table and its buttons.
+    const region = screen.getByRole('region', { name: 'Versions' });
+    region.scrollTop = 100_000;
+    fireEvent.scroll(region);
+    const oldest = await screen.findByTestId(`version-${newest - SCRIPT_VERSIONS_KEPT + 1}`);
+    expect(oldest).toHaveAttribute('aria-rowindex', String(SCRIPT_VERSIONS_KEPT + 1));
+    expect(within(oldest).getByRole('button', { name: /^Restore version/ })).toBeEnabled();
+    expect(screen.queryByTestId(`version-${newest}`)).toBeNull();
+    expect(rows().length).toBeLessThan(30);
   });
 });

@@ -5,6 +5,7 @@ import {
   Button,
   Card,
   Center,
+  defineStyle,
   Field,
   Heading,
   HStack,
@@ -23,7 +24,8 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime, timeAgo } from '../../../lib/format.ts';
-import { useCan } from '../../../lib/team-access.ts';
+import { useRowsInView } from '../../../lib/rows-in-view.ts';
+import { useCan, type Can } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useRestoreVersion, useScriptVersion, useScriptVersions } from '../api/script-versions.ts';
 import { VersionDiff } from './VersionDiff.tsx';
@@ -39,6 +41,28 @@ export const HISTORY_TEXT = {
 } as const;
 
 const versionLabel = (number: number) => `Version ${number}`;
+
+/** A row's height as first guessed: a row is measured once drawn (who saved it may take two lines). */
+const ROW_ESTIMATE = 41;
+const rowEstimate = () => ROW_ESTIMATE;
+const versionNumber = (version: ScriptVersionSummary) => version.number;
+/**
+ * Rows drawn past each edge of the view: Tab always has a next Compare and Restore to reach, and
+ * the sticky header's height, which the row positions leave out, is covered.
+ */
+const OVERSCAN = 6;
+
+/**
+ * How a row looks, declared once for the table: the cells' layout by class rather than style props
+ * on every cell of every row (decision 051).
+ */
+const VERSION_ROWS_CSS = defineStyle({
+  '& td.version-nowrap': { whiteSpace: 'nowrap' },
+  '& td.version-by': { minW: '40' },
+  '& td.version-lines': { display: { base: 'none', md: 'table-cell' } },
+  '& td.version-actions': { textAlign: 'end' },
+  '& .version-buttons': { display: 'inline-flex', justifyContent: 'flex-end', gap: '1' },
+});
 
 /** How a version came to be, as the list says it. */
 function origin(version: ScriptVersionSummary): string {
@@ -185,64 +209,12 @@ function HistoryBody({ script, dirty, onRestored }: Props) {
         <Comparison scriptId={script.id} from={compared.from} to={compared.to} />
       </Stack>
 
-      <Box overflowX="auto">
-        <Table.Root size="sm" aria-label="Versions">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Version</Table.ColumnHeader>
-              <Table.ColumnHeader>Saved</Table.ColumnHeader>
-              <Table.ColumnHeader>By</Table.ColumnHeader>
-              <Table.ColumnHeader hideBelow="md">Lines</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {items.map((item) => (
-              <Table.Row key={item.number} data-testid={`version-${item.number}`}>
-                <Table.Cell whiteSpace="nowrap">
-                  {versionLabel(item.number)}{' '}
-                  {item.current && (
-                    <Badge colorPalette="purple" variant="subtle">
-                      Current
-                    </Badge>
-                  )}
-                </Table.Cell>
-                <Table.Cell whiteSpace="nowrap" title={formatDateTime(item.createdAt)}>
-                  {timeAgo(item.createdAt)}
-                </Table.Cell>
-                <Table.Cell minW="40">{origin(item)}</Table.Cell>
-                <Table.Cell hideBelow="md">{item.lines.toLocaleString('en')}</Table.Cell>
-                <Table.Cell textAlign="end">
-                  <HStack justify="flex-end" gap="1">
-                    {!item.current && (
-                      <Button
-                        size="xs"
-                        variant="ghost"
-                        onClick={() => setPicked({ from: item.number, to: script.version })}
-                        aria-label={`Compare version ${item.number} with the current version`}
-                      >
-                        <GitCompare size={14} /> Compare
-                      </Button>
-                    )}
-                    {!item.current && (
-                      <Button
-                        size="xs"
-                        variant="outline"
-                        onClick={() => setRestoring(item.number)}
-                        disabled={!canRestore.allowed}
-                        title={canRestore.reason}
-                        aria-label={`Restore version ${item.number}`}
-                      >
-                        <RotateCcw size={14} /> Restore
-                      </Button>
-                    )}
-                  </HStack>
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      </Box>
+      <VersionRows
+        items={items}
+        canRestore={canRestore}
+        onCompare={(number) => setPicked({ from: number, to: script.version })}
+        onRestore={setRestoring}
+      />
       <PermissionNotes notes={[{ action: HISTORY_TEXT.restoreAction, can: canRestore }]} />
 
       <ConfirmDialog
@@ -294,6 +266,132 @@ function VersionPicker(props: {
         <NativeSelect.Indicator />
       </NativeSelect.Root>
     </Field.Root>
+  );
+}
+
+/**
+ * The versions (up to SCRIPT_VERSIONS_KEPT) in a scroll box of their own that draws only the rows
+ * in view: the history sits below the editor in the page, and a hundred rows of buttons drawn at
+ * once cost the page what a screenful does now. Spacer rows (hidden from screen readers) stand in
+ * for the rows not drawn; each row says its place in the whole table.
+ */
+function VersionRows({
+  items,
+  canRestore,
+  onCompare,
+  onRestore,
+}: {
+  items: ScriptVersionSummary[];
+  canRestore: Can;
+  onCompare(number: number): void;
+  onRestore(number: number): void;
+}) {
+  const { scrollerRef, tabIndex, measure, drawn, before, after } = useRowsInView(items, {
+    keyOf: versionNumber,
+    estimateSize: rowEstimate,
+    overscan: OVERSCAN,
+    screenful: ROW_ESTIMATE * 10,
+  });
+  return (
+    // No scroll anchoring: the browser keeping a row in place as the space above changes would scroll again.
+    <Box
+      ref={scrollerRef}
+      tabIndex={tabIndex}
+      role="region"
+      aria-label="Versions"
+      maxH="min(60vh, 28rem)"
+      overflow="auto"
+      overflowAnchor="none"
+      focusVisibleRing="inside"
+    >
+      <Table.Root size="sm" stickyHeader css={VERSION_ROWS_CSS} aria-label="Versions" aria-rowcount={items.length + 1}>
+        <Table.Header>
+          <Table.Row aria-rowindex={1}>
+            <Table.ColumnHeader>Version</Table.ColumnHeader>
+            <Table.ColumnHeader>Saved</Table.ColumnHeader>
+            <Table.ColumnHeader>By</Table.ColumnHeader>
+            <Table.ColumnHeader hideBelow="md">Lines</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {before > 0 && <tr aria-hidden style={{ height: before }} />}
+          {drawn.map(({ index }) => {
+            const item = items[index]!;
+            return (
+              <VersionRow
+                key={item.number}
+                item={item}
+                index={index}
+                measure={measure}
+                canRestore={canRestore}
+                onCompare={onCompare}
+                onRestore={onRestore}
+              />
+            );
+          })}
+          {after > 0 && <tr aria-hidden style={{ height: after }} />}
+        </Table.Body>
+      </Table.Root>
+    </Box>
+  );
+}
+
+function VersionRow({
+  item,
+  index,
+  measure,
+  canRestore,
+  onCompare,
+  onRestore,
+}: {
+  item: ScriptVersionSummary;
+  index: number;
+  measure(row: Element | null): void;
+  canRestore: Can;
+  onCompare(number: number): void;
+  onRestore(number: number): void;
+}) {
+  return (
+    <Table.Row ref={measure} data-index={index} data-testid={`version-${item.number}`} aria-rowindex={index + 2}>
+      <Table.Cell className="version-nowrap">
+        {versionLabel(item.number)}{' '}
+        {item.current && (
+          <Badge colorPalette="purple" variant="subtle">
+            Current
+          </Badge>
+        )}
+      </Table.Cell>
+      <Table.Cell className="version-nowrap" title={formatDateTime(item.createdAt)}>
+        {timeAgo(item.createdAt)}
+      </Table.Cell>
+      <Table.Cell className="version-by">{origin(item)}</Table.Cell>
+      <Table.Cell className="version-lines">{item.lines.toLocaleString('en')}</Table.Cell>
+      <Table.Cell className="version-actions">
+        {!item.current && (
+          <span className="version-buttons">
+            <Button
+              size="xs"
+              variant="ghost"
+              onClick={() => onCompare(item.number)}
+              aria-label={`Compare version ${item.number} with the current version`}
+            >
+              <GitCompare size={14} /> Compare
+            </Button>
+            <Button
+              size="xs"
+              variant="outline"
+              onClick={() => onRestore(item.number)}
+              disabled={!canRestore.allowed}
+              title={canRestore.reason}
+              aria-label={`Restore version ${item.number}`}
+            >
+              <RotateCcw size={14} /> Restore
+            </Button>
+          </span>
+        )}
+      </Table.Cell>
+    </Table.Row>
   );
 }
 
