@@ -1,8 +1,9 @@
-import { Alert, Badge, Box, Button, Center, Heading, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import type { ReactNode } from 'react';
+import { Alert, Badge, Box, Button, Center, defineStyle, Heading, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { memo, type ComponentType } from 'react';
 import type { BanList } from '@moonrelay/contract/moderation';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useRowsInView } from '../../../lib/rows-in-view.ts';
 import { useBanList } from '../api/moderation.ts';
 import { BAN_STATE_PALETTES, BAN_PATH_LABELS, formatBanLength } from './ban-labels.ts';
 
@@ -19,6 +20,35 @@ export const BANS_TEXT = {
 
 type OurBan = BanList['bans'][number];
 type ElsewhereBan = BanList['elsewhere'][number];
+
+/** A row's height as first guessed: a row is measured once drawn (a reason takes one line or two). */
+const ROW_ESTIMATE = 64;
+const rowEstimate = () => ROW_ESTIMATE;
+const ourBanKey = (ban: OurBan) => ban.id;
+const elsewhereBanKey = (ban: ElsewhereBan) => ban.userId;
+/**
+ * Rows drawn past each edge of the view: Tab always has a next player to reach, and the sticky
+ * header's height, which the row positions leave out, is covered.
+ */
+const OVERSCAN = 6;
+
+/**
+ * How a row looks, declared once for each table: the cells' layout by class rather than style
+ * props on every cell of every row (decision 051).
+ */
+const BAN_ROWS_CSS = defineStyle({
+  '& td.ban-reason': { maxW: '16rem' },
+  '& .ban-clamp': { lineClamp: 2 },
+  '& .ban-state': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1' },
+  '& .ban-small': { display: 'block', fontSize: 'xs' },
+  '& .ban-state .ban-small': { display: 'inline' },
+  '& .ban-by': { display: 'block', fontSize: 'sm' },
+  '& .ban-muted': { color: 'fg.muted' },
+  '& .ban-error': { color: 'fg.error' },
+  // The space standing in for rows not drawn is no row to point at: the interactive table's hover
+  // colour stays off it.
+  '& tbody tr[data-spacer]:hover': { bg: 'transparent' },
+});
 
 /** When a timed ban ends (from when it took effect), or "never". */
 function banEnds(ban: { durationSeconds: number | null }, since: string | null): string {
@@ -59,23 +89,14 @@ export function BansList({ onSelect }: { onSelect(userId: number): void }) {
         {bans.length === 0 ? (
           <Text color="fg.muted">{BANS_TEXT.oursEmpty}</Text>
         ) : (
-          <ScrollTable label={BANS_TEXT.ours}>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Player</Table.ColumnHeader>
-                <Table.ColumnHeader>Reason</Table.ColumnHeader>
-                <Table.ColumnHeader>Length</Table.ColumnHeader>
-                <Table.ColumnHeader>Ends</Table.ColumnHeader>
-                <Table.ColumnHeader>State</Table.ColumnHeader>
-                <Table.ColumnHeader>By</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {bans.map((ban) => (
-                <OurBanRow key={ban.id} ban={ban} onSelect={onSelect} />
-              ))}
-            </Table.Body>
-          </ScrollTable>
+          <BanTable
+            label={BANS_TEXT.ours}
+            columns={['Player', 'Reason', 'Length', 'Ends', 'State', 'By']}
+            items={bans}
+            keyOf={ourBanKey}
+            row={OurBanRow}
+            onSelect={onSelect}
+          />
         )}
       </Stack>
       <Stack gap="3" as="section" aria-labelledby="bans-elsewhere">
@@ -88,34 +109,93 @@ export function BansList({ onSelect }: { onSelect(userId: number): void }) {
         {elsewhere.length === 0 ? (
           <Text color="fg.muted">{BANS_TEXT.elsewhereEmpty}</Text>
         ) : (
-          <ScrollTable label={BANS_TEXT.elsewhere}>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Player</Table.ColumnHeader>
-                <Table.ColumnHeader>Reason</Table.ColumnHeader>
-                <Table.ColumnHeader>Length</Table.ColumnHeader>
-                <Table.ColumnHeader>Since</Table.ColumnHeader>
-                <Table.ColumnHeader>Ends</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {elsewhere.map((ban) => (
-                <ElsewhereBanRow key={ban.userId} ban={ban} onSelect={onSelect} />
-              ))}
-            </Table.Body>
-          </ScrollTable>
+          <BanTable
+            label={BANS_TEXT.elsewhere}
+            columns={['Player', 'Reason', 'Length', 'Since', 'Ends']}
+            items={elsewhere}
+            keyOf={elsewhereBanKey}
+            row={ElsewhereBanRow}
+            onSelect={onSelect}
+          />
         )}
       </Stack>
     </Stack>
   );
 }
 
-/** A table that scrolls sideways inside itself on a narrow screen, reachable by keyboard to do so. */
-function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
+/** What a row of either table is given. */
+interface RowProps<T> {
+  ban: T;
+  /** The row's place in its table (0 for the first ban), for screen readers counting rows. */
+  index: number;
+  measure(row: Element | null): void;
+  onSelect(userId: number): void;
+}
+
+/**
+ * A table of bans in a scroll box of its own that draws only the rows in view: Moonrelay keeps
+ * every ban in force, so a game's list has no end the screen could draw at once. It scrolls
+ * sideways too on a narrow screen, and is a tab stop while it scrolls. Spacer rows (hidden from
+ * screen readers) stand in for the rows not drawn; each row says its place in the whole table.
+ */
+function BanTable<T>({
+  label,
+  columns,
+  items,
+  keyOf,
+  row: Row,
+  onSelect,
+}: {
+  label: string;
+  columns: string[];
+  items: readonly T[];
+  keyOf(ban: T): string | number;
+  row: ComponentType<RowProps<T>>;
+  onSelect(userId: number): void;
+}) {
+  const { scrollerRef, tabIndex, measure, drawn, before, after } = useRowsInView(items, {
+    keyOf,
+    estimateSize: rowEstimate,
+    overscan: OVERSCAN,
+    screenful: ROW_ESTIMATE * 10,
+  });
   return (
-    <Box overflowX="auto" tabIndex={0} role="region" aria-label={label} borderRadius="md">
-      <Table.Root size="sm" interactive aria-label={label} minW="40rem">
-        {children}
+    // No scroll anchoring: the browser keeping a row in place as the space above changes would scroll again.
+    <Box
+      ref={scrollerRef}
+      tabIndex={tabIndex}
+      role="region"
+      aria-label={label}
+      maxH="min(60vh, 36rem)"
+      overflow="auto"
+      overflowAnchor="none"
+      focusVisibleRing="inside"
+      borderRadius="md"
+    >
+      <Table.Root
+        size="sm"
+        interactive
+        stickyHeader
+        aria-label={label}
+        aria-rowcount={items.length + 1}
+        minW="40rem"
+        css={BAN_ROWS_CSS}
+      >
+        <Table.Header>
+          <Table.Row aria-rowindex={1}>
+            {columns.map((column) => (
+              <Table.ColumnHeader key={column}>{column}</Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {before > 0 && <tr aria-hidden data-spacer style={{ height: before }} />}
+          {drawn.map(({ index }) => {
+            const ban = items[index]!;
+            return <Row key={keyOf(ban)} ban={ban} index={index} measure={measure} onSelect={onSelect} />;
+          })}
+          {after > 0 && <tr aria-hidden data-spacer style={{ height: after }} />}
+        </Table.Body>
       </Table.Root>
     </Box>
   );
@@ -143,46 +223,40 @@ function PlayerCell({ userId, name, onSelect }: { userId: number; name: string |
   );
 }
 
-function OurBanRow({ ban, onSelect }: { ban: OurBan; onSelect(id: number): void }) {
+const OurBanRow = memo(function OurBanRow({ ban, index, measure, onSelect }: RowProps<OurBan>) {
   return (
-    <Table.Row data-testid="ban-row">
+    <Table.Row ref={measure} data-index={index} data-testid="ban-row" aria-rowindex={index + 2}>
       <PlayerCell userId={ban.userId} name={ban.name} onSelect={onSelect} />
-      <Table.Cell maxW="16rem">
-        <Text lineClamp={2}>{ban.message}</Text>
+      <Table.Cell className="ban-reason">
+        <span className="ban-clamp">{ban.message}</span>
       </Table.Cell>
       <Table.Cell>{formatBanLength(ban.durationSeconds)}</Table.Cell>
       <Table.Cell>{banEnds(ban, ban.completedAt ?? ban.createdAt)}</Table.Cell>
       <Table.Cell>
-        <HStack gap="1" wrap="wrap">
+        <span className="ban-state">
           <Badge colorPalette={BAN_STATE_PALETTES[ban.state]}>{ban.state}</Badge>
-          {ban.path && <Text fontSize="xs">{BAN_PATH_LABELS[ban.path]}</Text>}
-        </HStack>
-        {ban.error && (
-          <Text fontSize="xs" color="fg.error">
-            Roblox: {ban.error}
-          </Text>
-        )}
+          {ban.path && <span className="ban-small">{BAN_PATH_LABELS[ban.path]}</span>}
+        </span>
+        {ban.error && <span className="ban-small ban-error">Roblox: {ban.error}</span>}
       </Table.Cell>
       <Table.Cell>
-        <Text fontSize="sm">{ban.actorName ?? 'Someone'}</Text>
-        <Text fontSize="xs" color="fg.muted">
-          {formatDateTime(ban.createdAt)}
-        </Text>
+        <span className="ban-by">{ban.actorName ?? 'Someone'}</span>
+        <span className="ban-small ban-muted">{formatDateTime(ban.createdAt)}</span>
       </Table.Cell>
     </Table.Row>
   );
-}
+});
 
-function ElsewhereBanRow({ ban, onSelect }: { ban: ElsewhereBan; onSelect(id: number): void }) {
+const ElsewhereBanRow = memo(function ElsewhereBanRow({ ban, index, measure, onSelect }: RowProps<ElsewhereBan>) {
   return (
-    <Table.Row data-testid="ban-elsewhere-row">
+    <Table.Row ref={measure} data-index={index} data-testid="ban-elsewhere-row" aria-rowindex={index + 2}>
       <PlayerCell userId={ban.userId} name={ban.name} onSelect={onSelect} />
-      <Table.Cell maxW="16rem">
-        <Text lineClamp={2}>{ban.displayReason || '—'}</Text>
+      <Table.Cell className="ban-reason">
+        <span className="ban-clamp">{ban.displayReason || '—'}</span>
       </Table.Cell>
       <Table.Cell>{formatBanLength(ban.durationSeconds)}</Table.Cell>
       <Table.Cell>{formatDateTime(ban.startTime)}</Table.Cell>
       <Table.Cell>{banEnds(ban, ban.startTime)}</Table.Cell>
     </Table.Row>
   );
-}
+});

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Center, HStack, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
-import { useState } from 'react';
+import { Alert, Badge, Box, Button, Center, defineStyle, Spinner, Stack, Text, Wrap } from '@chakra-ui/react';
+import { memo, useState } from 'react';
 import type { ModerationAction } from '@moonrelay/contract/moderation';
 import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useRowsInView } from '../../../lib/rows-in-view.ts';
 import { canWith, useTeamPermissions } from '../../../lib/team-access.ts';
 import { useModerationHistory } from '../api/moderation.ts';
 import { BAN_PATH_LABELS, BAN_STATE_PALETTES, formatBanLength } from './ban-labels.ts';
@@ -15,6 +16,36 @@ const KIND_LABELS: Record<ModerationAction['kind'], string> = {
   ban: 'Ban',
   unban: 'Unban',
 };
+/** An entry's height as first guessed: an entry is measured once drawn (its text may wrap). */
+const ENTRY_ESTIMATE = 96;
+const entryEstimate = () => ENTRY_ESTIMATE;
+const actionId = (action: ModerationAction) => action.id;
+/** Entries drawn past each edge of the view. */
+const OVERSCAN = 3;
+
+/**
+ * How an entry looks, declared once for the list: entries are plain elements with class names,
+ * not Chakra components with style props of their own. The space between entries is each entry's
+ * own (its padding), so the measured entries and the spacers add up to the list's height.
+ */
+const HISTORY_CSS = defineStyle({
+  '& ol': { listStyleType: 'none' },
+  '& .moderation-entry': { pb: '2' },
+  '& .moderation-card': {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '1',
+    borderWidth: '1px',
+    borderRadius: 'md',
+    p: '2',
+  },
+  '& .moderation-badges': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' },
+  '& .moderation-message': { fontSize: 'sm' },
+  '& .moderation-small': { fontSize: 'xs' },
+  '& .moderation-muted': { color: 'fg.muted' },
+  '& .moderation-error': { color: 'fg.error' },
+});
+
 /** The player's moderation: the actions (kick and warn while online) and every action taken, newest first. */
 export function PlayerModeration({ userId, online }: { userId: number; online: boolean }) {
   const history = useModerationHistory(userId);
@@ -142,49 +173,91 @@ export function PlayerModeration({ userId, online }: { userId: number; online: b
           No moderation yet.
         </Text>
       ) : (
-        <Stack gap="2" as="ol" listStyleType="none" aria-label="Moderation history">
-          {history.data?.actions.map((action) => (
-            <HistoryEntry key={action.id} action={action} />
-          ))}
-        </Stack>
+        <HistoryEntries actions={history.data?.actions ?? []} />
       )}
       <ModerationDialog userId={userId} kind={dialog} ban={ban} onClose={() => setDialog(null)} />
     </Stack>
   );
 }
 
-function HistoryEntry({ action }: { action: ModerationAction }) {
+/**
+ * The actions in a scroll box of their own that draws only the entries in view (a player's history
+ * comes a hundred actions long): spacers (hidden from screen readers) stand in for the entries not
+ * drawn, and each entry says its place in the whole list.
+ */
+function HistoryEntries({ actions }: { actions: readonly ModerationAction[] }) {
+  const { scrollerRef, tabIndex, measure, drawn, before, after } = useRowsInView(actions, {
+    keyOf: actionId,
+    estimateSize: entryEstimate,
+    overscan: OVERSCAN,
+    screenful: ENTRY_ESTIMATE * 6,
+  });
   return (
-    <Stack as="li" gap="1" borderWidth="1px" borderRadius="md" p="2" data-testid="moderation-entry">
-      <HStack gap="2" flexWrap="wrap">
-        <Badge>{action.kind === 'ban' && action.replaces ? 'Ban (edited)' : KIND_LABELS[action.kind]}</Badge>
-        {action.kind !== 'note' && (
-          <Badge colorPalette={BAN_STATE_PALETTES[action.state]} data-testid="moderation-state">
-            {action.state}
-          </Badge>
-        )}
-        {action.kind === 'ban' && <Text fontSize="xs">{formatBanLength(action.durationSeconds)}</Text>}
-        {action.kind === 'ban' && action.endedBy && (
-          <Text fontSize="xs" color="fg.muted">
-            ended
-          </Text>
-        )}
-      </HStack>
-      {action.message && <Text fontSize="sm">{action.message}</Text>}
-      {action.privateReason && (
-        <Text fontSize="xs" color="fg.muted">
-          Private: {action.privateReason}
-        </Text>
-      )}
-      {action.error && (
-        <Text fontSize="xs" color="fg.error">
-          Roblox: {action.error}
-        </Text>
-      )}
-      <Text fontSize="xs" color="fg.muted">
-        {action.actorName ?? 'Someone'} · {formatDateTime(action.createdAt)}
-        {action.path ? ` · by ${BAN_PATH_LABELS[action.path]}` : ''}
-      </Text>
-    </Stack>
+    // No scroll anchoring: the browser keeping an entry in place as the space above changes would scroll again.
+    <Box
+      ref={scrollerRef}
+      tabIndex={tabIndex}
+      role="region"
+      aria-label="Moderation history"
+      maxH="min(50vh, 30rem)"
+      overflowY="auto"
+      overflowAnchor="none"
+      focusVisibleRing="inside"
+      css={HISTORY_CSS}
+    >
+      <ol aria-label="Moderation history">
+        {before > 0 && <li aria-hidden style={{ height: before }} />}
+        {drawn.map(({ index }) => {
+          const action = actions[index]!;
+          return (
+            <HistoryEntry key={action.id} action={action} index={index} setSize={actions.length} measure={measure} />
+          );
+        })}
+        {after > 0 && <li aria-hidden style={{ height: after }} />}
+      </ol>
+    </Box>
   );
 }
+
+const HistoryEntry = memo(function HistoryEntry({
+  action,
+  index,
+  setSize,
+  measure,
+}: {
+  action: ModerationAction;
+  index: number;
+  setSize: number;
+  measure(entry: Element | null): void;
+}) {
+  return (
+    <li
+      ref={measure}
+      data-index={index}
+      className="moderation-entry"
+      data-testid="moderation-entry"
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
+    >
+      <div className="moderation-card">
+        <div className="moderation-badges">
+          <Badge>{action.kind === 'ban' && action.replaces ? 'Ban (edited)' : KIND_LABELS[action.kind]}</Badge>
+          {action.kind !== 'note' && (
+            <Badge colorPalette={BAN_STATE_PALETTES[action.state]} data-testid="moderation-state">
+              {action.state}
+            </Badge>
+          )}
+          {action.kind === 'ban' && <span className="moderation-small">{formatBanLength(action.durationSeconds)}</span>}
+          {action.kind === 'ban' && action.endedBy && <span className="moderation-small moderation-muted">ended</span>}
+        </div>
+        {action.message && <p className="moderation-message">{action.message}</p>}
+        {action.privateReason && <p className="moderation-small moderation-muted">Private: {action.privateReason}</p>}
+        {action.error && <p className="moderation-small moderation-error">Roblox: {action.error}</p>}
+        <p className="moderation-small moderation-muted">
+          {action.actorName ?? 'Someone'} · {formatDateTime(action.createdAt)}
+          {action.path ? ` · by ${BAN_PATH_LABELS[action.path]}` : ''}
+        </p>
+      </div>
+    </li>
+  );
+});
