@@ -56,6 +56,32 @@ const userRow = (page: Page, name: string) =>
     .getByTestId('admin-user-row')
     .filter({ has: page.getByText(name, { exact: true }) });
 
+/**
+ * A user's row, drawn and in view: the Users list draws only the rows its 600px area shows
+ * (decision 051), so the area is scrolled on down (and back to its top past the end) until the row
+ * is there. The first account, the oldest, is the last row of the page.
+ */
+async function reachUserRow(page: Page, name: string): Promise<Locator> {
+  const area = mainArea(page).getByRole('region', { name: 'Users', exact: true });
+  const row = userRow(page, name);
+  await expectVisible(area);
+  await expect
+    .poll(
+      async () => {
+        if ((await row.count()) > 0) return true;
+        await area.evaluate((element) => {
+          const atEnd = element.scrollTop + element.clientHeight >= element.scrollHeight - 1;
+          element.scrollTop = atEnd ? 0 : element.scrollTop + element.clientHeight / 2;
+        });
+        return false;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  await row.scrollIntoViewIfNeeded();
+  return row;
+}
+
 const progressRow = (page: Page, userId: string) =>
   mainArea(page).locator(`[data-testid="mass-progress-row"][data-user="${userId}"]`);
 
@@ -289,7 +315,7 @@ describe('admin panel', () => {
     await openAdmin(page, 'users');
 
     // The first account is the only admin: it cannot demote itself.
-    const self = userRow(page, suite.firstAccount.name);
+    const self = await reachUserRow(page, suite.firstAccount.name);
     await self.getByRole('button', { name: `Remove Admin: ${suite.firstAccount.name}` }).click();
     const removeDialog = alertDialogNamed(page, 'Remove Admin Access');
     await expectVisible(removeDialog.getByText('You will lose access to the Admin Panel.'));
@@ -298,7 +324,7 @@ describe('admin panel', () => {
     await expectHidden(removeDialog);
     await expectVisible(self.getByText('Admin', { exact: true }));
 
-    const row = userRow(page, player.name);
+    const row = await reachUserRow(page, player.name);
     await row.getByRole('button', { name: `Make Admin: ${player.name}` }).click();
     const grantDialog = alertDialogNamed(page, 'Grant Admin Access');
     // The browser asks for reduced motion: the backdrop does not animate, so it leaves at once.

@@ -1,9 +1,12 @@
-import { Badge, Box, HStack, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Stack } from '@chakra-ui/react';
+import { memo } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { AuditEntry, AuditPage } from '@moonrelay/contract/admin';
 import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
+import { ADMIN_ENTRIES_CSS } from '../lists/admin-entries-css.ts';
+import { useDrawnRows } from '../lists/drawn-rows.ts';
 import { ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 
@@ -20,70 +23,81 @@ export function detailsText(details: Record<string, unknown>): string {
     .join(' · ');
 }
 
-/** Audit Logs: every audited action, newest first; new entries arrive live at the top. */
+const entryId = (entry: AuditEntry) => entry.id;
+/** An entry's height before it is measured: its line, and a line of details. */
+const ROW_ESTIMATE = 70;
+/** Entries drawn past each edge of the area. */
+const OVERSCAN = 4;
+
+/**
+ * Audit Logs: every audited action, newest first; new entries arrive live at the top. Only the
+ * entries its 600px area shows are drawn, with space for the others.
+ */
 export function AuditLogTab({ audit, page, onPage }: Props) {
   const items = audit.data?.items ?? [];
+  const { scroll, indexes, before, after, measure } = useDrawnRows(items, {
+    keyOf: entryId,
+    estimate: ROW_ESTIMATE,
+    overscan: OVERSCAN,
+  });
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.audit}
+        scroll={scroll}
         loading={audit.isPending}
         error={audit.isError && !audit.data ? audit.error : null}
         onRetry={() => void audit.refetch()}
         empty={items.length === 0}
         emptyText={ADMIN_TEXT.noAudit}
       >
-        <Stack as="ul" listStyleType="none" gap="0">
-          {items.map((entry) => (
-            <AuditRow key={entry.id} entry={entry} />
-          ))}
-        </Stack>
+        <Box as="ul" aria-label={ADMIN_TEXT.tabs.audit} css={ADMIN_ENTRIES_CSS}>
+          {before > 0 && <li aria-hidden data-spacer style={{ height: before }} />}
+          {indexes.map((index) => {
+            const entry = items[index]!;
+            return <AuditRow key={entry.id} entry={entry} index={index} setSize={items.length} measure={measure} />;
+          })}
+          {after > 0 && <li aria-hidden data-spacer style={{ height: after }} />}
+        </Box>
       </ListArea>
       {audit.data && <Pager page={page} total={audit.data.total} onPage={onPage} />}
     </Stack>
   );
 }
 
-function AuditRow({ entry }: { entry: AuditEntry }) {
+interface RowProps {
+  entry: AuditEntry;
+  /** The entry's place on the page (0 for the newest). */
+  index: number;
+  setSize: number;
+  measure(element: HTMLElement | null): void;
+}
+
+/** One entry. Memoised and styled by the list's classes: scrolling leaves the drawn rows as they are. */
+const AuditRow = memo(function AuditRow({ entry, index, setSize, measure }: RowProps) {
   const details = detailsText(entry.details);
   return (
-    <Box as="li" px="4" py="3" borderBottomWidth="1px" data-testid="audit-entry">
-      <HStack justify="space-between" gap="3" wrap="wrap">
-        <HStack gap="2" wrap="wrap">
-          <Badge colorPalette="purple" fontFamily="mono">
+    <li ref={measure} data-index={index} aria-posinset={index + 1} aria-setsize={setSize} data-testid="audit-entry">
+      <div className="admin-entry-head">
+        <div className="admin-entry-what">
+          <Badge colorPalette="purple" className="admin-entry-mono">
             {entry.action}
           </Badge>
-          <Text fontSize="sm" color="fg.muted">
-            {entry.targetType}
-          </Text>
+          <span className="admin-entry-muted">{entry.targetType}</span>
           {entry.targetId && (
-            <Text fontSize="xs" color="fg.muted" fontFamily="mono" title={entry.targetId}>
+            <span className="admin-entry-id" title={entry.targetId}>
               {entry.targetId.slice(0, IDENTIFIER_DISPLAY_LENGTH)}
-            </Text>
+            </span>
           )}
-          {entry.actorName && (
-            <Text fontSize="sm" color="fg.muted">
-              by {entry.actorName}
-            </Text>
-          )}
-        </HStack>
-        <Text fontSize="sm" color="fg.muted" whiteSpace="nowrap">
-          {formatDateTime(entry.createdAt)}
-        </Text>
-      </HStack>
+          {entry.actorName && <span className="admin-entry-muted">by {entry.actorName}</span>}
+        </div>
+        <span className="admin-entry-muted admin-entry-time">{formatDateTime(entry.createdAt)}</span>
+      </div>
       {details && (
-        <Text
-          fontSize="xs"
-          fontFamily="mono"
-          color="fg.muted"
-          mt="1"
-          lineClamp={2}
-          wordBreak="break-all"
-          title={details}
-        >
+        <p className="audit-details" title={details}>
           {details}
-        </Text>
+        </p>
       )}
-    </Box>
+    </li>
   );
-}
+});

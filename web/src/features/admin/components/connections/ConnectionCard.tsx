@@ -1,4 +1,5 @@
-import { Card, DataList, HStack, Stack, Status, Text, Wrap } from '@chakra-ui/react';
+import { Card, DataList, defineStyle, Status } from '@chakra-ui/react';
+import { memo } from 'react';
 import { Heart, MapPin, RotateCcw, Zap } from 'lucide-react';
 import type { AdminConnection } from '@moonrelay/contract/admin';
 import { ADMIN_QUICK_SPEED, QUICK_TELEPORTS } from '@moonrelay/contract/constants';
@@ -13,13 +14,40 @@ import { QuickCommandButton } from './QuickCommandButton.tsx';
 import { UserConsoleButton } from './UserConsoleButton.tsx';
 
 /**
+ * How a card looks, declared once for the list of cards (decision 051): each part is named by
+ * class, and whether the server is connected is said in `data-connected`, so the cards drawn while
+ * the list scrolls give Chakra the same styles every time instead of style props of their own.
+ */
+export const CONNECTION_CARDS_CSS = defineStyle({
+  '& .connection-head': { display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2' },
+  '& .connection-who': { display: 'flex', alignItems: 'center', gap: '2', minW: '0' },
+  '& .connection-status': { colorPalette: 'gray' },
+  '& .connection-card[data-connected] .connection-status': { colorPalette: 'green' },
+  '& .connection-name, & .connection-account': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& .connection-name': { fontWeight: 'semibold' },
+  '& .connection-fixed': { flexShrink: 0 },
+  '& .connection-state': { fontSize: 'xs', color: 'fg.muted', flexShrink: 0 },
+  '& .connection-card[data-connected] .connection-state': { color: 'fg.success' },
+  '& .connection-account': { fontSize: 'sm', color: 'fg.muted' },
+  '& .connection-body': { display: 'flex', flexDirection: 'column', gap: '3' },
+  '& .connection-data': { gap: '1.5' },
+  '& .connection-buttons': { display: 'flex', flexWrap: 'wrap', gap: '2' },
+  '& .connection-last': { display: 'flex', flexDirection: 'column', gap: '1' },
+  '& .connection-last-line': { display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' },
+  '& .connection-last-label': { color: 'fg.muted' },
+  '& .connection-last-type': { fontWeight: 'medium' },
+  '& .connection-last-error': { fontSize: 'sm', color: 'fg.error' },
+});
+
+/**
  * One game server of one user (spec section 2, Connections): a connected/disconnected dot, the
  * user's name and email, the player's position (rounded), health over max health, game id and
  * last ping, and the quick buttons Spawn (0, 50, 0), Heal, Speed (50) and Reset. The buttons act
  * on this game server, so they are disabled while it is disconnected. Its Console opens the user's
- * game console (its lines are kept after the server stops, so it is offered either way).
+ * game console (its lines are kept after the server stops, so it is offered either way). Styled by
+ * `CONNECTION_CARDS_CSS` on the list holding it; memoised, as scrolling draws new cards at the edges.
  */
-export function ConnectionCard({ connection }: { connection: AdminConnection }) {
+export const ConnectionCard = memo(function ConnectionCard({ connection }: { connection: AdminConnection }) {
   const { userId, serverId, isConnected, gameData } = connection;
   const simulated = isSimulatedServerId(serverId);
   const rows: [label: string, value: string, full?: string][] = [
@@ -32,29 +60,30 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
   ];
   const disabled = !isConnected;
   return (
-    <Card.Root size="sm" role="article" aria-label={`Connection of ${connection.userName}`} data-testid="connection">
+    <Card.Root
+      size="sm"
+      role="article"
+      aria-label={`Connection of ${connection.userName}`}
+      className="connection-card"
+      data-connected={isConnected || undefined}
+      data-testid="connection"
+    >
       <Card.Header>
-        <HStack justify="space-between" gap="2">
-          <HStack gap="2" minW="0">
-            <Status.Root colorPalette={isConnected ? 'green' : 'gray'} size="md">
+        <div className="connection-head">
+          <div className="connection-who">
+            <Status.Root size="md" className="connection-status">
               <Status.Indicator data-testid="connection-dot" data-connected={isConnected} />
             </Status.Root>
-            <Text fontWeight="semibold" truncate>
-              {connection.userName}
-            </Text>
-            {simulated && <SimulatedBadge size="sm" flexShrink={0} />}
-          </HStack>
-          <Text fontSize="xs" color={isConnected ? 'fg.success' : 'fg.muted'} flexShrink={0}>
-            {isConnected ? 'Connected' : 'Disconnected'}
-          </Text>
-        </HStack>
-        <Text fontSize="sm" color="fg.muted" truncate>
-          {accountLine(connection)}
-        </Text>
+            <span className="connection-name">{connection.userName}</span>
+            {simulated && <SimulatedBadge size="sm" className="connection-fixed" />}
+          </div>
+          <span className="connection-state">{isConnected ? 'Connected' : 'Disconnected'}</span>
+        </div>
+        <p className="connection-account">{accountLine(connection)}</p>
       </Card.Header>
       <Card.Body>
-        <Stack gap="3">
-          <DataList.Root orientation="horizontal" size="sm" gap="1.5">
+        <div className="connection-body">
+          <DataList.Root orientation="horizontal" size="sm" className="connection-data">
             {rows.map(([label, value, full]) => (
               <DataList.Item key={label}>
                 <DataList.ItemLabel>{label}</DataList.ItemLabel>
@@ -62,7 +91,7 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
               </DataList.Item>
             ))}
           </DataList.Root>
-          <Wrap gap="2">
+          <div className="connection-buttons">
             <QuickCommandButton
               userId={userId}
               serverId={serverId}
@@ -99,13 +128,13 @@ export function ConnectionCard({ connection }: { connection: AdminConnection }) 
               <RotateCcw /> Reset
             </QuickCommandButton>
             <UserConsoleButton connection={connection} />
-          </Wrap>
+          </div>
           <LastCommand userId={userId} serverId={serverId} />
-        </Stack>
+        </div>
       </Card.Body>
     </Card.Root>
   );
-}
+});
 
 const COMMAND_NAMES: Record<GameCommandType, string> = {
   teleport: 'Spawn',
@@ -126,17 +155,13 @@ function LastCommand({ userId, serverId }: { userId: string; serverId: string })
   const command = useAdminLiveStore((state) => (sent ? state.commands[sent.commandId] : undefined));
   if (!sent) return null;
   return (
-    <Stack gap="1">
-      <HStack gap="2" fontSize="sm" data-testid="connection-last-command">
-        <Text color="fg.muted">Last command:</Text>
-        <Text fontWeight="medium">{COMMAND_NAMES[sent.type]}</Text>
+    <div className="connection-last">
+      <div className="connection-last-line" data-testid="connection-last-command">
+        <span className="connection-last-label">Last command:</span>
+        <span className="connection-last-type">{COMMAND_NAMES[sent.type]}</span>
         <CommandStatusBadge status={command?.status ?? 'queued'} />
-      </HStack>
-      {command?.status === 'failed' && command.error && (
-        <Text fontSize="sm" color="fg.error">
-          {command.error}
-        </Text>
-      )}
-    </Stack>
+      </div>
+      {command?.status === 'failed' && command.error && <p className="connection-last-error">{command.error}</p>}
+    </div>
   );
 }

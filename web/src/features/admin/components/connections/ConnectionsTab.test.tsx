@@ -226,4 +226,31 @@ describe('the Connections tab', () => {
     expect(screen.getByRole('tab', { name: 'Connections (2)' })).toBeInTheDocument();
     expect(callsTo('GET', '/api/admin/connections')).toHaveLength(2);
   });
+
+  it('on a wide window draws its cards three to a row, only the rows in view, each card counted in the list', async () => {
+    // From Chakra's 2xl breakpoint (96rem) up.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      media: query,
+      matches: query.includes('min-width'),
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+    }));
+    const items = Array.from({ length: 50 }, (_, index) =>
+      connection({ userId: `u-${index}`, userName: `Player ${index}`, serverId: `job-${index}` }),
+    );
+    renderConnections(items);
+    await screen.findByRole('article', { name: 'Connection of Player 0' });
+    const list = screen.getByRole('list', { name: 'Connections' });
+    const rows = list.querySelectorAll(':scope > [data-index]');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.length).toBeLessThan(17);
+    for (const row of rows) expect(within(row as HTMLElement).getAllByRole('article')).toHaveLength(3);
+    const places = within(list).getAllByRole('listitem', { name: '' });
+    expect(places.map((place) => place.getAttribute('aria-posinset'))).toEqual(
+      places.map((_, index) => String(index + 1)),
+    );
+    expect(within(places[4]!).getByRole('article')).toHaveAccessibleName('Connection of Player 4');
+  });
 });

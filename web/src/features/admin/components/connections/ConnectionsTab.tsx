@@ -1,10 +1,12 @@
-import { SimpleGrid, Stack } from '@chakra-ui/react';
+import { Box, defineStyle, Stack } from '@chakra-ui/react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { AdminConnectionList } from '@moonrelay/contract/admin';
+import { useMemo, useSyncExternalStore } from 'react';
+import type { AdminConnection, AdminConnectionList } from '@moonrelay/contract/admin';
 import { ADMIN_TEXT } from '../../admin-text.ts';
+import { useDrawnRows } from '../lists/drawn-rows.ts';
 import { ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
-import { ConnectionCard } from './ConnectionCard.tsx';
+import { CONNECTION_CARDS_CSS, ConnectionCard } from './ConnectionCard.tsx';
 
 interface Props {
   connections: UseQueryResult<AdminConnectionList>;
@@ -12,24 +14,98 @@ interface Props {
   onPage(page: number): void;
 }
 
-/** The Connections tab: a card per game server, connected ones first; 'No active connections' when none. */
+/** Cards side by side: three from Chakra's 2xl breakpoint, two from lg, one below. */
+const WIDE = '(min-width: 96rem)';
+const MEDIUM = '(min-width: 64rem)';
+
+const subscribe = (onChange: () => void) => {
+  const queries = [WIDE, MEDIUM].map((query) => window.matchMedia?.(query));
+  for (const query of queries) query?.addEventListener('change', onChange);
+  return () => {
+    for (const query of queries) query?.removeEventListener('change', onChange);
+  };
+};
+const columnsNow = () => (window.matchMedia?.(WIDE).matches ? 3 : window.matchMedia?.(MEDIUM).matches ? 2 : 1);
+
+/**
+ * How many cards a row of the list holds at this window's width, following the window as it
+ * changes: the rows drawn in view are rows of cards. Without matchMedia (jsdom), one.
+ */
+const useCardColumns = () => useSyncExternalStore(subscribe, columnsNow);
+
+const connectionKey = (connection: AdminConnection) => `${connection.userId}/${connection.serverId}`;
+/** A row is known by its first card. */
+const rowKey = (row: readonly AdminConnection[]) => connectionKey(row[0]!);
+/** A row of cards' height before it is measured (the card's header, five values and its buttons). */
+const ROW_ESTIMATE = 340;
+/** Rows of cards drawn past each edge of the area, so Tab has a next card to reach. */
+const OVERSCAN = 1;
+
+/** The rows of cards, their columns following the breakpoints `useCardColumns` reads. */
+const CARD_ROWS_CSS = defineStyle({
+  px: '3',
+  pt: '3',
+  '& .connection-row': {
+    display: 'grid',
+    gridTemplateColumns: {
+      base: 'minmax(0, 1fr)',
+      lg: 'repeat(2, minmax(0, 1fr))',
+      '2xl': 'repeat(3, minmax(0, 1fr))',
+    },
+    gap: '3',
+    pb: '3',
+  },
+  ...CONNECTION_CARDS_CSS,
+});
+
+/**
+ * The Connections tab: a card per game server, connected ones first; 'No active connections' when
+ * none. Only the rows of cards its 600px area shows are drawn, with space for the others.
+ */
 export function ConnectionsTab({ connections, page, onPage }: Props) {
-  const items = connections.data?.items ?? [];
+  const columns = useCardColumns();
+  const items = useMemo(() => connections.data?.items ?? [], [connections.data]);
+  const rows = useMemo(
+    () =>
+      Array.from({ length: Math.ceil(items.length / columns) }, (_, row) =>
+        items.slice(row * columns, (row + 1) * columns),
+      ),
+    [items, columns],
+  );
+  const { scroll, indexes, before, after, measure } = useDrawnRows(rows, {
+    keyOf: rowKey,
+    estimate: ROW_ESTIMATE,
+    overscan: OVERSCAN,
+  });
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.connections}
+        scroll={scroll}
         loading={connections.isPending}
         error={connections.isError && !connections.data ? connections.error : null}
         onRetry={() => void connections.refetch()}
         empty={items.length === 0}
         emptyText={ADMIN_TEXT.noConnections}
       >
-        <SimpleGrid columns={{ base: 1, lg: 2, '2xl': 3 }} gap="3" p="3">
-          {items.map((connection) => (
-            <ConnectionCard key={`${connection.userId}/${connection.serverId}`} connection={connection} />
+        <Box role="list" aria-label={ADMIN_TEXT.tabs.connections} css={CARD_ROWS_CSS}>
+          {before > 0 && <div aria-hidden data-spacer style={{ height: before }} />}
+          {indexes.map((index) => (
+            <div key={rowKey(rows[index]!)} ref={measure} data-index={index} className="connection-row">
+              {rows[index]!.map((connection, column) => (
+                <div
+                  key={connectionKey(connection)}
+                  role="listitem"
+                  aria-posinset={index * columns + column + 1}
+                  aria-setsize={items.length}
+                >
+                  <ConnectionCard connection={connection} />
+                </div>
+              ))}
+            </div>
           ))}
-        </SimpleGrid>
+          {after > 0 && <div aria-hidden data-spacer style={{ height: after }} />}
+        </Box>
       </ListArea>
       {connections.data && <Pager page={page} total={connections.data.total} onPage={onPage} />}
     </Stack>

@@ -1,14 +1,16 @@
 import { Box, Button, Center, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { messageOf } from '../../../../lib/api-client.ts';
-import { useFocusableWhenScrolling } from '../../../../lib/scroll-focus.ts';
+import { ADMIN_LIST_HEIGHT_PX, type ListScroll } from './drawn-rows.ts';
 
 /** The admin lists' height (spec section 9: admin lists sit in 600px scroll areas). */
-export const ADMIN_LIST_HEIGHT = '600px';
+export const ADMIN_LIST_HEIGHT = `${ADMIN_LIST_HEIGHT_PX}px`;
 
 interface Props {
   /** Names the scroll area for assistive technology and tests ("Users", "Audit Logs"...). */
   label: string;
+  /** The scroll box of the rows drawn in view (`useDrawnRows`): the rows' virtualizer reads it. */
+  scroll: ListScroll;
   /** The list's first load has not answered yet. */
   loading: boolean;
   /** The list could not be loaded (and there is nothing to show). */
@@ -21,11 +23,10 @@ interface Props {
 
 /**
  * A 600px scroll area holding an admin list, or its loading, failure or empty state. It scrolls
- * down through a long list and sideways through a table wider than a phone, and is a tab stop
- * while it scrolls so both are in keyboard reach.
+ * down through a long list (of which only the rows in view are drawn) and sideways through a table
+ * wider than a phone, and is a tab stop while it scrolls so both are in keyboard reach.
  */
-export function ListArea({ label, loading, error, onRetry, empty, emptyText, children }: Props) {
-  const scroll = useFocusableWhenScrolling<HTMLDivElement>();
+export function ListArea({ label, scroll, loading, error, onRetry, empty, emptyText, children }: Props) {
   let content: ReactNode;
   if (loading) {
     content = (
@@ -65,6 +66,9 @@ export function ListArea({ label, loading, error, onRetry, empty, emptyText, chi
       height={ADMIN_LIST_HEIGHT}
       overflowY="auto"
       overflowX="auto"
+      // No scroll anchoring: the browser keeping a row in place as the space above it changes
+      // would scroll again, and again.
+      overflowAnchor="none"
       borderWidth="1px"
       borderRadius="md"
       bg="bg.panel"

@@ -1,9 +1,10 @@
-import { Button, defineStyle, Stack, Table, Text } from '@chakra-ui/react';
+import { Button, defineStyle, Stack, Table } from '@chakra-ui/react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { memo, useCallback, useId, useState } from 'react';
 import { ROLE_LABELS, type AdminTeam, type AdminTeamPage } from '@moonrelay/contract/teams';
 import { formatDate } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
+import { useDrawnRows } from '../lists/drawn-rows.ts';
 import { ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 
@@ -22,11 +23,26 @@ const TABLE_MIN_WIDTH = '2xl';
  */
 export const MEMBERS_SHOWN = 6;
 
+const teamId = (team: AdminTeam) => team.id;
+/** A row's height before it is measured: a line of members (a large team's wrap to more). */
+const ROW_ESTIMATE = 90;
+/** Rows drawn past each edge of the area, so Tab has a next row to reach and the header is covered. */
+const OVERSCAN = 3;
+
 /**
- * The members' look, set once on the table: each member is a plain element with class names, and
- * an owner is told by `data-role`, not by props that differ from member to member.
+ * A row's and its members' look, set once on the table (decision 051): each cell and member is a
+ * plain element with class names, and an owner is told by `data-role`, not by props that differ
+ * from member to member.
  */
-const MEMBERS_CSS = defineStyle({
+const TEAMS_CSS = defineStyle({
+  '& tbody tr[data-index]': { verticalAlign: 'top' },
+  '& td.team-name-cell': { minW: '40' },
+  '& .team-name': { fontWeight: 'medium', wordBreak: 'break-word' },
+  '& .team-member-count': { fontSize: 'sm', color: 'fg.muted' },
+  '& .team-no-members': { color: 'fg.muted' },
+  '& .team-members-toggle': { px: '0', mt: '1' },
+  '& td.team-end': { textAlign: 'end' },
+  '& td.team-nowrap': { whiteSpace: 'nowrap' },
   '& .team-members': { listStyleType: 'none', display: 'flex', flexWrap: 'wrap', gap: '1.5' },
   '& .team-member': {
     display: 'inline-flex',
@@ -46,23 +62,47 @@ const MEMBERS_CSS = defineStyle({
 /**
  * The Teams tab: every team (its account is a row of `users` of kind team, so the Users tab does
  * not list it), newest first, 50 a page, with its members and their roles, its script count and
- * when it was made.
+ * when it was made. Only the rows its 600px area shows are drawn, with space for the others.
  */
 export function TeamsTab({ teams, page, onPage }: Props) {
   const items = teams.data?.items ?? [];
+  const { scroll, indexes, before, after, measure } = useDrawnRows(items, {
+    keyOf: teamId,
+    estimate: ROW_ESTIMATE,
+    overscan: OVERSCAN,
+  });
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (id: string) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.teams}
+        scroll={scroll}
         loading={teams.isPending}
         error={teams.isError && !teams.data ? teams.error : null}
         onRetry={() => void teams.refetch()}
         empty={items.length === 0}
         emptyText={ADMIN_TEXT.noTeams}
       >
-        <Table.Root size="sm" stickyHeader minW={TABLE_MIN_WIDTH} css={MEMBERS_CSS}>
+        <Table.Root
+          size="sm"
+          stickyHeader
+          minW={TABLE_MIN_WIDTH}
+          css={TEAMS_CSS}
+          aria-label={ADMIN_TEXT.tabs.teams}
+          // The header row is the first.
+          aria-rowcount={items.length + 1}
+        >
           <Table.Header>
-            <Table.Row>
+            <Table.Row aria-rowindex={1}>
               <Table.ColumnHeader>Team</Table.ColumnHeader>
               <Table.ColumnHeader>Members</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="end">Scripts</Table.ColumnHeader>
@@ -70,9 +110,21 @@ export function TeamsTab({ teams, page, onPage }: Props) {
             </Table.Row>
           </Table.Header>
           <Table.Body>
-            {items.map((team) => (
-              <TeamRow key={team.id} team={team} />
-            ))}
+            {before > 0 && <tr aria-hidden data-spacer style={{ height: before }} />}
+            {indexes.map((index) => {
+              const team = items[index]!;
+              return (
+                <TeamRow
+                  key={team.id}
+                  team={team}
+                  index={index}
+                  expanded={expanded.has(team.id)}
+                  onToggle={toggle}
+                  measure={measure}
+                />
+              );
+            })}
+            {after > 0 && <tr aria-hidden data-spacer style={{ height: after }} />}
           </Table.Body>
         </Table.Root>
       </ListArea>
@@ -81,24 +133,36 @@ export function TeamsTab({ teams, page, onPage }: Props) {
   );
 }
 
-function TeamRow({ team }: { team: AdminTeam }) {
-  const [expanded, setExpanded] = useState(false);
+interface RowProps {
+  team: AdminTeam;
+  /** The team's place on the page (0 for the first), for screen readers counting rows. */
+  index: number;
+  /** Whether all its members are shown: kept by the tab, so a row scrolled away and back keeps it. */
+  expanded: boolean;
+  onToggle(teamId: string): void;
+  measure(element: HTMLElement | null): void;
+}
+
+/** One team. Memoised and styled by the table's classes: scrolling leaves the drawn rows as they are. */
+const TeamRow = memo(function TeamRow({ team, index, expanded, onToggle, measure }: RowProps) {
   const listId = useId();
   const shown = expanded ? team.members : team.members.slice(0, MEMBERS_SHOWN);
   const hidden = team.members.length - shown.length;
   return (
-    <Table.Row data-testid="admin-team-row" verticalAlign="top">
-      <Table.Cell minW="40">
-        <Text fontWeight="medium" wordBreak="break-word">
-          {team.name}
-        </Text>
-        <Text fontSize="sm" color="fg.muted">
-          {ADMIN_TEXT.memberCount(team.members.length)}
-        </Text>
+    <Table.Row
+      ref={measure}
+      data-index={index}
+      // Below the header row, which is the first.
+      aria-rowindex={index + 2}
+      data-testid="admin-team-row"
+    >
+      <Table.Cell className="team-name-cell">
+        <div className="team-name">{team.name}</div>
+        <div className="team-member-count">{ADMIN_TEXT.memberCount(team.members.length)}</div>
       </Table.Cell>
       <Table.Cell>
         {team.members.length === 0 ? (
-          <Text color="fg.muted">{ADMIN_TEXT.noMembers}</Text>
+          <span className="team-no-members">{ADMIN_TEXT.noMembers}</span>
         ) : (
           <ul className="team-members" id={listId} aria-label={ADMIN_TEXT.membersOf(team.name)}>
             {shown.map((member) => (
@@ -112,21 +176,20 @@ function TeamRow({ team }: { team: AdminTeam }) {
           <Button
             size="xs"
             variant="plain"
-            px="0"
-            mt="1"
+            className="team-members-toggle"
             aria-expanded={expanded}
             aria-controls={listId}
             aria-label={
               expanded ? ADMIN_TEXT.fewerMembersLabel(team.name) : ADMIN_TEXT.moreMembersLabel(hidden, team.name)
             }
-            onClick={() => setExpanded(!expanded)}
+            onClick={() => onToggle(team.id)}
           >
             {expanded ? ADMIN_TEXT.fewerMembers : ADMIN_TEXT.moreMembers(hidden)}
           </Button>
         )}
       </Table.Cell>
-      <Table.Cell textAlign="end">{team.scriptCount.toLocaleString('en')}</Table.Cell>
-      <Table.Cell whiteSpace="nowrap">{formatDate(team.createdAt)}</Table.Cell>
+      <Table.Cell className="team-end">{team.scriptCount.toLocaleString('en')}</Table.Cell>
+      <Table.Cell className="team-nowrap">{formatDate(team.createdAt)}</Table.Cell>
     </Table.Row>
   );
-}
+});

@@ -1,21 +1,20 @@
-import { Code, HStack, IconButton, Text } from '@chakra-ui/react';
+import { Code, IconButton } from '@chakra-ui/react';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { maskApiKey } from '../../../../lib/format.ts';
 
-/** A user's API key, masked (first 8, an ellipsis, last 4) until this row's Show is pressed. */
+/**
+ * A user's API key, masked (first 8, an ellipsis, last 4) until this row's Show is pressed. Styled
+ * by the Users table's classes (`api-key...`), as its rows are.
+ */
 export function ApiKeyCell({ apiKey, userName }: { apiKey: string | null; userName: string }) {
   const [revealed, setRevealed] = useState(false);
   if (!apiKey) {
-    return (
-      <Text fontSize="sm" color="fg.muted">
-        No API key
-      </Text>
-    );
+    return <span className="api-key-none">No API key</span>;
   }
   return (
-    <HStack gap="1">
-      <Code data-testid="api-key" wordBreak="break-all" variant="surface">
+    <div className="api-key">
+      <Code data-testid="api-key" className="api-key-value" variant="surface">
         {revealed ? apiKey : maskApiKey(apiKey)}
       </Code>
       <IconButton
@@ -27,6 +26,6 @@ export function ApiKeyCell({ apiKey, userName }: { apiKey: string | null; userNa
       >
         {revealed ? <EyeOff /> : <Eye />}
       </IconButton>
-    </HStack>
+    </div>
   );
 }
