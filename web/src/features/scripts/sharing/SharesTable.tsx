@@ -6,7 +6,7 @@ import type { ScriptShare } from '@moonrelay/contract/shares';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useRowWindow } from '../../../lib/row-window.ts';
+import { useRowsInView } from '../../../lib/rows-in-view.ts';
 import type { Can } from '../../../lib/team-access.ts';
 import { notify } from '../../../lib/toaster.tsx';
 import { useStopSharing } from '../api/shares.ts';
@@ -14,12 +14,23 @@ import { SHARE_TEXT } from './share-text.ts';
 
 /** Each row's height in pixels: fixed, so the list knows where any row is without drawing it. */
 const ROW_HEIGHT = 52;
+const rowHeight = () => ROW_HEIGHT;
+const shareId = (share: ScriptShare) => share.id;
+/**
+ * Rows drawn past each edge of the view: Tab always has a next Stop sharing to reach, and the
+ * sticky header's height, which the row positions leave out, is covered.
+ */
+const OVERSCAN = 8;
 
 /**
- * Set once on the table: a link whose maker's account is gone is told by `data-gone`, not by
- * props that differ from row to row.
+ * Set once on the table: a row's height and its cells' layout by class, and a link whose maker's
+ * account is gone told by `data-gone`, not by props that differ from row to row.
  */
 const SHARES_CSS = defineStyle({
+  '& tbody tr[data-share-id]': { height: `${ROW_HEIGHT}px` },
+  '& td.share-script': { maxW: '16rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& td.share-created': { whiteSpace: 'nowrap' },
+  '& td.share-actions': { textAlign: 'end' },
   '& .share-by[data-gone]': { color: 'fg.muted', fontStyle: 'italic' },
 });
 
@@ -93,8 +104,8 @@ export function SharesTable({ shares, showScript, stop, emptyText, onStopped }: 
 }
 
 /**
- * The table, mounted with its scroll box: the row window measures the box it is given as it
- * mounts, so the two come and go together.
+ * The table in its scroll box, which draws only the rows in view: spacer rows (hidden from screen
+ * readers) stand in for the others, and each row says its place in the whole table.
  */
 function ShareRows({
   shares,
@@ -103,17 +114,24 @@ function ShareRows({
   stopping,
   onStop,
 }: Pick<Props, 'shares' | 'showScript' | 'stop'> & { stopping: string | undefined; onStop(share: ScriptShare): void }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const rows = useRowWindow(scroller, shares.length, ROW_HEIGHT);
+  const { scrollerRef, tabIndex, drawn, before, after } = useRowsInView(shares, {
+    keyOf: shareId,
+    estimateSize: rowHeight,
+    overscan: OVERSCAN,
+    screenful: ROW_HEIGHT * 10,
+  });
   return (
-    // No scroll anchoring: the browser keeping a row in place as the space above changes would scroll again.
+    // No scroll anchoring: the browser keeping a row in place as the space above changes would scroll
+    // again. A tab stop while it scrolls, inside the region that names the links.
     <Box
-      ref={scroller}
+      ref={scrollerRef}
+      tabIndex={tabIndex}
       maxH="min(50vh, 26rem)"
       overflow="auto"
+      overflowAnchor="none"
+      focusVisibleRing="inside"
       borderWidth="1px"
       borderRadius="md"
-      style={{ overflowAnchor: 'none' }}
     >
       <Table.Root size="sm" stickyHeader css={SHARES_CSS} aria-rowcount={shares.length + 1}>
         <Table.Header>
@@ -125,19 +143,22 @@ function ShareRows({
           </Table.Row>
         </Table.Header>
         <Table.Body>
-          {rows.before > 0 && <tr aria-hidden style={{ height: rows.before }} />}
-          {shares.slice(rows.start, rows.end).map((share, offset) => (
-            <ShareRow
-              key={share.id}
-              share={share}
-              index={rows.start + offset}
-              showScript={showScript}
-              stop={stop}
-              stopping={stopping === share.id}
-              onStop={onStop}
-            />
-          ))}
-          {rows.after > 0 && <tr aria-hidden style={{ height: rows.after }} />}
+          {before > 0 && <tr aria-hidden style={{ height: before }} />}
+          {drawn.map(({ index }) => {
+            const share = shares[index]!;
+            return (
+              <ShareRow
+                key={share.id}
+                share={share}
+                index={index}
+                showScript={showScript}
+                stop={stop}
+                stopping={stopping === share.id}
+                onStop={onStop}
+              />
+            );
+          })}
+          {after > 0 && <tr aria-hidden style={{ height: after }} />}
         </Table.Body>
       </Table.Root>
     </Box>
@@ -161,21 +182,21 @@ function ShareRow({
 }) {
   const created = formatDateTime(share.createdAt);
   return (
-    <Table.Row data-testid="share-row" aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }}>
+    <Table.Row data-testid="share-row" data-share-id={share.id} aria-rowindex={index + 2}>
       {showScript && (
-        <Table.Cell maxW="16rem" truncate>
+        <Table.Cell className="share-script">
           <Link asChild fontWeight="medium" title={SHARE_TEXT.openScript(share.scriptName)}>
             <RouterLink to={`/editor?id=${encodeURIComponent(share.scriptId)}`}>{share.scriptName}</RouterLink>
           </Link>
         </Table.Cell>
       )}
-      <Table.Cell whiteSpace="nowrap">{created}</Table.Cell>
+      <Table.Cell className="share-created">{created}</Table.Cell>
       <Table.Cell>
         <span className="share-by" data-gone={share.createdBy === null || undefined}>
           {share.createdBy ?? SHARE_TEXT.deletedAccount}
         </span>
       </Table.Cell>
-      <Table.Cell textAlign="end">
+      <Table.Cell className="share-actions">
         <Button
           size="xs"
           variant="outline"

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '@moonrelay/contract/admin';
@@ -175,7 +175,22 @@ describe('the team’s activity log', () => {
     expect(screen.getByText(ACTIVITY_TEXT.shown(2000))).toBeInTheDocument();
     expect(rowsShown().length).toBeGreaterThan(0);
     expect(rowsShown().length).toBeLessThan(60);
+    expect(rowsShown()[0]).toHaveAttribute('aria-posinset', '1');
+    expect(rowsShown()[0]).toHaveAttribute('aria-setsize', '2000');
     expect(screen.queryByText('ada kicked player 2000')).not.toBeInTheDocument();
+
+    // Halfway down: the rows there, with their places in the whole log, and space for the others.
+    const log = screen.getByRole('region', { name: ACTIVITY_TEXT.listLabel });
+    log.scrollTop = 1000 * 64;
+    fireEvent.scroll(log);
+    expect(await screen.findByText('ada kicked player 1001')).toBeInTheDocument();
+    expect(screen.queryByText('ada kicked player 1')).not.toBeInTheDocument();
+    expect(screen.getByText('ada kicked player 1001').closest('li')).toHaveAttribute('aria-posinset', '1001');
+    expect(rowsShown().length).toBeLessThan(60);
+    const spacers = log.querySelectorAll('li[aria-hidden]');
+    expect(spacers).toHaveLength(2);
+    const heights = [...spacers].map((spacer) => parseInt((spacer as HTMLElement).style.height, 10));
+    expect(heights[0]! + heights[1]! + rowsShown().length * 64).toBe(2000 * 64);
   });
 
   it('is not shown, nor asked for, without audit.read, and says why', async () => {

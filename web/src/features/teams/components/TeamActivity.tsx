@@ -16,8 +16,7 @@ import type { AuditEntry } from '@moonrelay/contract/admin';
 import type { TeamDetails, TeamMember } from '@moonrelay/contract/teams';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useRowWindow } from '../../../lib/row-window.ts';
-import { useFocusableScroller } from '../../../lib/scroll-focus.ts';
+import { useRowsInView } from '../../../lib/rows-in-view.ts';
 import { canWith } from '../../../lib/team-access.ts';
 import {
   ACTIVITY_KINDS,
@@ -34,6 +33,10 @@ import { useRefocus } from '../use-refocus.ts';
 const HIDDEN_REASON_ID = 'team-activity-reason';
 /** Each row's height in pixels: fixed, so the list knows where any row is without drawing it. */
 const ROW_HEIGHT = 64;
+const rowHeight = () => ROW_HEIGHT;
+const entryId = (entry: AuditEntry) => entry.id;
+/** Rows drawn past each edge of the view, so Tab and the arrows always have a row to reach. */
+const OVERSCAN = 8;
 
 /**
  * The log's look, set once on its scroll area: rows are plain elements with class names, and an
@@ -223,21 +226,26 @@ function ActivityLog({ teamId, members }: { teamId: string; members: readonly Te
  * a screenful does. The scroll area is a tab stop while it scrolls, so a keyboard can scroll it.
  */
 function ActivityRows({ entries, names, more }: { entries: AuditEntry[]; names: Names; more: boolean }) {
-  const { scroller, ref: setScroller, tabIndex: scrollerTabIndex } = useFocusableScroller<HTMLDivElement>();
-  const rows = useRowWindow(scroller, entries.length, ROW_HEIGHT);
+  const { scrollerRef, tabIndex, drawn, before, after } = useRowsInView(entries, {
+    keyOf: entryId,
+    estimateSize: rowHeight,
+    overscan: OVERSCAN,
+    screenful: ROW_HEIGHT * 20,
+  });
 
   return (
     <Box
-      ref={setScroller}
-      tabIndex={scrollerTabIndex}
+      ref={scrollerRef}
+      tabIndex={tabIndex}
       role="region"
       aria-label={ACTIVITY_TEXT.listLabel}
       focusVisibleRing="inside"
       css={ACTIVITY_CSS}
     >
       <ul className="activity-list">
-        {rows.before > 0 && <li aria-hidden style={{ height: rows.before }} />}
-        {entries.slice(rows.start, rows.end).map((entry, offset) => {
+        {before > 0 && <li aria-hidden style={{ height: before }} />}
+        {drawn.map(({ index }) => {
+          const entry = entries[index]!;
           const sentence = activitySentence(entry, names);
           const detail = activityDetail(entry);
           const when = formatDateTime(entry.createdAt);
@@ -247,7 +255,7 @@ function ActivityRows({ entries, names, more }: { entries: AuditEntry[]; names: 
               className="activity-row"
               data-kind={kindOf(entry.action)}
               data-testid="activity-entry"
-              aria-posinset={rows.start + offset + 1}
+              aria-posinset={index + 1}
               // Unknown while older pages remain.
               aria-setsize={more ? -1 : entries.length}
             >
@@ -261,7 +269,7 @@ function ActivityRows({ entries, names, more }: { entries: AuditEntry[]; names: 
             </li>
           );
         })}
-        {rows.after > 0 && <li aria-hidden style={{ height: rows.after }} />}
+        {after > 0 && <li aria-hidden style={{ height: after }} />}
       </ul>
     </Box>
   );
