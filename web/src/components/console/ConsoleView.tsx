@@ -1,9 +1,10 @@
-import { Button, Field, Flex, Group, Input, NativeSelect, Stack } from '@chakra-ui/react';
+import { Box, Button, Field, Flex, Group, Input, Stack } from '@chakra-ui/react';
 import { Pause, Play } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { CONSOLE_SEARCH_MAX_CHARS } from '@moonrelay/contract/constants';
 import { CONSOLE_LEVELS } from '@moonrelay/contract/constants';
 import type { ConsoleLevel } from '@moonrelay/contract/console';
+import { ServerSelect } from '../ServerSelect.tsx';
 import { LEVEL_LABELS, LEVEL_PALETTES } from './console-format.ts';
 import { ALL_LEVELS, type ConsoleFilter } from './console-feed.ts';
 import { filterKeyOf, type ConsoleSource } from './console-source.ts';
@@ -63,23 +64,15 @@ export function ConsoleView({ source, servers, initialFilter = {}, links = NO_LI
   return (
     <Stack gap="3" minW="0">
       <Flex gap="3" wrap="wrap" align="flex-end">
-        <Field.Root width={{ base: 'full', sm: 'auto' }} minW={{ sm: '12rem' }} maxW={{ sm: '18rem' }}>
-          <Field.Label>{CONSOLE_TEXT.server}</Field.Label>
-          <NativeSelect.Root size="sm">
-            <NativeSelect.Field
-              value={serverId ?? ''}
-              onChange={(event) => setServerId(event.target.value === '' ? null : event.target.value)}
-            >
-              <option value="">{CONSOLE_TEXT.allServers}</option>
-              {options.map((server) => (
-                <option key={server.serverId} value={server.serverId}>
-                  {server.label}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <Box width={{ base: 'full', sm: 'auto' }} minW={{ sm: '12rem' }} maxW={{ sm: '18rem' }}>
+          <ServerSelect
+            label={CONSOLE_TEXT.server}
+            servers={options}
+            value={serverId ?? ''}
+            onChange={(chosen) => setServerId(chosen === '' ? null : chosen)}
+            allLabel={CONSOLE_TEXT.allServers}
+          />
+        </Box>
         <Field.Root flex="1" minW={{ base: 'full', sm: '12rem' }}>
           <Field.Label>{CONSOLE_TEXT.search}</Field.Label>
           <Input

@@ -9,6 +9,7 @@ import { jsonFetch, renderWithProviders } from '../../../test/render.tsx';
 import { useServerChoice } from '../../../lib/game-link.ts';
 import { useLiveStore } from '../live/live-store.ts';
 import { DISCONNECTED, PLAYER, agoIso, connectedStatus, testServer } from '../../../test/test-game.ts';
+import { SERVER_CHOICES_SHOWN, SERVER_SELECT_TEXT } from '../../../components/ServerSelect.tsx';
 import { GamePanel } from './GamePanel.tsx';
 import { useLastCommand } from './useGameCommand.ts';
 
@@ -286,6 +287,21 @@ describe('Game Controls', () => {
     expect(within(region('Game Connection')).getByText('Roblox')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Heal Player' }));
     await waitFor(() => expect(commands).toEqual([{ type: 'heal', data: {}, serverId: 'job-bbbbbbbb-2' }]));
+  });
+
+  it("lists the first 50 of a hit game's servers and finds the others by search", async () => {
+    const servers = Array.from({ length: 5000 }, (_, index) =>
+      testServer({ serverId: `job-${String(index).padStart(8, '0')}-x` }),
+    );
+    renderPanel(connectedStatus({ lastPing: servers[0]!.lastPing, servers }));
+    const picker = await screen.findByLabelText('Game server');
+    expect(within(picker).getAllByRole('option')).toHaveLength(SERVER_CHOICES_SHOWN);
+    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'job-00004321');
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((option) => option.value),
+    ).toEqual(['job-00000000-x', 'job-00004321-x']);
   });
 
   it('shows no picker and names no server with one live server', async () => {

@@ -1,8 +1,10 @@
-import { Field, NativeSelect } from '@chakra-ui/react';
+import { Box } from '@chakra-ui/react';
+import { useMemo } from 'react';
 import { GAME_HEALTH } from '@moonrelay/contract/messages';
 import type { GameServer } from '@moonrelay/contract/game';
 import { isStudioServer } from '@moonrelay/contract/studio';
 import { isSimulatedServerId, SIMULATOR_TEXT } from '@moonrelay/contract/simulated';
+import { ServerSelect } from '../../../components/ServerSelect.tsx';
 import { shortId } from '../../../lib/format.ts';
 import { useServerChoice } from '../../../lib/game-link.ts';
 
@@ -23,20 +25,14 @@ interface Props {
 /** With several live game servers, chooses the one the controls and the executor act on. */
 export function ServerPicker({ liveServers, serverId }: Props) {
   const choose = useServerChoice((state) => state.choose);
+  const choices = useMemo(
+    () => liveServers.map((server) => ({ serverId: server.serverId, label: serverLabel(server) })),
+    [liveServers],
+  );
   if (liveServers.length < 2) return null;
   return (
-    <Field.Root maxW="xs">
-      <Field.Label>Game server</Field.Label>
-      <NativeSelect.Root size="sm">
-        <NativeSelect.Field value={serverId} onChange={(event) => choose(event.target.value)}>
-          {liveServers.map((server) => (
-            <option key={server.serverId} value={server.serverId}>
-              {serverLabel(server)}
-            </option>
-          ))}
-        </NativeSelect.Field>
-        <NativeSelect.Indicator />
-      </NativeSelect.Root>
-    </Field.Root>
+    <Box maxW="xs" width="full">
+      <ServerSelect label="Game server" servers={choices} value={serverId ?? ''} onChange={choose} />
+    </Box>
   );
 }

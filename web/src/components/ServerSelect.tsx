@@ -1,0 +1,96 @@
+import { Field, Input, NativeSelect, Stack } from '@chakra-ui/react';
+import { useMemo, useState } from 'react';
+
+/**
+ * A select lists at most this many game servers. A hit game has thousands live at once: five
+ * thousand options made the dashboard 10,000 elements bigger, and every style recalculation (the
+ * phone's menu opening) took half a second. Past this many, a search field finds the others.
+ */
+export const SERVER_CHOICES_SHOWN = 50;
+
+export interface ServerChoice {
+  serverId: string;
+  /** What the option says, e.g. "a4f0c3c2… · builderman". */
+  label: string;
+}
+
+export const SERVER_SELECT_TEXT = {
+  find: 'Find a server',
+  findPlaceholder: 'JobId or player',
+  shown: (shown: number, total: number) =>
+    `${shown.toLocaleString('en')} of ${total.toLocaleString('en')} servers listed: type part of a JobId or a player's name to find another.`,
+  none: (total: number) => `None of the ${total.toLocaleString('en')} servers matches.`,
+} as const;
+
+interface Props {
+  label: string;
+  servers: readonly ServerChoice[];
+  /** The chosen server's id ('' for the "all" option). */
+  value: string;
+  onChange(serverId: string): void;
+  /** A first option for every server at once, whose value is ''. */
+  allLabel?: string;
+}
+
+/**
+ * Chooses one of the game's live servers. A few are a plain select; many are a search field over
+ * a select of the first matches, so the page never draws thousands of options nobody scrolls.
+ */
+export function ServerSelect({ label, servers, value, onChange, allLabel }: Props) {
+  const [find, setFind] = useState('');
+  const many = servers.length > SERVER_CHOICES_SHOWN;
+  const shown = useMemo(() => {
+    if (!many) return servers;
+    const needle = find.trim().toLowerCase();
+    const matches: ServerChoice[] = [];
+    for (const server of servers) {
+      if (matches.length === SERVER_CHOICES_SHOWN) break;
+      if (!needle || server.label.toLowerCase().includes(needle) || server.serverId.toLowerCase().includes(needle))
+        matches.push(server);
+    }
+    // The chosen server stays an option, or the select would show another than the one chosen.
+    const chosen =
+      value && !matches.some((server) => server.serverId === value) && servers.find((s) => s.serverId === value);
+    return chosen ? [chosen, ...matches] : matches;
+  }, [many, servers, find, value]);
+
+  const select = (
+    <Field.Root>
+      <Field.Label>{label}</Field.Label>
+      <NativeSelect.Root size="sm">
+        <NativeSelect.Field value={value} onChange={(event) => onChange(event.target.value)}>
+          {allLabel !== undefined && <option value="">{allLabel}</option>}
+          {shown.map((server) => (
+            <option key={server.serverId} value={server.serverId}>
+              {server.label}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+      {many && (
+        <Field.HelperText>
+          {shown.length === 0
+            ? SERVER_SELECT_TEXT.none(servers.length)
+            : SERVER_SELECT_TEXT.shown(shown.length, servers.length)}
+        </Field.HelperText>
+      )}
+    </Field.Root>
+  );
+  if (!many) return select;
+  return (
+    <Stack gap="1.5">
+      <Field.Root>
+        <Field.Label>{SERVER_SELECT_TEXT.find}</Field.Label>
+        <Input
+          size="sm"
+          type="search"
+          value={find}
+          placeholder={SERVER_SELECT_TEXT.findPlaceholder}
+          onChange={(event) => setFind(event.target.value)}
+        />
+      </Field.Root>
+      {select}
+    </Stack>
+  );
+}
