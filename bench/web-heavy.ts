@@ -21,8 +21,10 @@
  *
  * - **axe** on every screen with the account's data on it (the rules of web/e2e/support/axe.ts):
  *   critical and serious findings, against none.
+ * - **Lighthouse** 12.2.3 (bench/support/lighthouse.ts) on every screen, mobile and desktop presets,
+ *   each a first visit signed in as the heavy account: performance, accessibility, best practices.
  *
- * `--presets=desktop` runs one preset; `--phases=interactions,scroll,memory` some phases.
+ * `--presets=desktop` runs one preset; `--phases=interactions,scroll,axe,memory,lighthouse` some phases.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -30,7 +32,9 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../web/e2e/support/chromium.ts';
 import { seriousAxeProblems } from '../web/e2e/support/axe.ts';
+import { fakeCatalogue } from '../server/test/fake-catalogue.ts';
 import { serveHeavyAccount, type HeavySeed } from './support/heavy-seed.ts';
+import { LIGHTHOUSE_SCREENS, lighthouseScreens, printScoreTable } from './support/lighthouse.ts';
 import { benchServers, repoRoot } from './support/processes.ts';
 import { fmt, percentile, positiveInteger } from './support/stats.ts';
 
@@ -39,7 +43,7 @@ const PRESETS = {
   mobile: { viewport: { width: 390, height: 844 }, touch: true, cpuSlowdown: 4, targetP75: 200 },
 };
 type PresetName = keyof typeof PRESETS;
-const PHASES = ['interactions', 'scroll', 'axe', 'memory'] as const;
+const PHASES = ['interactions', 'scroll', 'axe', 'memory', 'lighthouse'] as const;
 const LONG_TASK_TARGET_MS = 200;
 const HEAP_TARGET_MB = 150;
 /** Interactions shorter than this are not reported by the Event Timing API. */
@@ -99,9 +103,14 @@ export async function run(args: string[]): Promise<void> {
 
   execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   const servers = benchServers();
+  // The catalogue screen reads a local stand-in for ScriptBlox (no internet here, and a failed
+  // catalogue call would be a console error Lighthouse counts against best practices).
+  const catalogue = fakeCatalogue({ localImages: true });
+  servers.closers.push(() => catalogue.stop());
   let browser: Browser | undefined;
   const results: Record<string, unknown> = { bench: 'web-heavy', scale, rounds };
   try {
+    const catalogueUrl = await catalogue.start();
     const folder = await servers.tempFolder();
     console.log(`Seeding the heavy account at scale ${scale} (SQLite)`);
     const seeded = await serveHeavyAccount(servers, {
@@ -109,6 +118,7 @@ export async function run(args: string[]): Promise<void> {
       database: path.join(folder, 'heavy.db'),
       dataDir: folder,
       scale,
+      env: { SCRIPTBLOX_API_URL: `${catalogueUrl}/api`, SCRIPTBLOX_SITE_URL: catalogueUrl },
     });
     console.log(`Seeded in ${seeded.seconds} s ${JSON.stringify(seeded.counts)}`);
     const user = await (await fetch(`${seeded.base}/api/user`, auth(seeded))).json();
@@ -128,6 +138,21 @@ export async function run(args: string[]): Promise<void> {
       }
       results[preset] = out;
       await page.context().close();
+    }
+    if (phases.includes('lighthouse')) {
+      // First loads, each a first visit, with the heavy account's data on every screen.
+      await browser.close();
+      browser = undefined;
+      console.log('\nLighthouse 12.2.3 on every screen, heavy account');
+      const scores = await lighthouseScreens(
+        seeded.base,
+        LIGHTHOUSE_SCREENS,
+        { token: seeded.token, user },
+        undefined,
+        presets,
+      );
+      printScoreTable(scores);
+      results.lighthouse = scores;
     }
   } catch (error) {
     servers.printOutputs();

@@ -37,6 +37,7 @@ import zlib from 'node:zlib';
 import type { AuthResponse } from '@moonrelay/contract/auth';
 import type { Script } from '@moonrelay/contract/scripts';
 import {
+  LIGHTHOUSE_SCREENS,
   lighthouseScreens,
   PRESETS,
   printScoreTable,
@@ -119,21 +120,6 @@ const carries = (signature: RegExp) => (file: string) =>
   file.endsWith('.js') && signature.test(fs.readFileSync(path.join(dist, file), 'utf8'));
 const hasAce = carries(ACE_SIGNATURE);
 const hasZod = carries(ZOD_SIGNATURE);
-
-/** Every screen Lighthouse checks; the first account is the admin, so the admin panel is one. */
-const SCREENS: Screen[] = [
-  { name: 'sign-in', path: '/', signedIn: false },
-  { name: 'dashboard', path: '/dashboard', signedIn: true },
-  { name: 'editor', path: '/editor', signedIn: true },
-  { name: 'scripts', path: '/scripts', signedIn: true },
-  { name: 'runs', path: '/runs', signedIn: true },
-  { name: 'console', path: '/console', signedIn: true },
-  { name: 'catalogue', path: '/scriptblox', signedIn: true },
-  { name: 'api-docs', path: '/api-docs', signedIn: true },
-  { name: 'analytics', path: '/analytics', signedIn: true },
-  { name: 'settings', path: '/settings', signedIn: true },
-  { name: 'admin', path: '/admin', signedIn: true },
-];
 
 /** Source maps in the build: shipped for developer tools, never part of a page load. */
 function sourceMapBytes(): { files: number; bytes: number } {
@@ -337,7 +323,7 @@ export async function run(args: string[] = []): Promise<void> {
     .find((arg) => arg.startsWith('--screens='))
     ?.slice('--screens='.length)
     .split(',');
-  const unknown = only?.filter((name) => !SCREENS.some((screen) => screen.name === name)) ?? [];
+  const unknown = only?.filter((name) => !LIGHTHOUSE_SCREENS.some((screen) => screen.name === name)) ?? [];
   if (unknown.length) throw new Error(`unknown screens: ${unknown.join(', ')}`);
   const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const presets = (option('presets')?.split(',') ?? PRESETS) as Preset[];
@@ -346,7 +332,7 @@ export async function run(args: string[] = []): Promise<void> {
   const rounds = Number(option('rounds') ?? (baselineDist ? 3 : 1));
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number from 1');
   await runLighthouse({
-    screens: only ? SCREENS.filter((screen) => only.includes(screen.name)) : SCREENS,
+    screens: only ? LIGHTHOUSE_SCREENS.filter((screen) => only.includes(screen.name)) : LIGHTHOUSE_SCREENS,
     presets,
     reportDir: option('reports'),
     baselineDist,

@@ -25,7 +25,7 @@ export interface HeavySeed {
 /** Seeds the heavy account at `scale` into `database` and answers once it is served, with its address. */
 export async function serveHeavyAccount(
   servers: ReturnType<typeof benchServers>,
-  options: { label: string; database: string; dataDir: string; scale: number },
+  options: { label: string; database: string; dataDir: string; scale: number; env?: Record<string, string> },
 ): Promise<HeavySeed & { base: string }> {
   const port = await freePort();
   const seed = servers.start(
@@ -46,6 +46,7 @@ export async function serveHeavyAccount(
       NODE_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '100000000',
       REGISTRATIONS_PER_IP_PER_HOUR: '100000000',
+      ...options.env,
     },
   );
   const seeded = await seededLine(seed);

@@ -25,6 +25,23 @@ export interface Screen {
   signedIn: boolean;
 }
 
+/** Every screen Lighthouse checks; the account measured is an admin, so the admin panel is one. */
+export const LIGHTHOUSE_SCREENS: Screen[] = [
+  { name: 'sign-in', path: '/', signedIn: false },
+  { name: 'dashboard', path: '/dashboard', signedIn: true },
+  { name: 'editor', path: '/editor', signedIn: true },
+  { name: 'scripts', path: '/scripts', signedIn: true },
+  { name: 'runs', path: '/runs', signedIn: true },
+  { name: 'console', path: '/console', signedIn: true },
+  { name: 'players', path: '/players', signedIn: true },
+  { name: 'catalogue', path: '/scriptblox', signedIn: true },
+  { name: 'api-docs', path: '/api-docs', signedIn: true },
+  { name: 'analytics', path: '/analytics', signedIn: true },
+  { name: 'team', path: '/team', signedIn: true },
+  { name: 'settings', path: '/settings', signedIn: true },
+  { name: 'admin', path: '/admin', signedIn: true },
+];
+
 export interface Session {
   token: string;
   user: unknown;

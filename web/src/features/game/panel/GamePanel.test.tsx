@@ -299,7 +299,7 @@ describe('Game Controls', () => {
     await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'job-00004321');
     expect(
       within(picker)
-        .getAllByRole('option')
+        .getAllByRole<HTMLOptionElement>('option')
         .map((option) => option.value),
     ).toEqual(['job-00000000-x', 'job-00004321-x']);
   });
