@@ -1,6 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef } from 'react';
-import { useFocusableScroller } from './scroll-focus.ts';
+import { useEffect, useRef } from 'react';
+import { useRowsInView } from './rows-in-view.ts';
 
 /** The next page is asked for once the drawn rows come within this many of the last one loaded. */
 const LOAD_AHEAD_ROWS = 20;
@@ -15,43 +14,20 @@ interface Paging {
 }
 
 /**
- * A long list paged by the server and drawn only where it is in view (decision 051): its scroll
- * box (a tab stop while it scrolls), the rows to draw, the space standing in for the rows above
- * and below them, and the next page asked for as the end of the loaded rows comes near.
+ * A long list paged by the server and drawn only where it is in view (decision 051): what
+ * `useRowsInView` gives (the scroll box, the rows to draw, the space above and below them), and
+ * the next page asked for as the end of the loaded rows comes near. Without a `screenful`, a box
+ * not laid out yet draws no row (a browser lays it out as it is added).
  * `keyOf` and `estimateSize` must keep their identity from render to render (module functions).
  */
 export function usePagedRows<T>(
   items: readonly T[],
-  options: { keyOf(item: T): string; estimateSize(): number; overscan: number },
+  options: { keyOf(item: T): string; estimateSize(): number; overscan: number; screenful?: number },
   paging: Paging,
 ) {
-  const { keyOf, estimateSize, overscan } = options;
-  const { scroller, ref, tabIndex } = useFocusableScroller<HTMLDivElement>();
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize,
-    getItemKey: useCallback((index: number) => keyOf(items[index]!), [items, keyOf]),
-    overscan,
-  });
-  const drawn = virtualizer.getVirtualItems();
-  const first = drawn[0];
-  const last = drawn.at(-1);
-  const total = virtualizer.getTotalSize();
-  useLoadAhead(last?.index, items.length, paging);
-  return {
-    /** For the scroll box: its element, and its tabIndex. */
-    scrollerRef: ref,
-    tabIndex,
-    /** Measures a drawn row whose height is not known ahead (a card whose text wraps). */
-    measure: virtualizer.measureElement,
-    drawn,
-    /** Space above the drawn rows. */
-    before: first?.start ?? 0,
-    // Before the first rows are drawn the list is all space: a box of no height would show the
-    // virtualizer no room to draw them in.
-    after: last ? total - last.end : total,
-  };
+  const rows = useRowsInView(items, { ...options, screenful: options.screenful ?? 0 });
+  useLoadAhead(rows.drawn.at(-1)?.index, items.length, paging);
+  return rows;
 }
 
 /**

@@ -18,7 +18,7 @@ interface Options<T> {
   /**
    * The height assumed for the scroll box while it has none: before it is laid out, while it is
    * hidden, and in tests where nothing is (jsdom). A box of no height would draw no row at all,
-   * leaving nothing to Tab to.
+   * leaving nothing to Tab to. A box of fixed height (the Admin Panel's 600px areas) passes it.
    */
   screenful: number;
 }
@@ -33,10 +33,10 @@ const measureOrEstimate: typeof measureElement = (element, entry, instance) => {
 };
 
 /**
- * A list whose rows are all loaded but too many to draw at once, in a scroll box of its own
- * (decision 051): the box (a tab stop while it scrolls), the rows to draw, and the space standing
- * in for the rows above and below them. A row whose height is not known ahead passes `measure` as
- * its ref, with `data-index` set to its index. The lists paged by the server use `usePagedRows`.
+ * A list too long to draw at once, in a scroll box of its own (decision 051): the box (a tab stop
+ * while it scrolls), the rows to draw, and the space standing in for the rows above and below them.
+ * A row whose height is not known ahead passes `measure` as its ref, with `data-index` set to its
+ * index. The lists that load pages from the server as they scroll use `usePagedRows`, built on this.
  * `keyOf` and `estimateSize` must keep their identity from render to render (module functions).
  */
 export function useRowsInView<T>(items: readonly T[], { keyOf, estimateSize, overscan, screenful }: Options<T>) {

@@ -1,9 +1,9 @@
 import { Box, defineStyle, IconButton, Text } from '@chakra-ui/react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { Play } from 'lucide-react';
-import { memo, useCallback, useRef } from 'react';
+import { memo } from 'react';
 import type { Script } from '@moonrelay/contract/scripts';
 import { PermissionNotes } from '../../../components/PermissionNotes.tsx';
+import { useRowsInView } from '../../../lib/rows-in-view.ts';
 import type { Can } from '../../../lib/team-access.ts';
 import { GAME_ACTIONS } from '../game-text.ts';
 
@@ -28,6 +28,7 @@ const AREA_HEIGHT = 200;
 const ROW_HEIGHT = 60;
 const ROW_GAP = 10;
 const rowStride = () => ROW_HEIGHT + ROW_GAP;
+const scriptId = (script: Script) => script.id;
 /** Rows drawn past each edge of the area, so Tab has a next run button to reach. */
 const OVERSCAN = 3;
 
@@ -61,33 +62,24 @@ const EXECUTOR_ROWS_CSS = defineStyle({
 
 /** The user's scripts in a 200px scroll area (spec section 9), each with a run button. */
 export function ExecutorScriptList({ scripts, failed, read, disabled, reason, onRun }: Props) {
-  const scroller = useRef<HTMLDivElement | null>(null);
   const list = scripts ?? [];
-  const virtualizer = useVirtualizer({
-    count: list.length,
-    getScrollElement: () => scroller.current,
+  // The box is no tab stop of its own: Tab reaches each drawn row's run button, which scrolls it
+  // into view. Until the area is laid out (and in jsdom), the rows its 200px hold are drawn.
+  const { scrollerRef, drawn, before, after } = useRowsInView(list, {
+    keyOf: scriptId,
     estimateSize: rowStride,
-    getItemKey: useCallback((index: number) => list[index]!.id, [list]),
     overscan: OVERSCAN,
+    screenful: AREA_HEIGHT,
   });
 
   let content;
   if (!read.allowed) {
     content = <PermissionNotes notes={[{ action: GAME_ACTIONS.scripts, can: read }]} />;
   } else if (list.length > 0) {
-    // Until the area has been measured (and where nothing lays it out, as in jsdom), the rows
-    // that fit its known height are drawn.
-    const measured = virtualizer.getVirtualItems();
-    const indexes = measured.length
-      ? measured.map((item) => item.index)
-      : Array.from({ length: Math.min(list.length, Math.ceil(AREA_HEIGHT / rowStride()) + OVERSCAN) }, (_, i) => i);
-    const before = measured[0]?.start ?? 0;
-    const end = measured.at(-1)?.end ?? indexes.length * rowStride();
-    const after = virtualizer.getTotalSize() - end;
     content = (
       <Box as="ul" listStyleType="none" pe="2" css={EXECUTOR_ROWS_CSS}>
         {before > 0 && <li aria-hidden style={{ height: before }} />}
-        {indexes.map((index) => {
+        {drawn.map(({ index }) => {
           const script = list[index]!;
           return (
             <ExecutorRow
@@ -113,7 +105,7 @@ export function ExecutorScriptList({ scripts, failed, read, disabled, reason, on
   }
 
   return (
-    <Box ref={scroller} height={`${AREA_HEIGHT}px`} overflowY="auto" data-testid="executor-scripts">
+    <Box ref={scrollerRef} height={`${AREA_HEIGHT}px`} overflowY="auto" data-testid="executor-scripts">
       {content}
     </Box>
   );

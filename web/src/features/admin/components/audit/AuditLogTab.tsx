@@ -6,8 +6,8 @@ import { IDENTIFIER_DISPLAY_LENGTH } from '@moonrelay/contract/constants';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
 import { ADMIN_ENTRIES_CSS } from '../lists/admin-entries-css.ts';
-import { useDrawnRows } from '../lists/drawn-rows.ts';
-import { ListArea } from '../lists/ListArea.tsx';
+import { useRowsInView } from '../../../../lib/rows-in-view.ts';
+import { ADMIN_LIST_HEIGHT_PX, ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 
 interface Props {
@@ -26,6 +26,7 @@ export function detailsText(details: Record<string, unknown>): string {
 const entryId = (entry: AuditEntry) => entry.id;
 /** An entry's height before it is measured: its line, and a line of details. */
 const ROW_ESTIMATE = 70;
+const rowEstimate = () => ROW_ESTIMATE;
 /** Entries drawn past each edge of the area. */
 const OVERSCAN = 4;
 
@@ -35,16 +36,18 @@ const OVERSCAN = 4;
  */
 export function AuditLogTab({ audit, page, onPage }: Props) {
   const items = audit.data?.items ?? [];
-  const { scroll, indexes, before, after, measure } = useDrawnRows(items, {
+  const { scrollerRef, tabIndex, drawn, before, after, measure } = useRowsInView(items, {
     keyOf: entryId,
-    estimate: ROW_ESTIMATE,
+    estimateSize: rowEstimate,
     overscan: OVERSCAN,
+    screenful: ADMIN_LIST_HEIGHT_PX,
   });
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.audit}
-        scroll={scroll}
+        scrollerRef={scrollerRef}
+        tabIndex={tabIndex}
         loading={audit.isPending}
         error={audit.isError && !audit.data ? audit.error : null}
         onRetry={() => void audit.refetch()}
@@ -53,7 +56,7 @@ export function AuditLogTab({ audit, page, onPage }: Props) {
       >
         <Box as="ul" aria-label={ADMIN_TEXT.tabs.audit} css={ADMIN_ENTRIES_CSS}>
           {before > 0 && <li aria-hidden data-spacer style={{ height: before }} />}
-          {indexes.map((index) => {
+          {drawn.map(({ index }) => {
             const entry = items[index]!;
             return <AuditRow key={entry.id} entry={entry} index={index} setSize={items.length} measure={measure} />;
           })}

@@ -3,8 +3,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useMemo, useSyncExternalStore } from 'react';
 import type { AdminConnection, AdminConnectionList } from '@moonrelay/contract/admin';
 import { ADMIN_TEXT } from '../../admin-text.ts';
-import { useDrawnRows } from '../lists/drawn-rows.ts';
-import { ListArea } from '../lists/ListArea.tsx';
+import { useRowsInView } from '../../../../lib/rows-in-view.ts';
+import { ADMIN_LIST_HEIGHT_PX, ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 import { CONNECTION_CARDS_CSS, ConnectionCard } from './ConnectionCard.tsx';
 
@@ -38,6 +38,7 @@ const connectionKey = (connection: AdminConnection) => `${connection.userId}/${c
 const rowKey = (row: readonly AdminConnection[]) => connectionKey(row[0]!);
 /** A row of cards' height before it is measured (the card's header, five values and its buttons). */
 const ROW_ESTIMATE = 340;
+const rowEstimate = () => ROW_ESTIMATE;
 /** Rows of cards drawn past each edge of the area, so Tab has a next card to reach. */
 const OVERSCAN = 1;
 
@@ -72,16 +73,18 @@ export function ConnectionsTab({ connections, page, onPage }: Props) {
       ),
     [items, columns],
   );
-  const { scroll, indexes, before, after, measure } = useDrawnRows(rows, {
+  const { scrollerRef, tabIndex, drawn, before, after, measure } = useRowsInView(rows, {
     keyOf: rowKey,
-    estimate: ROW_ESTIMATE,
+    estimateSize: rowEstimate,
     overscan: OVERSCAN,
+    screenful: ADMIN_LIST_HEIGHT_PX,
   });
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.connections}
-        scroll={scroll}
+        scrollerRef={scrollerRef}
+        tabIndex={tabIndex}
         loading={connections.isPending}
         error={connections.isError && !connections.data ? connections.error : null}
         onRetry={() => void connections.refetch()}
@@ -90,7 +93,7 @@ export function ConnectionsTab({ connections, page, onPage }: Props) {
       >
         <Box role="list" aria-label={ADMIN_TEXT.tabs.connections} css={CARD_ROWS_CSS}>
           {before > 0 && <div aria-hidden data-spacer style={{ height: before }} />}
-          {indexes.map((index) => (
+          {drawn.map(({ index }) => (
             <div key={rowKey(rows[index]!)} ref={measure} data-index={index} className="connection-row">
               {rows[index]!.map((connection, column) => (
                 <div

@@ -8,8 +8,8 @@ import { formatDateTime } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
 import { detailsText } from '../audit/AuditLogTab.tsx';
 import { ADMIN_ENTRIES_CSS } from '../lists/admin-entries-css.ts';
-import { useDrawnRows } from '../lists/drawn-rows.ts';
-import { ListArea } from '../lists/ListArea.tsx';
+import { useRowsInView } from '../../../../lib/rows-in-view.ts';
+import { ADMIN_LIST_HEIGHT_PX, ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 
 interface Props {
@@ -28,6 +28,7 @@ const STATUS_PALETTES: Record<string, string> = {
 const executionId = (execution: RecentExecution) => execution.id;
 /** A run's height before it is measured: its line, its details and a line of result. */
 const ROW_ESTIMATE = 90;
+const rowEstimate = () => ROW_ESTIMATE;
 /** Runs drawn past each edge of the area. */
 const OVERSCAN = 3;
 
@@ -37,16 +38,18 @@ const OVERSCAN = 3;
  */
 export function RecentExecutionsTab({ executions, page, onPage }: Props) {
   const items = executions.data?.items ?? [];
-  const { scroll, indexes, before, after, measure } = useDrawnRows(items, {
+  const { scrollerRef, tabIndex, drawn, before, after, measure } = useRowsInView(items, {
     keyOf: executionId,
-    estimate: ROW_ESTIMATE,
+    estimateSize: rowEstimate,
     overscan: OVERSCAN,
+    screenful: ADMIN_LIST_HEIGHT_PX,
   });
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.executions}
-        scroll={scroll}
+        scrollerRef={scrollerRef}
+        tabIndex={tabIndex}
         loading={executions.isPending}
         error={executions.isError && !executions.data ? executions.error : null}
         onRetry={() => void executions.refetch()}
@@ -55,7 +58,7 @@ export function RecentExecutionsTab({ executions, page, onPage }: Props) {
       >
         <Box as="ul" aria-label={ADMIN_TEXT.tabs.executions} css={ADMIN_ENTRIES_CSS}>
           {before > 0 && <li aria-hidden data-spacer style={{ height: before }} />}
-          {indexes.map((index) => {
+          {drawn.map(({ index }) => {
             const execution = items[index]!;
             return (
               <ExecutionRow

@@ -1,16 +1,20 @@
 import { Box, Button, Center, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { messageOf } from '../../../../lib/api-client.ts';
-import { ADMIN_LIST_HEIGHT_PX, type ListScroll } from './drawn-rows.ts';
 
-/** The admin lists' height (spec section 9: admin lists sit in 600px scroll areas). */
-export const ADMIN_LIST_HEIGHT = `${ADMIN_LIST_HEIGHT_PX}px`;
+/**
+ * The admin lists' height in pixels (spec section 9: admin lists sit in 600px scroll areas), and
+ * the `screenful` their rows drawn in view (`useRowsInView`) assume until the area is laid out.
+ */
+export const ADMIN_LIST_HEIGHT_PX = 600;
 
 interface Props {
   /** Names the scroll area for assistive technology and tests ("Users", "Audit Logs"...). */
   label: string;
-  /** The scroll box of the rows drawn in view (`useDrawnRows`): the rows' virtualizer reads it. */
-  scroll: ListScroll;
+  /** The scroll box of the rows drawn in view (`useRowsInView`): the rows' virtualizer reads it. */
+  scrollerRef(element: HTMLDivElement | null): void;
+  /** A tab stop while it scrolls. */
+  tabIndex: 0 | undefined;
   /** The list's first load has not answered yet. */
   loading: boolean;
   /** The list could not be loaded (and there is nothing to show). */
@@ -26,7 +30,7 @@ interface Props {
  * down through a long list (of which only the rows in view are drawn) and sideways through a table
  * wider than a phone, and is a tab stop while it scrolls so both are in keyboard reach.
  */
-export function ListArea({ label, scroll, loading, error, onRetry, empty, emptyText, children }: Props) {
+export function ListArea({ label, scrollerRef, tabIndex, loading, error, onRetry, empty, emptyText, children }: Props) {
   let content: ReactNode;
   if (loading) {
     content = (
@@ -60,10 +64,10 @@ export function ListArea({ label, scroll, loading, error, onRetry, empty, emptyT
     <Box
       role="region"
       aria-label={label}
-      ref={scroll.ref}
-      tabIndex={scroll.tabIndex}
+      ref={scrollerRef}
+      tabIndex={tabIndex}
       focusVisibleRing="inside"
-      height={ADMIN_LIST_HEIGHT}
+      height={`${ADMIN_LIST_HEIGHT_PX}px`}
       overflowY="auto"
       overflowX="auto"
       // No scroll anchoring: the browser keeping a row in place as the space above it changes

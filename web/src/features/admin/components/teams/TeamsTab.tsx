@@ -4,8 +4,8 @@ import { memo, useCallback, useId, useState } from 'react';
 import { ROLE_LABELS, type AdminTeam, type AdminTeamPage } from '@moonrelay/contract/teams';
 import { formatDate } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
-import { useDrawnRows } from '../lists/drawn-rows.ts';
-import { ListArea } from '../lists/ListArea.tsx';
+import { useRowsInView } from '../../../../lib/rows-in-view.ts';
+import { ADMIN_LIST_HEIGHT_PX, ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 
 interface Props {
@@ -26,6 +26,7 @@ export const MEMBERS_SHOWN = 6;
 const teamId = (team: AdminTeam) => team.id;
 /** A row's height before it is measured: a line of members (a large team's wrap to more). */
 const ROW_ESTIMATE = 90;
+const rowEstimate = () => ROW_ESTIMATE;
 /** Rows drawn past each edge of the area, so Tab has a next row to reach and the header is covered. */
 const OVERSCAN = 3;
 
@@ -66,10 +67,11 @@ const TEAMS_CSS = defineStyle({
  */
 export function TeamsTab({ teams, page, onPage }: Props) {
   const items = teams.data?.items ?? [];
-  const { scroll, indexes, before, after, measure } = useDrawnRows(items, {
+  const { scrollerRef, tabIndex, drawn, before, after, measure } = useRowsInView(items, {
     keyOf: teamId,
-    estimate: ROW_ESTIMATE,
+    estimateSize: rowEstimate,
     overscan: OVERSCAN,
+    screenful: ADMIN_LIST_HEIGHT_PX,
   });
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = useCallback(
@@ -85,7 +87,8 @@ export function TeamsTab({ teams, page, onPage }: Props) {
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.teams}
-        scroll={scroll}
+        scrollerRef={scrollerRef}
+        tabIndex={tabIndex}
         loading={teams.isPending}
         error={teams.isError && !teams.data ? teams.error : null}
         onRetry={() => void teams.refetch()}
@@ -111,7 +114,7 @@ export function TeamsTab({ teams, page, onPage }: Props) {
           </Table.Header>
           <Table.Body>
             {before > 0 && <tr aria-hidden data-spacer style={{ height: before }} />}
-            {indexes.map((index) => {
+            {drawn.map(({ index }) => {
               const team = items[index]!;
               return (
                 <TeamRow

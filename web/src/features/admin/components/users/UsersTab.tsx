@@ -5,8 +5,8 @@ import { memo } from 'react';
 import { formatDate } from '../../../../lib/format.ts';
 import { ADMIN_TEXT } from '../../admin-text.ts';
 import { useSelection } from '../../selection.ts';
-import { useDrawnRows } from '../lists/drawn-rows.ts';
-import { ListArea } from '../lists/ListArea.tsx';
+import { useRowsInView } from '../../../../lib/rows-in-view.ts';
+import { ADMIN_LIST_HEIGHT_PX, ListArea } from '../lists/ListArea.tsx';
 import { Pager } from '../lists/Pager.tsx';
 import { ApiKeyCell } from './ApiKeyCell.tsx';
 import { RegenerateKeyButton } from './RegenerateKeyButton.tsx';
@@ -26,6 +26,7 @@ const userId = (user: AdminUser) => user.id;
 
 /** A row's height before it is measured: the name over the @username, and the cell's padding. */
 const ROW_ESTIMATE = 57;
+const rowEstimate = () => ROW_ESTIMATE;
 /** Rows drawn past each edge of the area, so Tab has a next row to reach and the header is covered. */
 const OVERSCAN = 4;
 
@@ -79,17 +80,19 @@ export function UsersTab({ users, page, onPage, currentUserId }: Props) {
   const setMany = useSelection((state) => state.setMany);
   const selectedHere = items.filter((user) => selected[user.id]).length;
   const allHere = items.length > 0 && selectedHere === items.length;
-  const { scroll, indexes, before, after, measure } = useDrawnRows(items, {
+  const { scrollerRef, tabIndex, drawn, before, after, measure } = useRowsInView(items, {
     keyOf: userId,
-    estimate: ROW_ESTIMATE,
+    estimateSize: rowEstimate,
     overscan: OVERSCAN,
+    screenful: ADMIN_LIST_HEIGHT_PX,
   });
 
   return (
     <Stack gap="3">
       <ListArea
         label={ADMIN_TEXT.tabs.users}
-        scroll={scroll}
+        scrollerRef={scrollerRef}
+        tabIndex={tabIndex}
         loading={users.isPending}
         error={users.isError && !users.data ? users.error : null}
         onRetry={() => void users.refetch()}
@@ -132,7 +135,7 @@ export function UsersTab({ users, page, onPage, currentUserId }: Props) {
           </Table.Header>
           <Table.Body>
             {before > 0 && <tr aria-hidden data-spacer style={{ height: before }} />}
-            {indexes.map((index) => {
+            {drawn.map(({ index }) => {
               const user = items[index]!;
               return (
                 <UserRow key={user.id} user={user} isSelf={user.id === currentUserId} index={index} measure={measure} />
