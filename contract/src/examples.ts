@@ -921,6 +921,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
         },
       ],
       total: 1,
+      totalCapped: false,
       nextCursor: null,
     },
     error: {

@@ -63,6 +63,11 @@ export const OnlinePlayerPageSchema = z
     players: z.array(OnlinePlayerSchema),
     /** Everyone online across the user's live servers (with the filters), not only this page. */
     total: z.number(),
+    /**
+     * True when a broad search over every server stopped counting at `total` (1,000): at least
+     * that many match ("1,000+"). Narrow searches, one server's players and no search count exactly.
+     */
+    totalCapped: z.boolean(),
     nextCursor: z.string().nullable(),
   })
   .meta({ id: 'OnlinePlayerPage' });

@@ -28,15 +28,48 @@ function prefixEnd(prefix: string): string | null {
 }
 
 /**
+ * A search that starts this many of the owner's players' names (or display names) is broad. A
+ * narrow one is found by the name indexes and sorted, which costs what it finds (up to this many,
+ * a few tens of ms). A broad one (a typed "P" finds every one of two million players) walks the
+ * list in its own order and tests each row instead: where matches are common a page fills within a
+ * few hundred rows. The walk's worst case is a broad search whose matches all lie at the far end
+ * of the order; it then reads the list that far (the owner's players, at most).
+ */
+export const BROAD_SEARCH_PLAYERS = 20_000;
+/**
+ * A broad search of the players online counts its matches up to this many and says it stopped
+ * there ("1,000+"): an exact count would test every player online.
+ */
+export const ONLINE_MATCHES_COUNTED = 1_000;
+
+/** Where a search turns broad, and how far a broad count of the players online goes. */
+export interface SearchLimits {
+  broadAt: number;
+  countUpTo: number;
+}
+const SEARCH_LIMITS: SearchLimits = { broadAt: BROAD_SEARCH_PLAYERS, countUpTo: ONLINE_MATCHES_COUNTED };
+
+interface Search {
+  /** Lower-cased, for the name keys. */
+  key: string;
+  /** The first key past every key that starts with `key`, or null. */
+  end: string | null;
+  /** The user id the search also is, if it is a whole number. */
+  id: string | null;
+}
+
+const searchOf = (search: string): Search => {
+  const key = search.toLowerCase();
+  return { key, end: prefixEnd(key), id: searchedId(search) };
+};
+
+/**
  * The owner's players a search finds (decision 039): those whose name or display name starts with
  * it, ignoring case, and the one whose user id it is. Each part is a range of an index
  * (players_name_key, players_display_name_key, the key), so a search costs what it finds, not the
  * number of players seen.
  */
-function matching(db: Db, userId: string, search: string) {
-  const key = search.toLowerCase();
-  const end = prefixEnd(key);
-  const id = searchedId(search);
+function matching(db: Db, userId: string, { key, end, id }: Search) {
   const startsWith = (column: 'nameKey' | 'displayNameKey') => {
     let query = db.selectFrom('players').select('robloxUserId').where('userId', '=', userId).where(column, '>=', key);
     if (end !== null) query = query.where(column, '<', end);
@@ -49,6 +82,42 @@ function matching(db: Db, userId: string, search: string) {
     );
   }
   return found;
+}
+
+/**
+ * The same test as `matching`, on one row of `players` (under `alias`), for a walk of a list. The
+ * keys are read as values, not through their indexes: given the choice, SQLite gathers every match
+ * by the name indexes and sorts them (690 ms for a typed "P" over two million players, 1 ms walked).
+ */
+function matchesRow(alias: 'p' | 'players', { key, end, id }: Search): RawBuilder<boolean> {
+  const startsWith = (column: 'nameKey' | 'displayNameKey') => {
+    const ref = sql`(${sql.ref(`${alias}.${column}`)} || '')`;
+    return end === null ? sql`${ref} >= ${key}` : sql`(${ref} >= ${key} and ${ref} < ${end})`;
+  };
+  const tests = [startsWith('nameKey'), startsWith('displayNameKey')];
+  if (id !== null) tests.push(sql`${sql.ref(`${alias}.robloxUserId`)} = ${id}`);
+  return sql<boolean>`(${sql.join(tests, sql` or `)})`;
+}
+
+/**
+ * Whether a search is broad: either name index holds at least `broadAt` keys in its range. Each
+ * probe reads at most that many index entries.
+ */
+async function isBroad(db: Db, userId: string, { key, end }: Search, broadAt: number): Promise<boolean> {
+  const probe = async (column: 'nameKey' | 'displayNameKey') => {
+    let range = db
+      .selectFrom('players')
+      .select(sql.lit(1).as('one'))
+      .where('userId', '=', userId)
+      .where(column, '>=', key);
+    if (end !== null) range = range.where(column, '<', end);
+    const { n } = await db
+      .selectFrom(range.limit(sql.lit(broadAt)).as('r'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(n) >= broadAt;
+  };
+  return (await probe('nameKey')) || (await probe('displayNameKey'));
 }
 
 export const playersRepo = {
@@ -71,12 +140,18 @@ export const playersRepo = {
     }
   },
 
-  /** Players online now (open sessions), newest arrival first, after `cursor`. */
-  online(
+  /**
+   * Players online now (open sessions), newest arrival first, after `cursor`; and how many, which
+   * for a broad search over every server stops at ONLINE_MATCHES_COUNTED (`capped`).
+   */
+  async online(
     db: Db,
     userId: string,
     filter: { search?: string; serverId?: string; after?: { joinedAt: string; robloxUserId: string }; limit?: number },
+    limits: SearchLimits = SEARCH_LIMITS,
   ) {
+    const search = filter.search ? searchOf(filter.search) : null;
+    const broad = search !== null && (await isBroad(db, userId, search, limits.broadAt));
     let query = db
       .selectFrom('playerSessions as s')
       .innerJoin('players as p', (join) =>
@@ -89,16 +164,33 @@ export const playersRepo = {
       query = query.where('s.serverId', '=', filter.serverId);
       sessions = sessions.where('serverId', '=', filter.serverId);
     }
-    if (filter.search) {
-      const search = filter.search;
+    if (search && broad) query = query.where(matchesRow('p', search));
+    else if (search) {
       query = query.where('s.robloxUserId', 'in', matching(db, userId, search));
       sessions = sessions.where('robloxUserId', 'in', matching(db, userId, search));
     }
-    const narrowed = filter.search !== undefined || filter.serverId !== undefined;
+    // A server or a narrow search picks out few rows: found by their own index, then sorted. The
+    // whole list, or a broad search of it, is read in its order until the page is full.
+    const sortAfter = filter.serverId !== undefined || (search !== null && !broad);
+    const countAll = async <T>(from: { as(name: 'c'): T }) => {
+      const row = await db
+        .selectFrom(from.as('c') as never)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number((row as { n: number }).n);
+    };
     return {
-      // From the open sessions alone (every session has its player's record): an index count.
-      count: async () =>
-        Number((await sessions.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+      count: async (): Promise<{ total: number; capped: boolean }> => {
+        if (broad && filter.serverId === undefined) {
+          const n = await countAll(query.select(sql.lit(1).as('one')).limit(sql.lit(limits.countUpTo + 1)));
+          return n > limits.countUpTo ? { total: limits.countUpTo, capped: true } : { total: n, capped: false };
+        }
+        // A broad search on one server counts that server's matches; otherwise the open sessions
+        // alone answer (every session has its player's record): an index count.
+        if (broad) return { total: await countAll(query.select(sql.lit(1).as('one'))), capped: false };
+        const row = await sessions.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        return { total: Number(row.n), capped: false };
+      },
       page: async (limit: number) => {
         let paged = query;
         const after = filter.after;
@@ -112,8 +204,8 @@ export const playersRepo = {
         }
         return paged
           .select(['s.robloxUserId', 's.serverId', 's.joinedAt', 'p.name', 'p.displayName', 'p.accountAgeDays'])
-          .orderBy(narrowed ? sortedAfter(sql.ref('s.joinedAt')) : 's.joinedAt', 'desc')
-          .orderBy(narrowed ? sortedAfter(sql.ref('s.robloxUserId')) : 's.robloxUserId', 'desc')
+          .orderBy(sortAfter ? sortedAfter(sql.ref('s.joinedAt')) : 's.joinedAt', 'desc')
+          .orderBy(sortAfter ? sortedAfter(sql.ref('s.robloxUserId')) : 's.robloxUserId', 'desc')
           .limit(sql.lit(Math.trunc(limit)))
           .execute();
       },
@@ -121,13 +213,17 @@ export const playersRepo = {
   },
 
   /** Everyone seen, most recently seen first, after `cursor`. */
-  everyone(
+  async everyone(
     db: Db,
     userId: string,
     filter: { search?: string; after?: { lastSeen: string; robloxUserId: string }; limit: number },
+    limits: SearchLimits = SEARCH_LIMITS,
   ): Promise<PlayerRow[]> {
+    const search = filter.search ? searchOf(filter.search) : null;
+    const broad = search !== null && (await isBroad(db, userId, search, limits.broadAt));
     let query = db.selectFrom('players').selectAll().where('userId', '=', userId);
-    if (filter.search) query = query.where('robloxUserId', 'in', matching(db, userId, filter.search));
+    if (search && broad) query = query.where(matchesRow('players', search));
+    else if (search) query = query.where('robloxUserId', 'in', matching(db, userId, search));
     const after = filter.after;
     if (after) {
       query = query.where((eb) =>
@@ -137,9 +233,11 @@ export const playersRepo = {
         ]),
       );
     }
+    // As online(): a narrow search is found, then sorted; a broad one is read in order.
+    const sortAfter = search !== null && !broad;
     return query
-      .orderBy(filter.search ? sortedAfter(sql.ref('lastSeen')) : 'lastSeen', 'desc')
-      .orderBy(filter.search ? sortedAfter(sql.ref('robloxUserId')) : 'robloxUserId', 'desc')
+      .orderBy(sortAfter ? sortedAfter(sql.ref('lastSeen')) : 'lastSeen', 'desc')
+      .orderBy(sortAfter ? sortedAfter(sql.ref('robloxUserId')) : 'robloxUserId', 'desc')
       .limit(sql.lit(Math.trunc(filter.limit)))
       .execute();
   },

@@ -52,15 +52,15 @@ export function createPlayersService(deps: { db: Db }) {
     async online(
       ownerId: string,
       query: { q?: string; serverId?: string; limit?: number; cursor?: string },
-    ): Promise<{ players: OnlinePlayer[]; total: number; nextCursor: string | null }> {
+    ): Promise<{ players: OnlinePlayer[]; total: number; totalCapped: boolean; nextCursor: string | null }> {
       const after = decodeCursor(query.cursor, INVALID_CURSOR);
       const limit = pageSize(query.limit);
-      const online = playersRepo.online(db, ownerId, {
+      const online = await playersRepo.online(db, ownerId, {
         search: query.q || undefined,
         serverId: query.serverId,
         after: after && { joinedAt: after.time, robloxUserId: after.id },
       });
-      const [rows, total] = await Promise.all([online.page(limit + 1), online.count()]);
+      const [rows, count] = await Promise.all([online.page(limit + 1), online.count()]);
       const more = rows.length > limit;
       const shown = rows.slice(0, limit);
       const last = shown.at(-1);
@@ -73,7 +73,8 @@ export function createPlayersService(deps: { db: Db }) {
           serverId: row.serverId,
           joinedAt: row.joinedAt,
         })),
-        total,
+        total: count.total,
+        totalCapped: count.capped,
         nextCursor: more && last ? encodeCursor(last.joinedAt, last.robloxUserId) : null,
       };
     },

@@ -27,6 +27,8 @@ export interface OnlinePlayersFilter {
 interface OnlinePage {
   players: OnlinePlayer[];
   total: number;
+  /** A broad search counted its first matches only: at least `total` match. */
+  totalCapped: boolean;
   nextCursor: string | null;
 }
 

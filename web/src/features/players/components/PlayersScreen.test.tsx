@@ -70,6 +70,14 @@ describe('the online players list', () => {
     expect(refreshed).toBe(true);
     expect(screen.getAllByTestId('player-row')).toHaveLength(28);
   });
+
+  it('says a broad search counted its first 1,000 matches and stopped', async () => {
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ players: [player(1)], total: 1000, totalCapped: true, nextCursor: null }),
+    );
+    renderWithProviders(<PlayersScreen />, { route: '/players' });
+    expect(await screen.findByText('1,000+ players online match, 1 shown')).toBeInTheDocument();
+  });
 });
 
 /**

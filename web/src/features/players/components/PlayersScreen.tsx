@@ -25,10 +25,12 @@ export const PLAYERS_TEXT = {
   loadingMore: 'Loading more players…',
   /** The note's name for the screen, where the member's role does not allow it. */
   see: 'See the players and the bans',
-  online: (shown: number, total: number) =>
-    total === 1
-      ? '1 player online'
-      : `${total.toLocaleString()} players online${shown < total ? `, ${shown.toLocaleString()} shown` : ''}`,
+  online: (shown: number, total: number, capped = false) =>
+    capped
+      ? `${total.toLocaleString()}+ players online match, ${shown.toLocaleString()} shown`
+      : total === 1
+        ? '1 player online'
+        : `${total.toLocaleString()} players online${shown < total ? `, ${shown.toLocaleString()} shown` : ''}`,
 };
 
 type PlayersTab = 'online' | 'bans';
@@ -88,6 +90,8 @@ function OnlinePlayers({ onSelect }: { onSelect(userId: number): void }) {
   const online = useOnlinePlayers(filter);
   const players = useMemo(() => online.data?.pages.flatMap((page) => page.players) ?? [], [online.data]);
   const total = online.data?.pages[0]?.total ?? 0;
+  // A broad search over every server counts its first matches only (1,000+).
+  const capped = online.data?.pages[0]?.totalCapped ?? false;
   const filtered = Boolean(filter.q.trim() || filter.serverId.trim());
   const select = useCallback((player: OnlinePlayer) => onSelect(player.userId), [onSelect]);
 
@@ -98,7 +102,7 @@ function OnlinePlayers({ onSelect }: { onSelect(userId: number): void }) {
           <PlayerFilters searchLabel={PLAYERS_TEXT.search} serverLabel={PLAYERS_TEXT.server} onChange={setFilter} />
           {online.data && (
             <Text fontSize="sm" color="fg.muted" role="status" data-testid="players-online">
-              {PLAYERS_TEXT.online(players.length, total)}
+              {PLAYERS_TEXT.online(players.length, total, capped)}
             </Text>
           )}
         </Flex>
