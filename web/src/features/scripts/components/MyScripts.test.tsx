@@ -481,6 +481,19 @@ describe('MyScripts with a thousand scripts', () => {
     expect(asked).toHaveLength(3);
   });
 
+  it('starts a new search at the top of its list, not where the last list was scrolled to', async () => {
+    serve(many(120));
+    layOutScripts({ view: VIEW_HEIGHT, content: 120 * SCRIPT_ROW_HEIGHT });
+    renderWithProviders(<MyScripts />);
+    await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    scrollTo(40 * SCRIPT_ROW_HEIGHT);
+    await waitFor(() => expect(rowById('script-40')).toBeDefined());
+    await userEvent.type(screen.getByPlaceholderText('Search scripts...'), 'seeded');
+    await waitFor(() => expect(asked.at(-1)).toBe('?q=seeded'));
+    await waitFor(() => expect(rows()[0]!.dataset.scriptId).toBe('script-0'));
+    expect(scroller().scrollTop).toBe(0);
+  });
+
   it('loads the next page by the button too, the keyboard’s way, with the search kept', async () => {
     serve(many(120));
     renderWithProviders(<MyScripts />);

@@ -103,6 +103,9 @@ export function MyScripts() {
           ) : (
             <Stack gap="4">
               <List
+                // A new search or type is a new list: it starts at its top, not where the last one
+                // was scrolled to (which would also ask for its second page at once).
+                key={`${type}:${q.trim()}`}
                 scripts={list}
                 emptyText={emptyText}
                 can={can}
