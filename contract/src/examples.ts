@@ -931,7 +931,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
         issues: [{ path: 'limit', message: 'limit: Too big: expected number to be <=200' }],
       },
     },
-    note: 'Newest arrival first. `total` counts everyone online with these filters; for the next page send `cursor` set to `nextCursor`.',
+    note: 'Newest arrival first. `total` counts everyone online with these filters; for the next page send `cursor` set to `nextCursor`. A broad search over every server (one that starts 20,000 or more names, such as a single letter) stops counting at 1,000 and says so with `totalCapped: true`: at least that many match.',
   },
   listPlayers: {
     query: { q: 'builder' },
