@@ -53,6 +53,7 @@ import {
   PlayersQuerySchema,
 } from './players.ts';
 import {
+  BanListQuerySchema,
   BanListSchema,
   BanRequestSchema,
   BulkBanRequestSchema,
@@ -931,12 +932,12 @@ export const endpoints = {
     path: '/api/players/bans',
     tag: 'Players',
     summary:
-      'The bans in force (or still pending) on players of your games, newest first, each with its path (game or open_cloud) and state. Admins may pass ownerId.',
+      'The bans in force (or still pending) on players of your games, newest first, each with its path (game or open_cloud) and state, a page at a time: limit (1 to 100, 50 by default), then the answered nextCursor as cursor for the next page; total counts them all. The first page also lists the bans made elsewhere that the last Open Cloud import found. Admins may pass ownerId.',
     auth: 'session-or-key',
     permission: 'players.read',
     keyScopes: ['moderation'],
     rateLimit: 'general',
-    query: ModerationOwnerQuerySchema,
+    query: BanListQuerySchema,
     response: BanListSchema,
     errors: [400, 401, 403],
   }),

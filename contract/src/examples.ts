@@ -973,6 +973,7 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
     error: { status: 404, body: { error: 'Player not found' } },
   },
   listBans: {
+    query: { limit: '50' },
     response: {
       bans: [
         {
@@ -982,6 +983,8 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
           name: 'builderwoman',
         },
       ],
+      nextCursor: null,
+      total: 1,
       elsewhere: [
         {
           userId: 158,
@@ -995,8 +998,14 @@ export const EXAMPLES: Partial<Record<EndpointName, EndpointExample>> = {
         },
       ],
     },
-    error: unauthorized(ERRORS.invalidApiKey),
-    note: "`elsewhere` lists the bans in force in Roblox that Moonrelay did not make (Creator Hub, other tools), from the last Open Cloud import. Each ban says its path (`game`: a live server ran Players:BanAsync; `open_cloud`) and its state: `pending` until that path reports, then `applied` or `failed` with Roblox's own error.",
+    error: {
+      status: 400,
+      body: {
+        error: 'limit: Too big: expected number to be <=100',
+        issues: [{ path: 'limit', message: 'limit: Too big: expected number to be <=100' }],
+      },
+    },
+    note: "`bans` comes a page at a time, newest first: when nextCursor is not null, pass it as cursor for the next page; total counts every ban in force. `elsewhere` (with the first page only) lists the bans in force in Roblox that Moonrelay did not make (Creator Hub, other tools), from the last Open Cloud import. Each ban says its path (`game`: a live server ran Players:BanAsync; `open_cloud`) and its state: `pending` until that path reports, then `applied` or `failed` with Roblox's own error.",
   },
   banPlayers: {
     body: { userIds: [156], ...exampleBan },

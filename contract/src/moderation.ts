@@ -22,6 +22,9 @@ export const MODERATION_NOTE_MAX_CHARS = 2000;
 export const MODERATION_MESSAGE_MAX_CHARS = 400;
 /** The most actions one history page answers. */
 export const MODERATION_HISTORY_MAX = 200;
+/** Moonrelay's bans in force a page at a time (GET /api/players/bans): 50 unless `limit` says, at most 100. */
+export const BANS_PAGE_SIZE_DEFAULT = 50;
+export const BANS_PAGE_SIZE_MAX = 100;
 
 export const MODERATION_ERRORS = {
   notOnline: 'The player is not online in any of your game servers, so there is nobody to kick or warn',
@@ -34,6 +37,7 @@ export const MODERATION_ERRORS = {
   privateReason: `privateReason: at most ${BAN_PRIVATE_REASON_MAX_CHARS} characters (Roblox's limit)`,
   note: `text: at most ${MODERATION_NOTE_MAX_CHARS} characters`,
   message: `message: at most ${MODERATION_MESSAGE_MAX_CHARS} characters`,
+  invalidCursor: 'cursor: not a cursor this list answered',
 } as const;
 
 export const ModerationKindSchema = z.enum(['note', 'warning', 'kick', 'ban', 'unban']);
@@ -93,10 +97,16 @@ export type ModerationHistory = z.infer<typeof ModerationHistorySchema>;
 
 export const BanListSchema = z
   .object({
+    /** A page of Moonrelay's bans in force (or pending), newest first. */
     bans: z.array(ModerationActionSchema.extend({ name: z.string().nullable() })),
+    /** Pass as `cursor` for the next page of `bans`; null on the last page. */
+    nextCursor: z.string().nullable(),
+    /** Moonrelay's bans in force (or pending), on every page together. */
+    total: z.number().int(),
     /**
      * Bans in force in Roblox that no Moonrelay ban covers (made in Creator Hub, by BanAsync in other
      * scripts, or by other tools), as of the last Open Cloud import; empty without an Open Cloud key.
+     * Answered with the first page (no cursor) only; empty on the pages after it.
      */
     elsewhere: z.array(ActiveBanSchema.extend({ name: z.string().nullable() })),
   })
@@ -164,6 +174,12 @@ export const UnbanRequestSchema = z
   .meta({ id: 'UnbanRequest' });
 
 export const ModerationOwnerQuerySchema = z.object({ ownerId: z.string().max(100).optional() });
+export const BanListQuerySchema = ModerationOwnerQuerySchema.extend({
+  /** The nextCursor of the previous page; without one, the first page. */
+  cursor: z.string().min(1).max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(BANS_PAGE_SIZE_MAX).default(BANS_PAGE_SIZE_DEFAULT),
+});
+export type BanListQuery = z.input<typeof BanListQuerySchema>;
 export const ModerationHistoryQuerySchema = z.object({
   ownerId: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(MODERATION_HISTORY_MAX).optional(),

@@ -77,6 +77,7 @@ describeEachEngine('data layer', (engine) => {
       '033-cloud-runs',
       '034-run-filter-indexes',
       '035-script-list-index',
+      '036-ban-list-pages',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
   });

@@ -525,6 +525,11 @@ export interface ModerationActionsTable {
   endedBy: string | null;
   createdAt: string;
   completedAt: string | null;
+  /**
+   * When a timed ban's time runs out: its length after it took effect (applied), or after it was
+   * asked for while pending (migration 036). Null for a permanent ban and every other kind.
+   */
+  endsAt: string | null;
 }
 
 /** A user's notification destination (migration 019); URL and secret sealed. */

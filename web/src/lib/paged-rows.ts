@@ -22,7 +22,7 @@ interface Paging {
  */
 export function usePagedRows<T>(
   items: readonly T[],
-  options: { keyOf(item: T): string; estimateSize(): number; overscan: number; screenful?: number },
+  options: { keyOf(item: T): string | number; estimateSize(): number; overscan: number; screenful?: number },
   paging: Paging,
 ) {
   const rows = useRowsInView(items, { ...options, screenful: options.screenful ?? 0 });

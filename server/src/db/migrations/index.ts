@@ -34,6 +34,7 @@ import * as runActors from './032-run-actors.ts';
 import * as cloudRuns from './033-cloud-runs.ts';
 import * as runFilterIndexes from './034-run-filter-indexes.ts';
 import * as scriptListIndex from './035-script-list-index.ts';
+import * as banListPages from './036-ban-list-pages.ts';
 
 /**
  * Migrations are listed in code (not read from a folder) so they work the same under tsx, vitest
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '033-cloud-runs': cloudRuns,
   '034-run-filter-indexes': runFilterIndexes,
   '035-script-list-index': scriptListIndex,
+  '036-ban-list-pages': banListPages,
 };
 
 export const migrationProvider: MigrationProvider = {

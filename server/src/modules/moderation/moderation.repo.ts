@@ -1,4 +1,4 @@
-import { nowIso } from '../../db/time.ts';
+import { isoPlus, nowIso } from '../../db/time.ts';
 import type { Insertable, Selectable } from 'kysely';
 import { whereInChunks, writeInChunks } from '../../db/bulk-writes.ts';
 import { inTransaction, type Db } from '../../db/database.ts';
@@ -11,12 +11,50 @@ const CARRIED_BY_GAME = ['ban', 'unban'] as const;
 /** A ban that is not failed and not ended (expiry is checked by the caller, in one place). */
 const IN_FORCE = ['pending', 'applied'] as const;
 
+/** Where a page of the ban list starts: after this ban (by creation time, then id, newest first). */
+export interface BanPosition {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * When a timed ban runs out, from when it took effect (applied) or, while pending, from when it was
+ * asked for; null for a permanent ban and for every other kind.
+ */
+export function endOf(
+  row: Pick<ModerationRow, 'kind' | 'durationSeconds' | 'createdAt' | 'completedAt'>,
+): string | null {
+  if (row.kind !== 'ban' || row.durationSeconds === null) return null;
+  return isoPlus(row.completedAt ?? row.createdAt, row.durationSeconds * 1000);
+}
+
+/** An owner's bans not failed, not ended and not run out by `now` (the ban list's rows). */
+function bansInForce(db: Db, userId: string, now: string) {
+  return db
+    .selectFrom('moderationActions as m')
+    .where('m.userId', '=', userId)
+    .where('m.kind', '=', 'ban')
+    .where('m.endedBy', 'is', null)
+    .where('m.state', 'in', IN_FORCE)
+    .where((eb) => eb.or([eb('m.endsAt', 'is', null), eb('m.endsAt', '>', now)]));
+}
+
 export const moderationRepo = {
   /** All the rows or none (a ban of many players is recorded whole, or refused). */
   async insert(db: Db, rows: Insertable<ModerationActionsTable>[]): Promise<void> {
     if (rows.length === 0) return;
+    // A ban's end is worked out here, whoever made the row.
+    const stored = rows.map((row) => ({
+      ...row,
+      endsAt: endOf({
+        kind: row.kind,
+        durationSeconds: row.durationSeconds ?? null,
+        createdAt: row.createdAt,
+        completedAt: row.completedAt ?? null,
+      }),
+    }));
     await inTransaction(db, (trx) =>
-      writeInChunks(trx, rows, (chunk) => trx.insertInto('moderationActions').values(chunk).execute()),
+      writeInChunks(trx, stored, (chunk) => trx.insertInto('moderationActions').values(chunk).execute()),
     );
   },
 
@@ -63,6 +101,44 @@ export const moderationRepo = {
     const rows = await whereInChunks(db, robloxUserIds, (ids) => query.where('m.robloxUserId', 'in', ids).execute());
     // Each chunk came back newest first; together they are put in that order again.
     return rows.sort(newestFirst);
+  },
+
+  /**
+   * A page of the owner's bans in force (`limit` rows at most), newest first, after `after`, with
+   * the player's name where seen. Walks the index (user_id, kind, ended_by, created_at, id) from the
+   * cursor down, passing over the failed bans and those whose time ran out.
+   */
+  bansPage(
+    db: Db,
+    userId: string,
+    now: string,
+    after: BanPosition | undefined,
+    limit: number,
+  ): Promise<(ModerationRow & { name: string | null })[]> {
+    let query = bansInForce(db, userId, now)
+      .leftJoin('players as p', (join) =>
+        join.onRef('p.userId', '=', 'm.userId').onRef('p.robloxUserId', '=', 'm.robloxUserId'),
+      )
+      .selectAll('m')
+      .select('p.name');
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('m.createdAt', '<', after.createdAt),
+          eb.and([eb('m.createdAt', '=', after.createdAt), eb('m.id', '<', after.id)]),
+        ]),
+      );
+    }
+    return query.orderBy('m.createdAt', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
+  },
+
+  /** How many bans of the owner's are in force (every page of the ban list together). */
+  async countBans(db: Db, userId: string, now: string): Promise<number> {
+    const row = await bansInForce(db, userId, now)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    // PostgreSQL answers a count as bigint text.
+    return Number(row.n);
   },
 
   /** Marks a ban as replaced (an edit) or lifted (an unban) by another action. */
@@ -168,19 +244,31 @@ export const moderationRepo = {
       .execute();
   },
 
-  /** Records an outcome once: a row that is no longer pending is left as it is (answers undefined). */
-  complete(
+  /**
+   * Records an outcome once: a row that is no longer pending is left as it is (answers undefined).
+   * A timed ban's time runs from now, when it took effect.
+   */
+  async complete(
     db: Db,
     id: string,
     outcome: { state: 'applied' | 'failed'; error: string | null; serverId?: string | null },
     now: string,
   ): Promise<ModerationRow | undefined> {
+    // A row's kind and length never change: read first, they give the end to write with the outcome.
+    const row = await db
+      .selectFrom('moderationActions')
+      .select(['kind', 'durationSeconds', 'createdAt'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const endsAt = endOf({ ...row, completedAt: now });
     return db
       .updateTable('moderationActions')
       .set((eb) => ({
         state: outcome.state,
         error: outcome.error,
         completedAt: now,
+        endsAt,
         // The game server that carried it out, once known.
         serverId: outcome.serverId ? eb.val(outcome.serverId) : eb.ref('serverId'),
       }))

@@ -32,7 +32,7 @@ export function mountModerationRoutes(
   const owner = (principal: Principal, ownerId: string | undefined) => playersOwner(viewerOf(principal), ownerId);
 
   mountEndpoint(router, endpoints.listBans, limits, ({ principal, query }) =>
-    moderation.bans(owner(principal, query.ownerId)),
+    moderation.bans(owner(principal, query.ownerId), query),
   );
   mountEndpoint(router, endpoints.banPlayers, limits, async ({ principal, query, body }) => ({
     actions: await moderation.ban(owner(principal, query.ownerId), await actor(principal), body.userIds, body),

@@ -14,6 +14,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { isoPlus, nowIso } from '../../db/time.ts';
 import { AppError } from '../../http/app-error.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import type { Logger } from '../../logger.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditActor, type AuditService } from '../audit/audit.service.ts';
 import { atMostEvery } from '../../platform/at-most-every.ts';
@@ -25,7 +26,7 @@ import { PLAYER_NOT_FOUND } from '../players/players.service.ts';
 import type { BanPath } from '@moonrelay/contract/moderation';
 import { chooseBanPath } from './ban-path.ts';
 import { readGameOutcome } from './game-report.ts';
-import { moderationRepo, type ModerationRow } from './moderation.repo.ts';
+import { endOf, moderationRepo, type BanPosition, type ModerationRow } from './moderation.repo.ts';
 import { moderationEvent } from './moderation-events.ts';
 
 const DEFAULT_HISTORY = 100;
@@ -38,6 +39,16 @@ const CLAIM_LETGO_MS = 60_000;
  * between share the next look): a restart storm connects thousands of one owner's servers a second.
  */
 const CONNECT_DISPATCH_GAP_MS = 1_000;
+
+/** A ban list page's cursor: the last ban's creation time and id; anything else this list never answered is a 400. */
+function banPosition(cursor: string | undefined): BanPosition | undefined {
+  const at = decodeCursor(cursor, MODERATION_ERRORS.invalidCursor);
+  if (!at) return undefined;
+  if (Number.isNaN(Date.parse(at.time)) || at.time.includes('\u0000') || at.id.includes('\u0000')) {
+    throw new AppError(400, MODERATION_ERRORS.invalidCursor);
+  }
+  return { createdAt: at.time, id: at.id };
+}
 
 export function toModerationAction(row: ModerationRow): ModerationAction {
   return {
@@ -61,9 +72,11 @@ export function toModerationAction(row: ModerationRow): ModerationAction {
   };
 }
 
-/** A timed ban runs from when it was applied (or asked for, while pending); a permanent one never ends. */
-const banInForce = (row: ModerationRow, nowMs: number) =>
-  row.durationSeconds === null || Date.parse(row.completedAt ?? row.createdAt) + row.durationSeconds * 1000 > nowMs;
+/**
+ * A timed ban runs from when it was applied (or asked for, while pending) until its `endsAt`, the
+ * same test the ban list's pages make in the database; a permanent one never ends.
+ */
+const banInForce = (row: ModerationRow, nowMs: number) => row.endsAt === null || Date.parse(row.endsAt) > nowMs;
 
 /** The ban settings a batched BanAsync call shares: bans alike go in one call. */
 const banSettings = (row: ModerationRow) =>
@@ -142,28 +155,31 @@ export function createModerationService(deps: ModerationDeps) {
     robloxUserId: string,
     kind: ModerationKind,
     fields: Partial<ModerationRow> & { message: string },
-  ): ModerationRow => ({
-    id: crypto.randomUUID(),
-    userId: ownerId,
-    robloxUserId,
-    kind,
-    actorId: actor.id,
-    actorName: actor.name,
-    privateReason: null,
-    durationSeconds: null,
-    excludeAltAccounts: 0,
-    path: null,
-    state: 'pending',
-    error: null,
-    commandId: null,
-    claimedAt: null,
-    serverId: null,
-    replaces: null,
-    endedBy: null,
-    createdAt: nowIso(),
-    completedAt: null,
-    ...fields,
-  });
+  ): ModerationRow => {
+    const row: Omit<ModerationRow, 'endsAt'> = {
+      id: crypto.randomUUID(),
+      userId: ownerId,
+      robloxUserId,
+      kind,
+      actorId: actor.id,
+      actorName: actor.name,
+      privateReason: null,
+      durationSeconds: null,
+      excludeAltAccounts: 0,
+      path: null,
+      state: 'pending',
+      error: null,
+      commandId: null,
+      claimedAt: null,
+      serverId: null,
+      replaces: null,
+      endedBy: null,
+      createdAt: nowIso(),
+      completedAt: null,
+      ...fields,
+    };
+    return { ...row, endsAt: endOf(row) };
+  };
 
   const pathFor = async (ownerId: string) => chooseBanPath({ hasOpenCloudKey: await deps.openCloud.hasKey(ownerId) });
 
@@ -360,18 +376,29 @@ export function createModerationService(deps: ModerationDeps) {
       };
     },
 
-    /** Moonrelay's bans in force, and Roblox's bans in force that none of them covers (made elsewhere). */
-    async bans(ownerId: string): Promise<BanList> {
-      const nowMs = Date.now();
-      const rows = (await moderationRepo.unendedBans(db, ownerId)).filter((row) => banInForce(row, nowMs));
-      const imported = await bansMadeElsewhere(ownerId);
+    /**
+     * A page of Moonrelay's bans in force, newest first, and how many there are; with the first page
+     * (no cursor), Roblox's bans in force that none of them covers (made elsewhere).
+     */
+    async bans(ownerId: string, page: { cursor?: string; limit: number }): Promise<BanList> {
+      const after = banPosition(page.cursor);
+      const now = nowIso();
+      const [rows, total, imported] = await Promise.all([
+        moderationRepo.bansPage(db, ownerId, now, after, page.limit + 1),
+        moderationRepo.countBans(db, ownerId, now),
+        after ? [] : bansMadeElsewhere(ownerId),
+      ]);
       const names = await moderationRepo.knownPlayers(
         db,
         ownerId,
         imported.map((ban) => String(ban.userId)),
       );
+      const shown = rows.slice(0, page.limit);
+      const last = shown.at(-1);
       return {
-        bans: rows.map((row) => ({ ...toModerationAction(row), name: row.name })),
+        bans: shown.map((row) => ({ ...toModerationAction(row), name: row.name })),
+        nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+        total,
         elsewhere: imported.map((ban) => ({ ...ban, name: names.get(String(ban.userId)) ?? null })),
       };
     },

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { BanList, BanRequest, ModerationAction, ModerationHistory } from '@moonrelay/contract/moderation';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -22,17 +22,23 @@ export function useModerationHistory(userId: number) {
 }
 
 /**
- * The bans in force: Moonrelay's (with path and state) and those made elsewhere that the last Open
- * Cloud import found (GET /api/players/bans).
+ * The bans in force a page at a time (GET /api/players/bans): Moonrelay's (with path and state),
+ * newest first, paged by cursor, and with the first page those made elsewhere that the last Open
+ * Cloud import found.
  */
-export function useBanList() {
+export function useBanPages() {
   const token = useSession((state) => state.token);
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: BAN_LIST_KEY,
-    queryFn: () => apiRequest<BanList>('GET', '/api/players/bans'),
+    queryFn: ({ pageParam }) =>
+      apiRequest<BanList>('GET', `/api/players/bans${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled: Boolean(token),
     refetchInterval: (query) =>
-      query.state.data?.bans.some((ban) => ban.state === 'pending') ? PENDING_POLL_MS : false,
+      query.state.data?.pages.some((page) => page.bans.some((ban) => ban.state === 'pending'))
+        ? PENDING_POLL_MS
+        : false,
   });
 }
 

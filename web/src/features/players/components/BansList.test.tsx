@@ -39,7 +39,30 @@ const list: BanList = {
     excludeAltAccounts: false,
     updateTime: null,
   })),
+  nextCursor: null,
+  total: 1000,
 };
+
+/**
+ * GET /api/players/bans as the server pages it, over `list`'s bans: `size` to a page, the cursor the
+ * offset of the next one, the bans made elsewhere with the first page only. Records each cursor asked for.
+ */
+function banPages(size: number, asked: (string | null)[]) {
+  return (_body: unknown, url?: URL) => {
+    const cursor = url!.searchParams.get('cursor');
+    asked.push(cursor);
+    const start = Number(cursor ?? 0);
+    const end = start + size;
+    return {
+      body: {
+        bans: list.bans.slice(start, end),
+        nextCursor: end < list.bans.length ? String(end) : null,
+        total: list.bans.length,
+        elsewhere: cursor ? [] : list.elsewhere,
+      },
+    };
+  };
+}
 
 beforeEach(() => signInAs());
 afterEach(() => {
@@ -77,5 +100,32 @@ describe('the ban list', () => {
     expect(rows(ours).length).toBeLessThan(30);
     await userEvent.click(within(row).getByRole('button', { name: 'Open player501' }));
     expect(onSelect).toHaveBeenCalledWith(501);
+  });
+
+  it('asks for the next page by cursor as the end of the loaded bans comes near, and by Load more', async () => {
+    const asked: (string | null)[] = [];
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/players/bans': banPages(50, asked) }));
+    renderWithProviders(<BansList onSelect={vi.fn()} />);
+    const ours = await screen.findByRole('table', { name: BANS_TEXT.ours });
+    // The count is the server's total, not the rows loaded; the table's is unknown while pages remain.
+    expect(screen.getByRole('heading', { name: `${BANS_TEXT.ours} (1,000)` })).toBeInTheDocument();
+    expect(ours).toHaveAttribute('aria-rowcount', '-1');
+    expect(screen.getByRole('table', { name: BANS_TEXT.elsewhere })).toHaveAttribute('aria-rowcount', '301');
+    // The top of the first page is far from its end: nothing more is asked for.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toEqual([null]);
+
+    // Scrolled near the end of the 50 loaded: the next page, after the last ban shown.
+    const region = screen.getByRole('region', { name: BANS_TEXT.ours });
+    region.scrollTop = 35 * 64;
+    fireEvent.scroll(region);
+    await waitFor(() => expect(asked).toEqual([null, '50']));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Open player51' })).toBeInTheDocument());
+    // The bans made elsewhere came with the first page and stay.
+    expect(screen.getByRole('table', { name: BANS_TEXT.elsewhere })).toHaveAttribute('aria-rowcount', '301');
+
+    // Load more is the keyboard's way to the next page.
+    await userEvent.click(screen.getByRole('button', { name: BANS_TEXT.loadMore }));
+    await waitFor(() => expect(asked).toEqual([null, '50', '100']));
   });
 });

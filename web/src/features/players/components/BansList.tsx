@@ -1,10 +1,10 @@
 import { Alert, Badge, Box, Button, Center, defineStyle, Heading, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import { memo, type ComponentType } from 'react';
+import { memo, useCallback, useMemo, type ComponentType } from 'react';
 import type { BanList } from '@moonrelay/contract/moderation';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useRowsInView } from '../../../lib/rows-in-view.ts';
-import { useBanList } from '../api/moderation.ts';
+import { usePagedRows } from '../../../lib/paged-rows.ts';
+import { useBanPages } from '../api/moderation.ts';
 import { BAN_STATE_PALETTES, BAN_PATH_LABELS, formatBanLength } from './ban-labels.ts';
 
 export const BANS_TEXT = {
@@ -16,6 +16,7 @@ export const BANS_TEXT = {
   elsewhereHint:
     'Bans in force in Roblox that Moonrelay did not make (Creator Hub, other tools), as of the last Open Cloud import. Open a player to lift one.',
   elsewhereEmpty: 'None found at the last Open Cloud import.',
+  loadMore: 'Load more bans',
 };
 
 type OurBan = BanList['bans'][number];
@@ -31,6 +32,14 @@ const elsewhereBanKey = (ban: ElsewhereBan) => ban.userId;
  * header's height, which the row positions leave out, is covered.
  */
 const OVERSCAN = 6;
+
+/** How a table pages: Moonrelay's bans come a page at a time, those made elsewhere all at once. */
+interface Paging {
+  more: boolean;
+  loadAhead: boolean;
+  onNeedMore(): void;
+}
+const ALL_LOADED: Paging = { more: false, loadAhead: false, onNeedMore: () => {} };
 
 /**
  * How a row looks, declared once for each table: the cells' layout by class rather than style
@@ -59,17 +68,29 @@ function banEnds(ban: { durationSeconds: number | null }, since: string | null):
 
 /**
  * The game's ban list: Moonrelay's bans in force (with how each reaches Roblox and where it
- * stands) and, with an Open Cloud key, the bans made elsewhere. A row opens the player.
+ * stands), a page at a time as the list is scrolled, and, with an Open Cloud key, the bans made
+ * elsewhere. A row opens the player.
  */
 export function BansList({ onSelect }: { onSelect(userId: number): void }) {
-  const list = useBanList();
+  const list = useBanPages();
+  const bans = useMemo(() => list.data?.pages.flatMap((page) => page.bans) ?? [], [list.data]);
+  const { fetchNextPage } = list;
+  const loadNext = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+  const paging: Paging = {
+    more: list.hasNextPage,
+    // Not while the loaded pages are being fetched again (asked again once they have come), nor
+    // again by itself after a page failed to come: the button asks again.
+    loadAhead: !list.isFetching && !list.isFetchNextPageError,
+    onNeedMore: loadNext,
+  };
   if (list.isPending)
     return (
       <Center py="10" gap="2" color="fg.muted">
         <Spinner size="sm" /> {BANS_TEXT.loading}
       </Center>
     );
-  if (list.isError)
+  // A failed next page keeps the pages loaded; Load more asks again.
+  if (list.isError && !list.data)
     return (
       <Alert.Root status="error">
         <Alert.Indicator />
@@ -79,12 +100,12 @@ export function BansList({ onSelect }: { onSelect(userId: number): void }) {
         </Alert.Content>
       </Alert.Root>
     );
-  const { bans, elsewhere } = list.data;
+  const { total, elsewhere } = list.data.pages[0]!;
   return (
     <Stack gap="8">
       <Stack gap="3" as="section" aria-labelledby="bans-ours">
         <Heading as="h2" size="md" id="bans-ours">
-          {BANS_TEXT.ours} ({bans.length.toLocaleString()})
+          {BANS_TEXT.ours} ({total.toLocaleString()})
         </Heading>
         {bans.length === 0 ? (
           <Text color="fg.muted">{BANS_TEXT.oursEmpty}</Text>
@@ -96,7 +117,21 @@ export function BansList({ onSelect }: { onSelect(userId: number): void }) {
             keyOf={ourBanKey}
             row={OurBanRow}
             onSelect={onSelect}
+            paging={paging}
           />
+        )}
+        {/* Scrolling loads the next page by itself; the button is the keyboard's way, and a retry. */}
+        {list.hasNextPage && (
+          <Center>
+            <Button
+              variant="outline"
+              size="sm"
+              loading={list.isFetchingNextPage}
+              onClick={() => void list.fetchNextPage()}
+            >
+              {BANS_TEXT.loadMore}
+            </Button>
+          </Center>
         )}
       </Stack>
       <Stack gap="3" as="section" aria-labelledby="bans-elsewhere">
@@ -116,6 +151,7 @@ export function BansList({ onSelect }: { onSelect(userId: number): void }) {
             keyOf={elsewhereBanKey}
             row={ElsewhereBanRow}
             onSelect={onSelect}
+            paging={ALL_LOADED}
           />
         )}
       </Stack>
@@ -134,9 +170,10 @@ interface RowProps<T> {
 
 /**
  * A table of bans in a scroll box of its own that draws only the rows in view: Moonrelay keeps
- * every ban in force, so a game's list has no end the screen could draw at once. It scrolls
- * sideways too on a narrow screen, and is a tab stop while it scrolls. Spacer rows (hidden from
- * screen readers) stand in for the rows not drawn; each row says its place in the whole table.
+ * every ban in force, so a game's list has no end the screen could draw at once; with `paging`, the
+ * next page is asked for as the end of the loaded rows comes near. It scrolls sideways too on a
+ * narrow screen, and is a tab stop while it scrolls. Spacer rows (hidden from screen readers) stand
+ * in for the rows not drawn; each row says its place in the whole table.
  */
 function BanTable<T>({
   label,
@@ -145,6 +182,7 @@ function BanTable<T>({
   keyOf,
   row: Row,
   onSelect,
+  paging,
 }: {
   label: string;
   columns: string[];
@@ -152,13 +190,13 @@ function BanTable<T>({
   keyOf(ban: T): string | number;
   row: ComponentType<RowProps<T>>;
   onSelect(userId: number): void;
+  paging: Paging;
 }) {
-  const { scrollerRef, tabIndex, measure, drawn, before, after } = useRowsInView(items, {
-    keyOf,
-    estimateSize: rowEstimate,
-    overscan: OVERSCAN,
-    screenful: ROW_ESTIMATE * 10,
-  });
+  const { scrollerRef, tabIndex, measure, drawn, before, after } = usePagedRows(
+    items,
+    { keyOf, estimateSize: rowEstimate, overscan: OVERSCAN, screenful: ROW_ESTIMATE * 10 },
+    paging,
+  );
   return (
     // No scroll anchoring: the browser keeping a row in place as the space above changes would scroll again.
     <Box
@@ -177,7 +215,8 @@ function BanTable<T>({
         interactive
         stickyHeader
         aria-label={label}
-        aria-rowcount={items.length + 1}
+        // Unknown (-1) while more pages remain; the header row is the first.
+        aria-rowcount={paging.more ? -1 : items.length + 1}
         minW="40rem"
         css={BAN_ROWS_CSS}
       >
