@@ -41,14 +41,14 @@ describe('the server select', () => {
     expect(options()).toHaveLength(SERVER_CHOICES_SHOWN + 1);
     expect(screen.getByText(SERVER_SELECT_TEXT.shown(SERVER_CHOICES_SHOWN, 5000))).toBeInTheDocument();
 
-    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'player4321');
+    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find('Server') }), 'player4321');
     expect(options()).toEqual(['All servers', 'job-04321 · player4321']);
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Server' }), 'job-04321');
     expect(screen.getByText('chosen: job-04321')).toBeInTheDocument();
 
     // Searching on keeps the chosen server an option, so the select still shows it.
-    await userEvent.clear(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }));
-    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'JOB-0499');
+    await userEvent.clear(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find('Server') }));
+    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find('Server') }), 'JOB-0499');
     expect(options()).toEqual([
       'All servers',
       'job-04321 · player4321',
@@ -56,13 +56,13 @@ describe('the server select', () => {
     ]);
     expect(screen.getByRole('combobox', { name: 'Server' })).toHaveValue('job-04321');
 
-    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'x');
+    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find('Server') }), 'x');
     expect(screen.getByText(SERVER_SELECT_TEXT.shown(1, 5000))).toBeInTheDocument();
   });
 
   it('says so when no server matches', async () => {
     renderWithProviders(<Chooser choices={servers(SERVER_CHOICES_SHOWN + 1)} />);
-    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'nobody');
+    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find('Server') }), 'nobody');
     expect(screen.getByText(SERVER_SELECT_TEXT.none(SERVER_CHOICES_SHOWN + 1))).toBeInTheDocument();
   });
 });

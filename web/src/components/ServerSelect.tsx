@@ -1,26 +1,8 @@
 import { Field, Input, NativeSelect, Stack } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
+import { SERVER_CHOICES_SHOWN, SERVER_SELECT_TEXT, type ServerChoice } from './server-select-text.ts';
 
-/**
- * A select lists at most this many game servers. A hit game has thousands live at once: five
- * thousand options made the dashboard 10,000 elements bigger, and every style recalculation (the
- * phone's menu opening) took half a second. Past this many, a search field finds the others.
- */
-export const SERVER_CHOICES_SHOWN = 50;
-
-export interface ServerChoice {
-  serverId: string;
-  /** What the option says, e.g. "a4f0c3c2… · builderman". */
-  label: string;
-}
-
-export const SERVER_SELECT_TEXT = {
-  find: 'Find a server',
-  findPlaceholder: 'JobId or player',
-  shown: (shown: number, total: number) =>
-    `${shown.toLocaleString('en')} of ${total.toLocaleString('en')} servers listed: type part of a JobId or a player's name to find another.`,
-  none: (total: number) => `None of the ${total.toLocaleString('en')} servers matches.`,
-} as const;
+export { SERVER_CHOICES_SHOWN, SERVER_SELECT_TEXT, type ServerChoice };
 
 interface Props {
   label: string;
@@ -81,7 +63,7 @@ export function ServerSelect({ label, servers, value, onChange, allLabel }: Prop
   return (
     <Stack gap="1.5">
       <Field.Root>
-        <Field.Label>{SERVER_SELECT_TEXT.find}</Field.Label>
+        <Field.Label>{SERVER_SELECT_TEXT.find(label)}</Field.Label>
         <Input
           size="sm"
           type="search"

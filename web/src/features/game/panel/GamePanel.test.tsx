@@ -296,7 +296,10 @@ describe('Game Controls', () => {
     renderPanel(connectedStatus({ lastPing: servers[0]!.lastPing, servers }));
     const picker = await screen.findByLabelText('Game server');
     expect(within(picker).getAllByRole('option')).toHaveLength(SERVER_CHOICES_SHOWN);
-    await userEvent.type(screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find }), 'job-00004321');
+    await userEvent.type(
+      screen.getByRole('searchbox', { name: SERVER_SELECT_TEXT.find('Game server') }),
+      'job-00004321',
+    );
     expect(
       within(picker)
         .getAllByRole<HTMLOptionElement>('option')
