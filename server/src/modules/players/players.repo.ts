@@ -172,22 +172,25 @@ export const playersRepo = {
     // A server or a narrow search picks out few rows: found by their own index, then sorted. The
     // whole list, or a broad search of it, is read in its order until the page is full.
     const sortAfter = filter.serverId !== undefined || (search !== null && !broad);
-    const countAll = async <T>(from: { as(name: 'c'): T }) => {
+    // How many rows the query finds, up to `upTo` when given.
+    const countOf = async (upTo?: number) => {
+      let found = query.select(sql.lit(1).as('one'));
+      if (upTo !== undefined) found = found.limit(sql.lit(upTo));
       const row = await db
-        .selectFrom(from.as('c') as never)
+        .selectFrom(found.as('c'))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      return Number((row as { n: number }).n);
+      return Number(row.n);
     };
     return {
       count: async (): Promise<{ total: number; capped: boolean }> => {
         if (broad && filter.serverId === undefined) {
-          const n = await countAll(query.select(sql.lit(1).as('one')).limit(sql.lit(limits.countUpTo + 1)));
+          const n = await countOf(limits.countUpTo + 1);
           return n > limits.countUpTo ? { total: limits.countUpTo, capped: true } : { total: n, capped: false };
         }
         // A broad search on one server counts that server's matches; otherwise the open sessions
         // alone answer (every session has its player's record): an index count.
-        if (broad) return { total: await countAll(query.select(sql.lit(1).as('one'))), capped: false };
+        if (broad) return { total: await countOf(), capped: false };
         const row = await sessions.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
         return { total: Number(row.n), capped: false };
       },
