@@ -24,9 +24,11 @@
  * - **Lighthouse** 12.2.3 (bench/support/lighthouse.ts) on every screen, mobile and desktop presets,
  *   each a first visit signed in as the heavy account: performance, accessibility, best practices.
  *
- * `--presets=desktop` runs one preset; `--phases=interactions,scroll,axe,memory,lighthouse` some phases.
+ * `--presets=desktop` runs one preset; `--phases=interactions,scroll,axe,memory,lighthouse` some phases;
+ * `--report-dir=DIR` keeps each Lighthouse report (what a score is made of: the LCP element, long tasks).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -91,6 +93,7 @@ export async function run(args: string[]): Promise<void> {
       presets: { type: 'string', default: 'desktop,mobile' },
       phases: { type: 'string', default: PHASES.join(',') },
       'console-minutes': { type: 'string', default: '10' },
+      'report-dir': { type: 'string' },
     },
   });
   const scale = Number(values.scale);
@@ -144,11 +147,13 @@ export async function run(args: string[]): Promise<void> {
       await browser.close();
       browser = undefined;
       console.log('\nLighthouse 12.2.3 on every screen, heavy account');
+      const reportDir = values['report-dir'] && path.resolve(values['report-dir']);
+      if (reportDir) fs.mkdirSync(reportDir, { recursive: true });
       const scores = await lighthouseScreens(
         seeded.base,
         LIGHTHOUSE_SCREENS,
         { token: seeded.token, user },
-        undefined,
+        reportDir,
         presets,
       );
       printScoreTable(scores);
