@@ -12,6 +12,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { createRequestListener } from './http/fast-routes.ts';
 import { requestLog } from './http/request-log.ts';
 import { requestMetrics } from './http/request-metrics.ts';
+import { compressAnswers } from './http/compress-answers.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { webApp } from './http/web-app.ts';
 import { createModuleContext } from './module-context.ts';
@@ -149,6 +150,8 @@ export async function buildApp(config: Config, logger: Logger, overrides: AppOve
   });
   koa.use(requestCounts.middleware);
   koa.use(securityHeaders({ catalogueSiteUrl: config.catalogue.siteUrl }));
+  // Outside the error handler, so an error's answer is compressed as any other.
+  koa.use(compressAnswers());
   koa.use(errorHandler());
   koa.use(apiOnly(services.authenticate));
   for (const middleware of entries.flatMap((entry) => entry.apiMiddleware ?? [])) koa.use(apiOnly(middleware));

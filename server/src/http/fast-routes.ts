@@ -6,6 +6,7 @@ import { errorAnswer, INTERNAL_ERROR } from './error-handler.ts';
 import type { AnswerHeaders } from './rate-limit.ts';
 import { logRequest, requestIdFor } from './request-log.ts';
 import { recordRequest, type RequestRecorder } from './request-metrics.ts';
+import { compressedText } from './compress-answers.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 /**
@@ -106,9 +107,13 @@ export function createRequestListener(deps: RequestListenerDeps): http.RequestLi
       return;
     }
     const json = JSON.stringify(body);
-    headers['Content-Length'] = String(Buffer.byteLength(json));
+    // As the Koa stack answers (compress-answers.ts): a ping carrying scripts can be long.
+    headers['Vary'] = 'Accept-Encoding';
+    const compressed = await compressedText(json, req.headers['accept-encoding']);
+    if (compressed) headers['Content-Encoding'] = compressed.encoding;
+    headers['Content-Length'] = String(compressed ? compressed.bytes.length : Buffer.byteLength(json));
     res.writeHead(status, headers);
-    res.end(json);
+    res.end(compressed ? compressed.bytes : json);
   }
 
   return (req, res) => {
