@@ -159,22 +159,39 @@ export const playersRepo = {
       )
       .where('s.userId', '=', userId)
       .where('s.leftAt', 'is', null);
-    let sessions = db.selectFrom('playerSessions').where('userId', '=', userId).where('leftAt', 'is', null);
+    // The open sessions alone answer the count (every session has its player's record).
+    let sessions = db.selectFrom('playerSessions as s').where('s.userId', '=', userId).where('s.leftAt', 'is', null);
     if (filter.serverId !== undefined) {
       query = query.where('s.serverId', '=', filter.serverId);
-      sessions = sessions.where('serverId', '=', filter.serverId);
+      sessions = sessions.where('s.serverId', '=', filter.serverId);
     }
-    if (search && broad) query = query.where(matchesRow('p', search));
-    else if (search) {
+    if (search && broad) {
+      query = query.where(matchesRow('p', search));
+      // Each session's player looked up and tested on its own (LIMIT/OFFSET keep PostgreSQL from
+      // joining the subquery): its planner otherwise hashed all two million players to count the
+      // first thousand matches (770 ms against 3 ms).
+      sessions = sessions.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('players as p')
+            .select(sql.lit(1).as('one'))
+            .whereRef('p.userId', '=', 's.userId')
+            .whereRef('p.robloxUserId', '=', 's.robloxUserId')
+            .where(matchesRow('p', search))
+            .limit(sql.lit(1))
+            .offset(sql.lit(0)),
+        ),
+      );
+    } else if (search) {
       query = query.where('s.robloxUserId', 'in', matching(db, userId, search));
-      sessions = sessions.where('robloxUserId', 'in', matching(db, userId, search));
+      sessions = sessions.where('s.robloxUserId', 'in', matching(db, userId, search));
     }
     // A server or a narrow search picks out few rows: found by their own index, then sorted. The
     // whole list, or a broad search of it, is read in its order until the page is full.
     const sortAfter = filter.serverId !== undefined || (search !== null && !broad);
-    // How many rows the query finds, up to `upTo` when given.
+    // How many open sessions match, up to `upTo` when given.
     const countOf = async (upTo?: number) => {
-      let found = query.select(sql.lit(1).as('one'));
+      let found = sessions.select(sql.lit(1).as('one'));
       if (upTo !== undefined) found = found.limit(sql.lit(upTo));
       const row = await db
         .selectFrom(found.as('c'))
@@ -184,15 +201,12 @@ export const playersRepo = {
     };
     return {
       count: async (): Promise<{ total: number; capped: boolean }> => {
+        // A broad search over every server stops counting; one server's players are few.
         if (broad && filter.serverId === undefined) {
           const n = await countOf(limits.countUpTo + 1);
           return n > limits.countUpTo ? { total: limits.countUpTo, capped: true } : { total: n, capped: false };
         }
-        // A broad search on one server counts that server's matches; otherwise the open sessions
-        // alone answer (every session has its player's record): an index count.
-        if (broad) return { total: await countOf(), capped: false };
-        const row = await sessions.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-        return { total: Number(row.n), capped: false };
+        return { total: await countOf(), capped: false };
       },
       page: async (limit: number) => {
         let paged = query;
