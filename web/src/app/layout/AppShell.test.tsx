@@ -23,4 +23,27 @@ describe('the menu on a narrow screen', () => {
     await userEvent.click(await within(menu).findByRole('link', { name: link }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
+
+  it('keeps the sidebar it drew at the first opening, hidden and out of reach while closed', async () => {
+    const user = testUser();
+    signInAs(user);
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/user': () => ({ body: user }) }));
+    renderWithProviders(<AppShell>screen</AppShell>, { route: '/dashboard' });
+    const sidebars = () => document.querySelectorAll('nav[aria-label="Main"]');
+    const before = sidebars().length;
+
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('dialog', { name: 'Menu' });
+    const drawn = within(menu).getByRole('navigation', { name: 'Main' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Still in the page, but hidden: no link of it can be reached.
+    expect(sidebars()).toHaveLength(before + 1);
+    expect(drawn).toBeInTheDocument();
+    expect(within(drawn).queryAllByRole('link')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const again = await screen.findByRole('dialog', { name: 'Menu' });
+    expect(within(again).getByRole('navigation', { name: 'Main' })).toBe(drawn);
+  });
 });

@@ -51,13 +51,21 @@ export function AppShell({ children }: { children: ReactNode }) {
           {children}
         </Box>
       </Box>
-      <Drawer.Root open={menu.open} onOpenChange={(details) => setOpen(details.open)} placement="start">
+      {/* The sidebar inside is drawn at the first opening and then kept, hidden while closed: drawing
+          it again at every tap was most of what opening the menu cost on a phone. */}
+      <Drawer.Root
+        open={menu.open}
+        onOpenChange={(details) => setOpen(details.open)}
+        placement="start"
+        lazyMount
+        unmountOnExit={false}
+      >
         <Portal>
           <Drawer.Backdrop />
           <Drawer.Positioner>
             {/* Named for screen readers: the sidebar inside has no heading that would name it. */}
             <Drawer.Content maxW="64" aria-label="Menu">
-              {menu.open && <Sidebar />}
+              <Sidebar />
             </Drawer.Content>
           </Drawer.Positioner>
         </Portal>
