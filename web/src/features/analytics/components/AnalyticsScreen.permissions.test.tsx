@@ -5,13 +5,10 @@ import { signInAs } from '../../../test/fixtures.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { chooseTeam, teamApi } from '../../../test/teams.ts';
 import { AnalyticsScreen } from './AnalyticsScreen.tsx';
+import { standInResizeObserver } from '../../../test/resize-observer.ts';
 
 // The period picker and recharts size themselves with ResizeObserver, which jsdom lacks.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
+standInResizeObserver();
 
 beforeEach(() => signInAs());
 afterEach(() => vi.unstubAllGlobals());

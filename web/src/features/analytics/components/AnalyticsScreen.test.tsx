@@ -5,13 +5,10 @@ import type { ScriptAnalytics, UsageAnalytics } from '@moonrelay/contract/analyt
 import { signInAs } from '../../../test/fixtures.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { AnalyticsScreen } from './AnalyticsScreen.tsx';
+import { standInResizeObserver } from '../../../test/resize-observer.ts';
 
 // recharts sizes its charts with ResizeObserver, which jsdom lacks.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
+standInResizeObserver();
 
 const hours = <T,>(count: number, fill: (index: number) => T) =>
   Array.from({ length: count }, (_, i) => ({

@@ -3,13 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { ScriptAnalytics } from '@moonrelay/contract/analytics';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { SuccessRateChart } from './SuccessRateChart.tsx';
+import { standInResizeObserver } from '../../../test/resize-observer.ts';
 
 // recharts sizes its charts with ResizeObserver, which jsdom lacks.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
+standInResizeObserver();
 
 const stats = (outcomes: ScriptAnalytics['outcomes'], successRate: number | null): ScriptAnalytics => ({
   totalExecutions: Object.values(outcomes).reduce((sum, count) => sum + count, 0),

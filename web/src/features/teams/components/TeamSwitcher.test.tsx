@@ -11,13 +11,10 @@ import { chooseTeam, personalTeam, testTeam } from '../../../test/teams.ts';
 import { TEAM_TEXT } from '../team-text.ts';
 import { TeamGate } from './TeamGate.tsx';
 import { TeamSwitcher } from './TeamSwitcher.tsx';
+import { standInResizeObserver } from '../../../test/resize-observer.ts';
 
 // The menu places itself with floating-ui, which watches sizes with ResizeObserver; jsdom has none.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
+standInResizeObserver();
 
 const studio = testTeam({ id: 't1', name: 'Studio', role: 'developer' });
 const arcade = testTeam({ id: 't2', name: 'Arcade', role: 'moderator' });
